@@ -1,0 +1,136 @@
+"""The `claude-tui` command line: flags for the app plus script-friendly subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from claude_tui import __version__
+
+PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk")
+SUBCOMMANDS = ("sessions", "search", "export", "config")
+
+_DESCRIPTION = """\
+A full-screen, keyboard-driven terminal UI for the Claude Code CLI.
+
+claude-tui starts `claude` in stream-json mode and shows the conversation:
+streaming answers, thinking, tool calls with diffs, permission dialogs,
+tasks and subagents, cost and context, and your past sessions.
+"""
+
+_EPILOG = """\
+subcommands (for scripts):
+  claude-tui sessions [--all] [--limit N] [--json]   list past sessions
+  claude-tui search QUERY [--all] [--json]           full-text search of sessions
+  claude-tui export SESSION_ID [--format md|json]    print a transcript
+  claude-tui config [--path | --show]                where the config lives / what it holds
+
+examples:
+  claude-tui --demo                      try it with no account (a scripted CLI)
+  claude-tui --cwd ~/src/app --model opus
+  claude-tui --resume                    pick a past session to resume
+  claude-tui --continue                  resume the newest session of this directory
+  claude-tui -- --max-turns 5            pass extra arguments to claude
+"""
+
+
+@dataclass
+class AppArgs:
+    """What the app needs from the command line (independent of argparse)."""
+
+    cwd: Path = field(default_factory=Path.cwd)
+    model: str | None = None
+    permission_mode: str | None = None
+    resume: str | None = None
+    """A session id, or "" to open the session browser."""
+    continue_session: bool = False
+    fork: bool = False
+    add_dirs: list[str] = field(default_factory=list)
+    claude_path: str | None = None
+    demo: bool = False
+    debug_log: Path | None = None
+    extra_args: list[str] = field(default_factory=list)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="claude-tui",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"claude-tui {__version__}")
+    session = parser.add_argument_group("session")
+    session.add_argument("--cwd", metavar="DIR", type=Path, default=Path("."),
+                         help="working directory of the session (default: .)")
+    session.add_argument("--model", metavar="MODEL", help="model for the session, e.g. sonnet or opus")
+    session.add_argument("--permission-mode", choices=PERMISSION_MODES, metavar="MODE",
+                         help="one of: " + ", ".join(PERMISSION_MODES))
+    session.add_argument("--resume", metavar="ID", nargs="?", const="",
+                         help="resume session ID; without ID, open the session browser")
+    session.add_argument("--continue", dest="continue_session", action="store_true",
+                         help="resume the newest session of the working directory")
+    session.add_argument("--fork", action="store_true",
+                         help="with --resume/--continue: continue in a new session id")
+    session.add_argument("--add-dir", metavar="DIR", action="append", default=[], dest="add_dirs",
+                         help="give Claude access to another directory (repeatable)")
+    app = parser.add_argument_group("app")
+    app.add_argument("--claude-path", metavar="PATH", help="the claude binary to run")
+    app.add_argument("--demo", action="store_true",
+                     help="run against a bundled scripted CLI: no account or network needed")
+    app.add_argument("--debug-log", metavar="FILE", type=Path,
+                     help="write every raw protocol line (both ways, timestamped) to FILE")
+    return parser
+
+
+def parse_app_args(argv: Sequence[str]) -> AppArgs:
+    argv = list(argv)
+    extra: list[str] = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, extra = argv[:cut], argv[cut + 1 :]
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    cwd = ns.cwd.expanduser().resolve()
+    if not cwd.is_dir():
+        parser.error(f"--cwd {ns.cwd}: not a directory")
+    if ns.fork and ns.resume is None and not ns.continue_session:
+        parser.error("--fork needs --resume or --continue")
+    if ns.resume is not None and ns.continue_session:
+        parser.error("--resume and --continue cannot be combined")
+    return AppArgs(
+        cwd=cwd,
+        model=ns.model,
+        permission_mode=ns.permission_mode,
+        resume=ns.resume,
+        continue_session=ns.continue_session,
+        fork=ns.fork,
+        add_dirs=[str(Path(d).expanduser().resolve()) for d in ns.add_dirs],
+        claude_path=ns.claude_path,
+        demo=ns.demo,
+        debug_log=ns.debug_log,
+        extra_args=extra,
+    )
+
+
+def _run_subcommand(name: str, argv: list[str]) -> int:
+    from claude_tui import subcommands
+
+    return subcommands.run(name, argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in SUBCOMMANDS:
+        return _run_subcommand(args[0], args[1:])
+    app_args = parse_app_args(args)
+    from claude_tui.ui.launch import run_app
+
+    return run_app(app_args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

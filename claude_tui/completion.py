@@ -1,0 +1,114 @@
+"""Candidates for the prompt's completion menu: slash commands and file paths (no Textual)."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+_ALWAYS_SKIP = {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", ".tox"}
+_MAX_FILES = 20_000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    value: str
+    """What replaces the token (without the leading / or @)."""
+    description: str = ""
+    hint: str = ""
+
+
+def fuzzy_score(query: str, text: str) -> int | None:
+    """Subsequence match score (higher is better), None when `query` does not match."""
+    if not query:
+        return 0
+    query_l, text_l = query.lower(), text.lower()
+    if text_l.startswith(query_l):
+        return 1000 - len(text)
+    position = 0
+    score = 0
+    previous = -2
+    for char in query_l:
+        found = text_l.find(char, position)
+        if found < 0:
+            return None
+        score += 10 if found == previous + 1 else 1
+        if found == 0 or text_l[found - 1] in "/-_. ":
+            score += 5
+        previous = found
+        position = found + 1
+    return score - len(text) // 10
+
+
+def rank(query: str, candidates: Iterable[Candidate], limit: int = 50) -> list[Candidate]:
+    scored = []
+    for candidate in candidates:
+        score = fuzzy_score(query, candidate.value)
+        if score is not None:
+            scored.append((score, candidate))
+    scored.sort(key=lambda pair: (-pair[0], pair[1].value))
+    return [candidate for _, candidate in scored[:limit]]
+
+
+def slash_candidates(commands: list[dict[str, Any]], names: list[str]) -> list[Candidate]:
+    """Commands from the initialize response (with descriptions), plus names from system/init."""
+    seen: dict[str, Candidate] = {}
+    for command in commands:
+        name = str(command.get("name", "")).lstrip("/")
+        if name:
+            seen[name] = Candidate(name, str(command.get("description", "")), str(command.get("argumentHint", "")))
+    for name in names:
+        name = name.lstrip("/")
+        if name and name not in seen:
+            seen[name] = Candidate(name)
+    return sorted(seen.values(), key=lambda c: c.value)
+
+
+def _git_files(root: Path) -> list[str] | None:
+    try:
+        done = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=root, capture_output=True, timeout=5, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return [p for p in done.stdout.decode("utf-8", "replace").split("\0") if p][:_MAX_FILES]
+
+
+def _gitignore_patterns(root: Path) -> list[str]:
+    try:
+        lines = (root / ".gitignore").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    return [line.strip().rstrip("/") for line in lines if line.strip() and not line.startswith(("#", "!"))]
+
+
+def _walk_files(root: Path) -> list[str]:
+    patterns = _gitignore_patterns(root)
+
+    def ignored(rel: str, name: str) -> bool:
+        return any(fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(rel, pat.lstrip("/")) for pat in patterns)
+
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = os.path.relpath(dirpath, root)
+        rel_dir = "" if rel_dir == "." else rel_dir
+        dirnames[:] = sorted(d for d in dirnames if d not in _ALWAYS_SKIP and not ignored(os.path.join(rel_dir, d), d))
+        for name in sorted(filenames):
+            rel = os.path.join(rel_dir, name)
+            if not ignored(rel, name):
+                found.append(rel)
+                if len(found) >= _MAX_FILES:
+                    return found
+    return found
+
+
+def project_files(root: Path) -> list[str]:
+    """Git-tracked (and untracked, not ignored) files in a repo, else a .gitignore-aware walk."""
+    files = _git_files(root)
+    return files if files is not None else _walk_files(root)

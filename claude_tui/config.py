@@ -1,0 +1,131 @@
+"""User configuration: TOML file < environment (CLAUDE_TUI_*) < command-line flags.
+
+An invalid file never produces a traceback: `ConfigError` names the file, the
+key and the problem, and the app prints it and exits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from claude_tui import paths
+
+PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]
+
+
+class NotificationSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bell: bool = True
+    """Ring the terminal bell when the app needs you and the terminal is unfocused."""
+    desktop: bool = True
+    """Send an OSC 9 / OSC 777 desktop-notification escape in the same cases."""
+    long_turn_seconds: float = 30.0
+    """A finished turn longer than this notifies too."""
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    claude_path: str | None = None
+    model: str | None = None
+    permission_mode: PermissionMode | None = None
+    theme: str = "textual-dark"
+    show_thinking: bool = False
+    """Open thinking blocks by default."""
+    sidebar: Literal["auto", "show", "hide"] = "auto"
+    notifications: NotificationSettings = Field(default_factory=NotificationSettings)
+    typeahead_guard_ms: int = Field(default=400, ge=0, le=5000)
+    """Keys arriving this soon after a dialog opens are ignored."""
+    enable_todo_tools: bool = True
+    cli_args: list[str] = Field(default_factory=list)
+    cli_env: dict[str, str] = Field(default_factory=dict)
+    keymap: dict[str, str] = Field(default_factory=dict)
+    """Binding id -> keys, e.g. {"app.toggle_sidebar" = "ctrl+b"}."""
+
+
+class ConfigError(Exception):
+    """A config problem, worded for the user."""
+
+
+# Environment overrides: CLAUDE_TUI_<KEY>. Lists and dicts take JSON.
+_ENV_PREFIX = "CLAUDE_TUI_"
+
+
+def _env_overrides(environ: dict[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for name in Config.model_fields:
+        raw = environ.get(_ENV_PREFIX + name.upper())
+        if raw is None:
+            continue
+        annotation = str(Config.model_fields[name].annotation)
+        if "list" in annotation or "dict" in annotation or "Notification" in annotation:
+            try:
+                values[name] = json.loads(raw)
+            except json.JSONDecodeError as error:
+                raise ConfigError(f"environment {_ENV_PREFIX}{name.upper()}: not valid JSON ({error})") from None
+        else:
+            values[name] = raw
+    return values
+
+
+def _describe(error: ValidationError, source: str) -> str:
+    problems = []
+    for item in error.errors():
+        key = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        problems.append(f"{source}: key '{key}': {item['msg']}")
+    return "\n".join(problems)
+
+
+def load_config(
+    path: Path | None = None,
+    environ: dict[str, str] | None = None,
+    flags: dict[str, Any] | None = None,
+) -> Config:
+    """Merge defaults, the file, the environment and flags (highest wins)."""
+    path = path or paths.config_file()
+    environ = dict(os.environ) if environ is None else environ
+    merged: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            merged.update(tomllib.loads(path.read_text(encoding="utf-8")))
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{path}: not valid TOML: {error}") from None
+        except OSError as error:
+            raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
+        try:
+            Config.model_validate(merged)
+        except ValidationError as error:
+            raise ConfigError(_describe(error, str(path))) from None
+    env_values = _env_overrides(environ)
+    merged.update(env_values)
+    merged.update({key: value for key, value in (flags or {}).items() if value is not None})
+    try:
+        return Config.model_validate(merged)
+    except ValidationError as error:
+        raise ConfigError(_describe(error, "environment or flags")) from None
+
+
+def render_config(config: Config) -> str:
+    """The effective config as TOML-ish text for `claude-tui config --show`."""
+    lines = []
+    data = config.model_dump()
+    tables = {key: value for key, value in data.items() if isinstance(value, dict)}
+    for key, value in data.items():
+        if key in tables:
+            continue
+        if value is None:
+            lines.append(f"# {key} = (unset)")
+        else:
+            lines.append(f"{key} = {json.dumps(value)}")
+    for table, values in tables.items():
+        lines.append(f"\n[{table}]")
+        for key, value in values.items():
+            lines.append(f"{json.dumps(key) if not key.isidentifier() else key} = {json.dumps(value)}")
+    return "\n".join(lines) + "\n"

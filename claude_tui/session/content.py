@@ -1,0 +1,180 @@
+"""Turning content blocks and user texts into log items (helpers for `Conversation`)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections import deque
+from typing import Any
+
+from claude_tui.session.items import Item, NoteKind, TextItem, ThinkingItem, ToolItem, ToolState
+
+_LOCAL_STDOUT = re.compile(r"<local-command-(stdout|stderr)>(.*?)</local-command-\1>", re.S)
+_COMMAND_WRAPPER = re.compile(r"<command-(name|message|args)>.*?</command-\1>", re.S)
+_INTERRUPTED = "[Request interrupted by user"
+
+
+def item_for_block_start(block: dict[str, Any], message_id: str) -> Item | None:
+    kind = block.get("type")
+    if kind == "text":
+        return TextItem(text=str(block.get("text") or ""), streaming=True, message_id=message_id)
+    if kind == "thinking":
+        return ThinkingItem(text=str(block.get("thinking") or ""), streaming=True, message_id=message_id)
+    if kind == "redacted_thinking":
+        return ThinkingItem(redacted=True, message_id=message_id)
+    if kind in ("tool_use", "server_tool_use", "mcp_tool_use"):
+        return ToolItem(
+            tool_use_id=str(block.get("id") or ""),
+            name=str(block.get("name") or "tool"),
+            input=block.get("input") if isinstance(block.get("input"), dict) else {},
+            state=ToolState.STREAMING,
+            message_id=message_id,
+        )
+    return None
+
+
+def apply_delta(item: Item, delta: dict[str, Any]) -> str:
+    """Apply one delta; return the text to append on screen ("" for none)."""
+    kind = delta.get("type")
+    if kind == "text_delta" and isinstance(item, TextItem):
+        text = str(delta.get("text") or "")
+        item.text += text
+        return text
+    if kind == "thinking_delta" and isinstance(item, ThinkingItem):
+        text = str(delta.get("thinking") or "")
+        item.text += text
+        return text
+    if kind == "input_json_delta" and isinstance(item, ToolItem):
+        item.partial_input += str(delta.get("partial_json") or "")
+    return ""
+
+
+def finish_tool_input(item: ToolItem) -> None:
+    if item.partial_input and not item.input:
+        try:
+            parsed = json.loads(item.partial_input)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict):
+            item.input = parsed
+    item.state = ToolState.PENDING
+
+
+def item_for_block(block: dict[str, Any], message_id: str) -> Item | None:
+    """An item for a block that was not streamed (resumed history, no partial messages)."""
+    item = item_for_block_start(block, message_id)
+    if isinstance(item, (TextItem, ThinkingItem)):
+        item.streaming = False
+        if isinstance(item, ThinkingItem) and not item.redacted:
+            item.text = str(block.get("thinking") or "")
+    elif isinstance(item, ToolItem):
+        item.state = ToolState.PENDING
+    return item
+
+
+def confirm(pending: deque[Item] | None, block: dict[str, Any]) -> Item | None:
+    """Match an authoritative block to the streamed item it completes, and fix its content."""
+    if not pending:
+        return None
+    kind = block.get("type")
+    for item in list(pending):
+        if kind == "text" and isinstance(item, TextItem):
+            item.text = str(block.get("text") or "")
+        elif kind == "thinking" and isinstance(item, ThinkingItem) and not item.redacted:
+            item.text = str(block.get("thinking") or "")
+        elif kind == "redacted_thinking" and isinstance(item, ThinkingItem) and item.redacted:
+            pass
+        elif kind in ("tool_use", "server_tool_use", "mcp_tool_use") and isinstance(item, ToolItem) \
+                and item.tool_use_id == block.get("id"):
+            if isinstance(block.get("input"), dict):
+                item.input = block["input"]
+            if item.state is ToolState.STREAMING:
+                item.state = ToolState.PENDING
+        else:
+            continue
+        pending.remove(item)
+        return item
+    return None
+
+
+def blocks_text(body: Any) -> str:
+    if isinstance(body, str):
+        return body
+    parts = []
+    for block in body or []:
+        if isinstance(block, dict) and block.get("type") == "text":
+            parts.append(str(block.get("text", "")))
+    return "\n".join(parts)
+
+
+def assistant_error_words(error: str, message: dict[str, Any]) -> str:
+    text = blocks_text(message.get("content")).strip()
+    known = {
+        "authentication_failed": "Authentication failed — check your API key or run `claude /login`.",
+        "billing_error": "Billing problem on the account.",
+        "rate_limit": "Rate limited by the API.",
+        "invalid_request": "The API rejected the request.",
+        "server_error": "The API had a server error.",
+        "max_output_tokens": "The answer hit the output token limit.",
+    }
+    words = known.get(error, f"API error: {error}")
+    return f"{words}\n{text}" if text and text not in words else words
+
+
+def classify_user_text(text: str) -> tuple[NoteKind, str] | None:
+    """Local command output and interruption markers are notes, not prompts."""
+    stripped = text.strip()
+    if stripped.startswith(_INTERRUPTED):
+        return NoteKind.INTERRUPT, stripped.strip("[]")
+    match = _LOCAL_STDOUT.search(text)
+    if match:
+        kind = NoteKind.ERROR if match.group(1) == "stderr" else NoteKind.LOCAL_COMMAND
+        return kind, match.group(2).strip()
+    if _COMMAND_WRAPPER.search(text) and not _COMMAND_WRAPPER.sub("", text).strip():
+        return NoteKind.LOCAL_COMMAND, _COMMAND_WRAPPER.sub("", text).strip() or stripped
+    return None
+
+
+def _image_size(source: Any) -> int:
+    if not isinstance(source, dict):
+        return 0
+    data = source.get("data")
+    if not isinstance(data, str):
+        return 0
+    try:
+        return len(base64.b64decode(data, validate=False))
+    except (binascii.Error, ValueError):
+        return len(data) * 3 // 4
+
+
+def result_text_and_images(body: Any) -> tuple[str, list[tuple[str, int]]]:
+    if isinstance(body, str):
+        return body, []
+    texts: list[str] = []
+    images: list[tuple[str, int]] = []
+    for block in body or []:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text":
+            texts.append(str(block.get("text", "")))
+        elif block.get("type") == "image":
+            source = block.get("source")
+            media = source.get("media_type", "image") if isinstance(source, dict) else "image"
+            images.append((str(media), _image_size(source)))
+    return "\n".join(texts), images
+
+
+def is_user_rejection(structured: Any, text: str) -> bool:
+    return structured == "User rejected tool use" or "The user doesn't want to proceed with this tool use" in text
+
+
+def context_window(model_usage: dict[str, Any], model: str) -> int:
+    """The main model's window; fall back to the largest reported."""
+    entry = model_usage.get(model)
+    if isinstance(entry, dict) and isinstance(entry.get("contextWindow"), int):
+        return int(entry["contextWindow"])
+    windows = [int(v["contextWindow"]) for v in model_usage.values()
+               if isinstance(v, dict) and isinstance(v.get("contextWindow"), int)]
+    return max(windows, default=0)

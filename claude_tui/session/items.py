@@ -1,0 +1,98 @@
+"""The things a conversation log is made of, as plain data.
+
+Widgets render these; `Conversation` creates and updates them. Nothing here
+knows about Textual.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+_ids = itertools.count(1)
+
+
+def _next_id() -> str:
+    return f"item-{next(_ids)}"
+
+
+@dataclass(eq=False)
+class Item:
+    """One entry in the log. `id` is stable for the item's life (widgets key on it)."""
+
+    id: str = field(default_factory=_next_id, init=False)
+
+
+@dataclass(eq=False)
+class UserItem(Item):
+    text: str = ""
+    image_count: int = 0
+    queued: bool = False
+    """Sent while a turn was running: the CLI holds it until the turn ends."""
+
+
+@dataclass(eq=False)
+class TextItem(Item):
+    text: str = ""
+    streaming: bool = False
+    message_id: str | None = None
+
+
+@dataclass(eq=False)
+class ThinkingItem(Item):
+    text: str = ""
+    streaming: bool = False
+    redacted: bool = False
+    message_id: str | None = None
+
+
+class ToolState(str, Enum):
+    STREAMING = "streaming"  # input still arriving
+    PENDING = "pending"  # input complete, not yet run
+    WAITING = "waiting"  # a permission dialog is open for it
+    RUNNING = "running"
+    DONE = "done"
+    ERROR = "error"
+    DENIED = "denied"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(eq=False)
+class ToolItem(Item):
+    tool_use_id: str = ""
+    name: str = ""
+    input: dict[str, Any] = field(default_factory=dict)
+    partial_input: str = ""
+    state: ToolState = ToolState.STREAMING
+    result_text: str = ""
+    result_is_error: bool = False
+    structured: Any = None
+    """The outer `tool_use_result` (Edit/Write patches, Bash stdout/stderr, answers …)."""
+    images: list[tuple[str, int]] = field(default_factory=list)
+    """(media type, decoded size in bytes) of images in the result."""
+    elapsed_seconds: float | None = None
+    decision: str | None = None
+    """How the user answered its permission request, in words."""
+    message_id: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.state in (ToolState.DONE, ToolState.ERROR, ToolState.DENIED, ToolState.INTERRUPTED)
+
+
+class NoteKind(str, Enum):
+    INFO = "info"
+    LOCAL_COMMAND = "local-command"  # /cost, /context, set_model echoes
+    INTERRUPT = "interrupt"
+    COMPACT = "compact"
+    ERROR = "error"
+    DECISION = "decision"  # what the user decided on a permission request
+
+
+@dataclass(eq=False)
+class NoteItem(Item):
+    kind: NoteKind = NoteKind.INFO
+    text: str = ""
+    title: str = ""

@@ -1,0 +1,102 @@
+"""Pending `can_use_tool` requests and plain-words descriptions of "always allow" choices."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+_DESTINATIONS = {
+    "localSettings": "saved in .claude/settings.local.json",
+    "projectSettings": "saved in .claude/settings.json",
+    "userSettings": "saved in ~/.claude/settings.json",
+    "session": "for this session",
+    "cliArg": "for this session",
+}
+
+_MODES = {
+    "acceptEdits": "Accept edits",
+    "bypassPermissions": "Bypass all permission checks",
+    "plan": "Switch to plan mode",
+    "default": "Ask before every tool",
+    "dontAsk": "Deny anything not pre-approved",
+}
+
+
+@dataclass
+class PermissionRequest:
+    request_id: str
+    tool_name: str
+    input: dict[str, Any]
+    display_name: str = ""
+    description: str = ""
+    decision_reason: str = ""
+    blocked_path: str = ""
+    suggestions: list[dict[str, Any]] = field(default_factory=list)
+    tool_use_id: str = ""
+    plan: str = ""
+    """For ExitPlanMode: the plan text, taken from the assistant's tool_use (the request's input is {})."""
+    agent_scope: str | None = None
+    """The Task tool_use_id when a subagent asks."""
+    created_at: float = field(default_factory=time.monotonic)
+
+    @property
+    def title(self) -> str:
+        return self.display_name or self.tool_name
+
+
+def _rule_words(rule: dict[str, Any]) -> str:
+    tool = str(rule.get("toolName", "this tool"))
+    content = rule.get("ruleContent")
+    if not content:
+        return f"{tool} (any input)"
+    content = str(content)
+    if tool == "Bash":
+        if content.endswith(":*"):
+            return f"Bash commands starting with `{content[:-2]}`"
+        return f"the Bash command `{content}`"
+    if tool in ("Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Glob", "Grep"):
+        return f"{tool} on `{content}`"
+    if tool == "WebFetch" and content.startswith("domain:"):
+        return f"fetching from {content[len('domain:'):]}"
+    return f"{tool}({content})"
+
+
+def describe_suggestion(suggestion: dict[str, Any]) -> str:
+    """One permission suggestion as a sentence a user can decide on."""
+    kind = suggestion.get("type")
+    where = _DESTINATIONS.get(str(suggestion.get("destination")), f"saved in {suggestion.get('destination')}")
+    if kind in ("addRules", "replaceRules"):
+        rules = suggestion.get("rules") or []
+        behavior = suggestion.get("behavior", "allow")
+        verb = {"allow": "Always allow", "deny": "Always deny", "ask": "Always ask for"}.get(str(behavior), "Always allow")
+        words = ", ".join(_rule_words(rule) for rule in rules if isinstance(rule, dict)) or "this tool"
+        return f"{verb} {words} — {where}"
+    if kind == "addDirectories":
+        dirs = ", ".join(str(d) for d in suggestion.get("directories") or [])
+        return f"Add {dirs} to this session's directories" if where == "for this session" else f"Add {dirs} to the allowed directories — {where}"
+    if kind == "removeDirectories":
+        dirs = ", ".join(str(d) for d in suggestion.get("directories") or [])
+        return f"Remove {dirs} from the allowed directories — {where}"
+    if kind == "setMode":
+        mode = str(suggestion.get("mode"))
+        return f"{_MODES.get(mode, mode)} {where}"
+    return f"{kind}: {suggestion}"
+
+
+@dataclass(frozen=True)
+class PermissionDecision:
+    """What the user decided on a dialog; the app turns it into a control_response."""
+
+    request_id: str
+    allow: bool
+    updated_input: dict[str, Any] | None = None
+    """For allow: the (possibly edited) input; None means the request's input unchanged."""
+    updated_permissions: list[dict[str, Any]] | None = None
+    """For "always": the chosen permission suggestion(s), sent back verbatim."""
+    message: str = ""
+    """For deny: what Claude is told."""
+    interrupt: bool = False
+    """For deny: also stop the turn."""
+    words: str = ""
+    """The decision in plain words, for the chat log ("Allowed once", "Denied: …")."""

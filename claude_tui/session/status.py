@@ -1,0 +1,81 @@
+"""The numbers and words the status bar shows, derived from protocol messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Activity(str, Enum):
+    STARTING = "starting"
+    IDLE = "idle"
+    THINKING = "thinking"
+    RESPONDING = "responding"
+    RUNNING_TOOL = "running"
+    WAITING = "waiting for you"
+    RETRYING = "retrying"
+    COMPACTING = "compacting"
+    EXITED = "exited"
+
+
+CONTEXT_WARNING = 0.8
+
+
+def usage_tokens(usage: dict[str, Any] | None) -> int:
+    """Tokens a request put in the context window (input incl. cache + output)."""
+    if not isinstance(usage, dict):
+        return 0
+    total = 0
+    for key in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens"):
+        value = usage.get(key)
+        if isinstance(value, (int, float)):
+            total += int(value)
+    return total
+
+
+@dataclass
+class SessionStatus:
+    session_id: str = ""
+    model: str = ""
+    permission_mode: str = "default"
+    cwd: str = ""
+    cli_version: str = ""
+    activity: Activity = Activity.STARTING
+    running_tool: str = ""
+    retry_attempt: int = 0
+    retry_max: int = 0
+    retry_error: str = ""
+    cost_total: float = 0.0
+    cost_last_turn: float = 0.0
+    context_tokens: int = 0
+    context_window: int = 0
+    tools: list[str] = field(default_factory=list)
+    slash_commands: list[str] = field(default_factory=list)
+    mcp_servers: list[dict[str, Any]] = field(default_factory=list)
+    agents: list[str] = field(default_factory=list)
+    skills: list[str] = field(default_factory=list)
+    turns: int = 0
+
+    @property
+    def short_session_id(self) -> str:
+        return self.session_id[:8]
+
+    @property
+    def context_fraction(self) -> float | None:
+        if self.context_window <= 0:
+            return None
+        return min(1.0, self.context_tokens / self.context_window)
+
+    @property
+    def context_warning(self) -> bool:
+        fraction = self.context_fraction
+        return fraction is not None and fraction >= CONTEXT_WARNING
+
+    def activity_words(self) -> str:
+        if self.activity is Activity.RUNNING_TOOL and self.running_tool:
+            return f"running {self.running_tool}"
+        if self.activity is Activity.RETRYING:
+            words = f"retrying {self.retry_attempt} of {self.retry_max}" if self.retry_max else "retrying"
+            return f"{words} ({self.retry_error})" if self.retry_error else words
+        return self.activity.value

@@ -1,0 +1,236 @@
+"""Tasks, todos, subagents and background work: the sidebar's model.
+
+Fed by tool calls (TaskCreate/TaskUpdate/TaskList/TaskGet/TodoWrite/Task) and by
+the CLI's `system` task messages. Pure data, no Textual.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+_CREATED = re.compile(r"Task #(\S+) created")
+
+
+@dataclass
+class TaskEntry:
+    id: str
+    subject: str = ""
+    description: str = ""
+    active_form: str = ""
+    status: str = "pending"
+    owner: str = ""
+    blocks: list[str] = field(default_factory=list)
+    blocked_by: list[str] = field(default_factory=list)
+
+    @property
+    def is_blocked(self) -> bool:
+        return bool(self.blocked_by) and self.status != "completed"
+
+
+@dataclass
+class TodoEntry:
+    content: str
+    status: str = "pending"
+    active_form: str = ""
+
+
+@dataclass
+class AgentEntry:
+    """A subagent or other background task the CLI reported."""
+
+    task_id: str
+    tool_use_id: str = ""
+    description: str = ""
+    agent_type: str = ""
+    task_type: str = "local_agent"
+    status: str = "running"
+    started_at: float = field(default_factory=time.monotonic)
+    ended_at: float | None = None
+    summary: str = ""
+    background: bool = False
+
+    @property
+    def is_agent(self) -> bool:
+        return self.task_type in ("local_agent", "remote_agent", "agent") or bool(self.agent_type)
+
+    def elapsed(self, now: float | None = None) -> float:
+        end = self.ended_at if self.ended_at is not None else (now if now is not None else time.monotonic())
+        return max(0.0, end - self.started_at)
+
+
+def _as_list(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return []
+
+
+class TaskBoard:
+    def __init__(self) -> None:
+        self.tasks: dict[str, TaskEntry] = {}
+        self.todos: list[TodoEntry] = []
+        self.agents: dict[str, AgentEntry] = {}
+        self._pending_creates: dict[str, dict[str, Any]] = {}
+
+    # -- what the sidebar asks -------------------------------------------------
+    @property
+    def visible_tasks(self) -> list[TaskEntry]:
+        return [task for task in self.tasks.values() if task.status != "deleted"]
+
+    def progress(self) -> tuple[int, int]:
+        tasks = self.visible_tasks
+        if tasks:
+            return sum(t.status == "completed" for t in tasks), len(tasks)
+        return sum(t.status == "completed" for t in self.todos), len(self.todos)
+
+    @property
+    def has_content(self) -> bool:
+        return bool(self.visible_tasks or self.todos or self.agents)
+
+    def agent_for_tool(self, tool_use_id: str) -> AgentEntry | None:
+        for agent in self.agents.values():
+            if agent.tool_use_id == tool_use_id:
+                return agent
+        return None
+
+    # -- tool calls ----------------------------------------------------------------
+    def on_tool_use(self, tool_use_id: str, name: str, tool_input: dict[str, Any]) -> bool:
+        if name == "TaskCreate":
+            self._pending_creates[tool_use_id] = tool_input
+            return False
+        if name == "TaskUpdate":
+            return self._update(tool_input)
+        if name == "TodoWrite":
+            todos = tool_input.get("todos")
+            if isinstance(todos, list):
+                self.todos = [
+                    TodoEntry(str(t.get("content", "")), str(t.get("status", "pending")), str(t.get("activeForm", "")))
+                    for t in todos
+                    if isinstance(t, dict)
+                ]
+                return True
+            return False
+        if name in ("Task", "Agent"):
+            # The system task_started message gives the task id; until then key by tool id.
+            if self.agent_for_tool(tool_use_id) is None:
+                self.agents[tool_use_id] = AgentEntry(
+                    task_id=tool_use_id,
+                    tool_use_id=tool_use_id,
+                    description=str(tool_input.get("description", "")),
+                    agent_type=str(tool_input.get("subagent_type", "")),
+                    status="starting",
+                )
+                return True
+        return False
+
+    def on_tool_result(self, tool_use_id: str, name: str, result: Any, text: str, is_error: bool) -> bool:
+        if name == "TaskCreate":
+            pending = self._pending_creates.pop(tool_use_id, {})
+            if is_error:
+                return False
+            task_id = None
+            if isinstance(result, dict) and isinstance(result.get("task"), dict):
+                task_id = result["task"].get("id")
+            if task_id is None:
+                match = _CREATED.search(text)
+                task_id = match.group(1) if match else None
+            if task_id is None:
+                return False
+            self.tasks[str(task_id)] = TaskEntry(
+                id=str(task_id),
+                subject=str(pending.get("subject", "")),
+                description=str(pending.get("description", "")),
+                active_form=str(pending.get("activeForm", "")),
+            )
+            return True
+        if name in ("TaskList", "TaskGet") and isinstance(result, dict):
+            items = result.get("tasks") if name == "TaskList" else [result.get("task")]
+            changed = False
+            for raw in items or []:
+                if isinstance(raw, dict) and raw.get("id") is not None:
+                    self._merge(raw)
+                    changed = True
+            return changed
+        return False
+
+    def _merge(self, raw: dict[str, Any]) -> None:
+        task = self.tasks.setdefault(str(raw["id"]), TaskEntry(id=str(raw["id"])))
+        task.subject = str(raw.get("subject", task.subject))
+        task.description = str(raw.get("description", task.description))
+        task.active_form = str(raw.get("activeForm", task.active_form))
+        task.status = str(raw.get("status", task.status))
+        task.owner = str(raw.get("owner", task.owner) or "")
+        if "blocks" in raw:
+            task.blocks = _as_list(raw["blocks"])
+        if "blockedBy" in raw:
+            task.blocked_by = _as_list(raw["blockedBy"])
+
+    def _update(self, tool_input: dict[str, Any]) -> bool:
+        task_id = tool_input.get("taskId")
+        if task_id is None:
+            return False
+        task = self.tasks.setdefault(str(task_id), TaskEntry(id=str(task_id)))
+        for key, attr in (("status", "status"), ("subject", "subject"), ("description", "description"),
+                          ("activeForm", "active_form"), ("owner", "owner")):
+            if key in tool_input and tool_input[key] is not None:
+                setattr(task, attr, str(tool_input[key]))
+        task.blocks += [b for b in _as_list(tool_input.get("addBlocks")) if b not in task.blocks]
+        task.blocked_by += [b for b in _as_list(tool_input.get("addBlockedBy")) if b not in task.blocked_by]
+        return True
+
+    # -- system task messages -----------------------------------------------------------
+    def on_task_started(self, raw: dict[str, Any]) -> None:
+        task_id = str(raw.get("task_id", ""))
+        tool_use_id = str(raw.get("tool_use_id") or "")
+        entry = self.agents.pop(tool_use_id, None) if tool_use_id else None
+        entry = entry or self.agents.get(task_id) or AgentEntry(task_id=task_id)
+        entry.task_id = task_id
+        entry.tool_use_id = tool_use_id or entry.tool_use_id
+        entry.description = str(raw.get("description") or entry.description)
+        entry.agent_type = str(raw.get("subagent_type") or entry.agent_type)
+        entry.task_type = str(raw.get("task_type") or entry.task_type)
+        entry.background = bool(raw.get("is_backgrounded", entry.background))
+        entry.status = "running"
+        self.agents[task_id] = entry
+
+    def on_task_updated(self, raw: dict[str, Any]) -> None:
+        entry = self.agents.get(str(raw.get("task_id", "")))
+        patch = raw.get("patch") if isinstance(raw.get("patch"), dict) else {}
+        if entry is None:
+            return
+        if "status" in patch:
+            self._set_status(entry, str(patch["status"]))
+        if patch.get("description"):
+            entry.description = str(patch["description"])
+
+    def on_task_notification(self, raw: dict[str, Any]) -> None:
+        entry = self.agents.get(str(raw.get("task_id", "")))
+        if entry is None:
+            entry = AgentEntry(task_id=str(raw.get("task_id", "")), tool_use_id=str(raw.get("tool_use_id") or ""))
+            self.agents[entry.task_id] = entry
+        if raw.get("status"):
+            self._set_status(entry, str(raw["status"]))
+        if raw.get("summary"):
+            entry.summary = str(raw["summary"])
+
+    def on_background_tasks(self, tasks: list[Any]) -> None:
+        """The CLI's full list of live background tasks: add new ones (shells, monitors…)."""
+        for raw in tasks:
+            if not isinstance(raw, dict) or not raw.get("task_id"):
+                continue
+            task_id = str(raw["task_id"])
+            if task_id not in self.agents:
+                self.agents[task_id] = AgentEntry(
+                    task_id=task_id,
+                    description=str(raw.get("description", "")),
+                    agent_type=str(raw.get("subagent_type", "")),
+                    task_type=str(raw.get("task_type", "")),
+                    background=True,
+                )
+
+    def _set_status(self, entry: AgentEntry, status: str) -> None:
+        entry.status = {"killed": "stopped"}.get(status, status)
+        if entry.status in ("completed", "failed", "stopped") and entry.ended_at is None:
+            entry.ended_at = time.monotonic()

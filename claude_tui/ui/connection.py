@@ -1,0 +1,141 @@
+"""The one worker that owns the Claude Code process.
+
+It reads the client's events and posts them, in batches, as Textual messages
+to the screen that owns the connection. It never touches widgets. Everything
+the app writes to the CLI goes through `ClaudeClient`'s single serialized
+writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from textual.message import Message
+from textual.message_pump import MessagePump
+from textual.worker import Worker
+
+from claude_tui.transport.client import ClaudeClient
+from claude_tui.transport.errors import TransportError
+from claude_tui.transport.events import ProcessExited
+from claude_tui.transport.options import CliOptions
+
+# A burst of stream deltas is delivered as one message: the UI applies them in
+# one go instead of paying a message round trip per token.
+_MAX_BATCH = 256
+
+
+class CliConnection:
+    """Starts the CLI, relays its events to `target`, and sends what the app asks."""
+
+    class Events(Message):
+        """A batch of protocol messages (and transport events) in arrival order."""
+
+        def __init__(self, items: list[Any]) -> None:
+            super().__init__()
+            self.items = items
+
+    class Exited(Message):
+        def __init__(self, exited: ProcessExited) -> None:
+            super().__init__()
+            self.exited = exited
+
+    class Failed(Message):
+        """The CLI could not be started (missing binary, bad cwd, …)."""
+
+        def __init__(self, error: str) -> None:
+            super().__init__()
+            self.error = error
+
+    class Ready(Message):
+        """The initialize handshake finished; `response` lists commands, models, account."""
+
+        def __init__(self, response: dict[str, Any]) -> None:
+            super().__init__()
+            self.response = response
+
+    def __init__(self, target: MessagePump, options: CliOptions, debug_log: Path | None = None) -> None:
+        self.target = target
+        self.options = options
+        self.debug_log = debug_log
+        self.client: ClaudeClient | None = None
+        self.worker: Worker[None] | None = None
+
+    @property
+    def alive(self) -> bool:
+        return self.client is not None and self.worker is not None and not self.worker.is_finished
+
+    def start(self) -> None:
+        self.worker = self.target.run_worker(self._run(), name="claude-cli", group="cli", exclusive=True)
+
+    async def _run(self) -> None:
+        from claude_tui.protocol import builders
+
+        client = ClaudeClient(self.options, debug_log=self.debug_log)
+        self.client = client
+        try:
+            await client.start()
+        except (TransportError, OSError) as error:
+            self.target.post_message(self.Failed(str(error)))
+            self.client = None
+            return
+        initialize = asyncio.create_task(self._initialize(client, builders.initialize()))
+        loop = asyncio.get_running_loop()
+        batch: list[Any] = []
+
+        def flush() -> None:
+            # Runs when the reader next waits for I/O: everything already
+            # buffered has been collected into this one batch by then.
+            nonlocal batch
+            if batch:
+                self.target.post_message(self.Events(batch))
+                batch = []
+
+        try:
+            async for item in client.events():
+                if isinstance(item, ProcessExited):
+                    flush()
+                    self.target.post_message(self.Exited(item))
+                    break
+                if not batch:
+                    loop.call_soon(flush)
+                batch.append(item)
+                if len(batch) >= _MAX_BATCH:
+                    flush()
+        finally:
+            initialize.cancel()
+            flush()
+
+    async def _initialize(self, client: ClaudeClient, payload: dict[str, Any]) -> None:
+        try:
+            response = await client.request(payload, timeout=60)
+        except Exception as error:  # noqa: BLE001 - any failure is shown, never raised into the loop
+            self.target.post_message(self.Failed(f"initialize failed: {error}"))
+            return
+        body = getattr(response, "payload", None) or {}
+        self.target.post_message(self.Ready(body if isinstance(body, dict) else {}))
+
+    async def send(self, obj: dict[str, Any]) -> bool:
+        if self.client is None:
+            return False
+        try:
+            await self.client.send(obj)
+        except TransportError:
+            return False
+        return True
+
+    async def request(self, payload: dict[str, Any], timeout: float = 30) -> Any:
+        if self.client is None:
+            raise TransportError("Claude Code is not running")
+        return await self.client.request(payload, timeout=timeout)
+
+    async def answer_permission(self, obj: dict[str, Any]) -> bool:
+        if self.client is None:
+            return False
+        return await self.client.answer_permission(obj)
+
+    async def close(self) -> None:
+        client, self.client = self.client, None
+        if client is not None:
+            await client.close()

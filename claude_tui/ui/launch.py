@@ -1,0 +1,57 @@
+"""From parsed command-line arguments to a running app (or a clear error)."""
+
+from __future__ import annotations
+
+import sys
+
+from claude_tui.cli import AppArgs
+from claude_tui.config import ConfigError, load_config
+from claude_tui.transport.options import CliOptions
+
+
+def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[str], cli_env: dict[str, str],
+                  enable_todo_tools: bool, model: str | None, permission_mode: str | None) -> CliOptions:
+    options = CliOptions(
+        cwd=str(args.cwd),
+        model=model,
+        permission_mode=permission_mode,
+        resume=args.resume or None,
+        continue_session=args.continue_session,
+        fork_session=args.fork,
+        add_dirs=list(args.add_dirs),
+        extra_args=list(cli_args) + list(args.extra_args),
+        env=dict(cli_env),
+        enable_todo_tools=enable_todo_tools,
+        claude_path=args.claude_path or config_claude_path,
+    )
+    if args.demo:
+        from claude_tui.fakecli import command
+
+        options.command = command()
+        options.env.setdefault("FAKE_CLAUDE_DELAY_MS", "12")
+    return options
+
+
+def run_app(args: AppArgs) -> int:
+    try:
+        config = load_config(flags={"model": args.model, "permission_mode": args.permission_mode,
+                                    "claude_path": args.claude_path})
+    except ConfigError as error:
+        print(f"claude-tui: configuration problem:\n{error}", file=sys.stderr)
+        return 2
+    options = build_options(args, config.claude_path, config.cli_args, config.cli_env, config.enable_todo_tools,
+                            config.model, config.permission_mode)
+    if options.command is None:
+        from claude_tui.transport.errors import ClaudeNotFoundError
+        from claude_tui.transport.locate import find_claude
+
+        try:
+            options.claude_path = find_claude(options.claude_path, config.claude_path)
+        except ClaudeNotFoundError as error:
+            print(f"claude-tui: {error}", file=sys.stderr)
+            return 1
+    from claude_tui.ui.app import ClaudeTuiApp
+
+    app = ClaudeTuiApp(options, config, debug_log=args.debug_log, open_browser=args.resume == "")
+    app.run()
+    return app.return_code or 0

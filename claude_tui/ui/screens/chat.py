@@ -1,0 +1,277 @@
+"""The main screen: conversation, sidebar, prompt and status bar.
+
+Data flow: `CliConnection` (the one worker) posts batches of protocol messages;
+`on_cli_connection_events` feeds them to the session `Conversation` and routes
+the returned changes to widgets. Nothing else mutates the conversation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from claude_tui.completion import project_files, slash_candidates
+from claude_tui.protocol import builders
+from claude_tui.session import changes as ch
+from claude_tui.session.conversation import Conversation
+from claude_tui.session.items import NoteKind
+from claude_tui.session.status import Activity
+from claude_tui.store import DraftStore, PromptHistory
+from claude_tui.transport.options import CliOptions
+from claude_tui.ui.connection import CliConnection
+from claude_tui.ui.permission_flow import PermissionFlow
+from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.composer import Composer, PromptInput
+from claude_tui.ui.widgets.sidebar import TaskSidebar
+from claude_tui.ui.widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from claude_tui.ui.app import ClaudeTuiApp
+
+MODES = ["default", "acceptEdits", "plan"]
+
+
+class ChatScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "interrupt", "Interrupt", show=True, priority=False),
+        Binding("shift+tab", "cycle_mode", "Mode", show=True),
+        Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=True),
+        Binding("ctrl+t", "toggle_thinking", "Thinking", show=False),
+        Binding("ctrl+r", "restart", "Restart CLI", show=False),
+        Binding("ctrl+o", "open_sessions", "Sessions", show=True),
+    ]
+
+    def __init__(self, options: CliOptions, conversation: Conversation | None = None,
+                 debug_log: Path | None = None) -> None:
+        super().__init__()
+        self.options = options
+        self.conversation = conversation or Conversation()
+        self.debug_log = debug_log
+        cwd = Path(options.cwd or ".")
+        self.history = PromptHistory(cwd)
+        self.drafts = DraftStore(cwd)
+        self.connection = CliConnection(self, options, debug_log)
+        self.permissions = PermissionFlow(self)
+        self._draft_timer: Any = None
+
+    @property
+    def tui(self) -> "ClaudeTuiApp":
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        config = self.tui.config
+        with Horizontal(id="main"):
+            yield ChatLog(self.conversation.main, show_thinking=config.show_thinking, id="chat-log")
+            yield TaskSidebar(self.conversation, mode=config.sidebar, id="sidebar")
+        yield Composer(history=self.history, id="composer")
+        yield StatusBar(id="status-bar")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        composer = self.query_one(Composer)
+        composer.load_files = self._load_files
+        draft = self.drafts.load()
+        if draft:
+            composer.prompt.text = draft
+            composer.prompt.move_cursor(composer.prompt.document.end)
+        composer.prompt.focus()
+        self.query_one(StatusBar).show(self.conversation.status)
+        self.set_interval(0.25, self._tick)
+        self.connection.start()
+
+    def _tick(self) -> None:
+        self.query_one(StatusBar).tick()
+        self.query_one(ChatLog).tick()
+        self.query_one(TaskSidebar).tick()
+
+    @work(thread=True, exclusive=True, group="files")
+    def _load_files(self) -> None:
+        files = project_files(Path(self.options.cwd or "."))
+        self.app.call_from_thread(self.query_one(Composer).set_files, files)
+
+    # -- from the CLI ----------------------------------------------------------------
+    @on(CliConnection.Events)
+    async def on_cli_connection_events(self, message: CliConnection.Events) -> None:
+        for item in message.items:
+            changes = self.conversation.apply(item)
+            if changes:
+                await self.show_changes(changes)
+
+    async def show_changes(self, changes: list[Any]) -> None:
+        log = self.query_one(ChatLog)
+        sidebar = self.query_one(TaskSidebar)
+        status_dirty = tasks_dirty = False
+        for change in changes:
+            if isinstance(change, ch.TextAppended):
+                if change.scope is None:
+                    await log.append_text(change.item, change.text)
+                else:
+                    await sidebar.agent_text(change.scope, change.item, change.text)
+            elif isinstance(change, ch.ItemAdded):
+                if change.scope is None:
+                    log.add_item(change.item)
+                else:
+                    sidebar.agent_item_added(change.scope, change.item)
+            elif isinstance(change, ch.ItemChanged):
+                if change.scope is None:
+                    log.update_item(change.item)
+                else:
+                    sidebar.agent_item_changed(change.scope, change.item)
+            elif isinstance(change, ch.StatusChanged):
+                status_dirty = True
+            elif isinstance(change, ch.TasksChanged):
+                tasks_dirty = True
+            elif isinstance(change, ch.PermissionAsked):
+                self.permissions.asked(change.request)
+            elif isinstance(change, ch.PermissionClosed):
+                self.permissions.closed(change.request_id, change.reason)
+            elif isinstance(change, ch.TurnEnded):
+                self.tui.notify_turn_ended(change)
+        if status_dirty:
+            self.query_one(StatusBar).show(self.conversation.status)
+        if tasks_dirty:
+            sidebar.refresh_board()
+
+    @on(CliConnection.Ready)
+    def _ready(self, message: CliConnection.Ready) -> None:
+        self.conversation.apply_initialize(message.response)
+        composer = self.query_one(Composer)
+        composer.slash = slash_candidates(self.conversation.commands, self.conversation.status.slash_commands)
+        if self.conversation.status.activity is Activity.STARTING:
+            self.conversation.status.activity = Activity.IDLE
+        self.query_one(StatusBar).show(self.conversation.status)
+
+    @on(CliConnection.Exited)
+    async def _exited(self, message: CliConnection.Exited) -> None:
+        changes = self.conversation.process_exited(message.exited.returncode)
+        if not self.tui.is_quitting:
+            changes += self.conversation.add_note(
+                message.exited.describe() + "\nPress Ctrl+R to restart Claude Code in this session.",
+                NoteKind.ERROR, title="Claude Code stopped")
+        await self.show_changes(changes)
+
+    @on(CliConnection.Failed)
+    async def _failed(self, message: CliConnection.Failed) -> None:
+        self.conversation.status.activity = Activity.EXITED
+        await self.show_changes(self.conversation.add_note(message.error, NoteKind.ERROR, title="Cannot start Claude Code"))
+        self.query_one(StatusBar).show(self.conversation.status)
+
+    # -- from the user ---------------------------------------------------------------
+    @on(PromptInput.Submitted)
+    async def _submit(self, message: PromptInput.Submitted) -> None:
+        text = message.text.strip()
+        if not text:
+            return
+        if not self.connection.alive:
+            self.notify("Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
+                        severity="error", timeout=6)
+            return
+        sent = await self.connection.send(builders.user_message(text, session_id=self.conversation.status.session_id))
+        if not sent:
+            self.notify("Could not send: Claude Code is not accepting input. Your draft is kept.", severity="error")
+            return
+        self.history.add(text)
+        prompt = self.query_one(Composer).prompt
+        prompt.text = ""
+        self.drafts.save("")
+        await self.show_changes(self.conversation.add_user_prompt(text))
+
+    @on(PromptInput.Changed)
+    def _draft_changed(self) -> None:
+        # Save the draft shortly after typing pauses (and always on exit).
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        self._draft_timer = self.set_timer(0.5, self.save_draft)
+
+    def save_draft(self) -> None:
+        try:
+            self.drafts.save(self.query_one(Composer).prompt.text)
+        except Exception:  # noqa: BLE001 - the screen may be tearing down
+            pass
+
+    @property
+    def busy(self) -> bool:
+        return self.conversation.status.activity not in (Activity.IDLE, Activity.STARTING, Activity.EXITED)
+
+    async def action_interrupt(self) -> None:
+        composer = self.query_one(Composer)
+        if composer.menu.display:
+            composer.menu.close()
+            return
+        if not self.busy or not self.connection.alive:
+            return
+        try:
+            await self.connection.request(builders.interrupt(), timeout=10)
+        except Exception as error:  # noqa: BLE001
+            self.notify(f"Interrupt failed: {error}", severity="warning")
+
+    async def action_cycle_mode(self) -> None:
+        modes = list(MODES)
+        if self.tui.bypass_allowed:
+            modes.append("bypassPermissions")
+        current = self.conversation.status.permission_mode
+        following = modes[(modes.index(current) + 1) % len(modes)] if current in modes else modes[0]
+        await self.set_mode(following)
+
+    async def set_mode(self, mode: str) -> None:
+        try:
+            await self.connection.request(builders.set_permission_mode(mode), timeout=10)
+        except Exception as error:  # noqa: BLE001
+            self.notify(f"Could not switch to {mode}: {error}", severity="error")
+            return
+        self.conversation.status.permission_mode = mode
+        self.query_one(StatusBar).show(self.conversation.status)
+
+    async def set_model(self, model: str) -> None:
+        try:
+            await self.connection.request(builders.set_model(model), timeout=15)
+        except Exception as error:  # noqa: BLE001
+            self.notify(f"Could not switch model: {error}", severity="error")
+            return
+        self.conversation.status.model = model
+        self.query_one(StatusBar).show(self.conversation.status)
+
+    def action_toggle_sidebar(self) -> None:
+        self.query_one(TaskSidebar).toggle()
+
+    def action_toggle_thinking(self) -> None:
+        from claude_tui.ui.widgets.messages import ThinkingBlock
+
+        blocks = list(self.query(ThinkingBlock))
+        if blocks:
+            target = blocks[-1]
+            focused = self.focused
+            for block in blocks:
+                if focused is not None and focused in block.walk_children():
+                    target = block
+            target.toggle()
+
+    async def action_restart(self) -> None:
+        """Restart the CLI in the same session (`--resume`), keeping transcript and draft."""
+        if self.connection.alive:
+            await self.connection.close()
+        session_id = self.conversation.status.session_id
+        if session_id:
+            self.options.resume = session_id
+            self.options.continue_session = False
+            self.options.fork_session = False
+        self.conversation.status.activity = Activity.STARTING
+        await self.show_changes(self.conversation.add_note(
+            f"Restarting Claude Code{' in session ' + session_id[:8] if session_id else ''}…", NoteKind.INFO))
+        self.connection = CliConnection(self, self.options, self.debug_log)
+        self.connection.start()
+
+    def action_open_sessions(self) -> None:
+        self.tui.action_open_sessions()
+
+    async def shutdown(self) -> None:
+        self.save_draft()
+        await self.connection.close()
+

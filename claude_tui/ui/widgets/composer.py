@@ -1,0 +1,209 @@
+"""The prompt: a multi-line editor with history and a completion menu for / and @."""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import OptionList, TextArea
+from textual.widgets.option_list import Option
+
+from claude_tui.completion import Candidate, rank
+from claude_tui.protocol.sanitize import printable
+from claude_tui.store import PromptHistory
+
+_NEWLINE_KEYS = {"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"}
+_AT_TOKEN = re.compile(r"@([^\s@]*)$")
+
+
+class PromptInput(TextArea):
+    """Enter sends; Ctrl+J / Alt+Enter / Shift+Enter insert a newline; Up/Down at the edges walk history."""
+
+    class Submitted(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class Changed(Message):
+        """The text or cursor changed: the composer re-checks the completion menu."""
+
+    def __init__(self, history: PromptHistory | None = None, **kwargs: object) -> None:
+        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)  # type: ignore[arg-type]
+        self.history = history
+        self.menu: CompletionMenu | None = None
+
+    async def _on_key(self, event: events.Key) -> None:
+        menu = self.menu
+        if menu is not None and menu.display:
+            if event.key in ("up", "down"):
+                event.stop()
+                event.prevent_default()
+                menu.action_cursor_up() if event.key == "up" else menu.action_cursor_down()
+                return
+            if event.key in ("tab", "enter"):
+                event.stop()
+                event.prevent_default()
+                menu.accept()
+                return
+            if event.key == "escape":
+                event.stop()
+                event.prevent_default()
+                menu.close()
+                return
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Submitted(self.text))
+            return
+        if event.key in _NEWLINE_KEYS:
+            event.stop()
+            event.prevent_default()
+            self.insert("\n")
+            return
+        if event.key == "up" and self.history is not None and self.cursor_location[0] == 0:
+            previous = self.history.previous(self.text)
+            if previous is not None:
+                event.stop()
+                event.prevent_default()
+                self._replace_all(previous)
+                return
+        if event.key == "down" and self.history is not None and self.cursor_location[0] == self.document.line_count - 1:
+            following = self.history.next()
+            if following is not None:
+                event.stop()
+                event.prevent_default()
+                self._replace_all(following)
+                return
+        await super()._on_key(event)
+
+    def _replace_all(self, text: str) -> None:
+        self.text = text
+        self.move_cursor(self.document.end)
+
+    @on(TextArea.Changed)
+    def _changed(self) -> None:
+        self.post_message(self.Changed())
+
+    @on(TextArea.SelectionChanged)
+    def _moved(self) -> None:
+        self.post_message(self.Changed())
+
+
+class CompletionMenu(OptionList):
+    """Shown above the prompt while a `/command` or `@path` token is being typed."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.display = False
+        self.can_focus = False
+        self._candidates: list[Candidate] = []
+        self.on_accept = None  # set by the composer
+
+    def show(self, candidates: list[Candidate], sigil: str) -> None:
+        self._candidates = candidates
+        self.clear_options()
+        if not candidates:
+            self.display = False
+            return
+        options = []
+        for candidate in candidates:
+            label = Text(sigil + printable(candidate.value), style="bold")
+            if candidate.hint:
+                label.append(" " + printable(candidate.hint), style="dim")
+            if candidate.description:
+                label.append("  " + printable(candidate.description.splitlines()[0])[:100], style="dim italic")
+            label.no_wrap = True
+            label.overflow = "ellipsis"
+            options.append(Option(label))
+        self.add_options(options)
+        self.highlighted = 0
+        self.display = True
+
+    def close(self) -> None:
+        self.display = False
+
+    def accept(self) -> None:
+        index = self.highlighted
+        if index is not None and 0 <= index < len(self._candidates) and self.on_accept is not None:
+            self.on_accept(self._candidates[index])
+        self.close()
+
+    @on(OptionList.OptionSelected)
+    def _clicked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.highlighted = event.option_index
+        self.accept()
+
+
+class Composer(Vertical):
+    """Prompt + completion menu. Slash commands and files are supplied by the screen."""
+
+    def __init__(self, history: PromptHistory | None = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.history = history
+        self.slash: list[Candidate] = []
+        self.files: list[str] | None = None
+        self.load_files = None  # callable the screen sets; returns list[str] (runs once, lazily)
+
+    def compose(self) -> ComposeResult:
+        menu = CompletionMenu(id="completion-menu")
+        prompt = PromptInput(history=self.history, id="prompt")
+        prompt.menu = menu
+        menu.on_accept = self._accept
+        yield menu
+        yield prompt
+
+    @property
+    def prompt(self) -> PromptInput:
+        return self.query_one(PromptInput)
+
+    @property
+    def menu(self) -> CompletionMenu:
+        return self.query_one(CompletionMenu)
+
+    def _token(self) -> tuple[str, str] | None:
+        """The token being completed: ("/", query) or ("@", query)."""
+        prompt = self.prompt
+        row, column = prompt.cursor_location
+        line = prompt.document.get_line(row)[:column]
+        if row == 0 and line.startswith("/") and " " not in line:
+            return "/", line[1:]
+        match = _AT_TOKEN.search(line)
+        if match:
+            return "@", match.group(1)
+        return None
+
+    @on(PromptInput.Changed)
+    def _update_menu(self) -> None:
+        token = self._token()
+        if token is None:
+            self.menu.close()
+            return
+        sigil, query = token
+        if sigil == "/":
+            self.menu.show(rank(query, self.slash, limit=30), "/")
+        else:
+            if self.files is None and self.load_files is not None:
+                self.files = []
+                self.load_files()
+            candidates = (Candidate(path) for path in self.files or [])
+            self.menu.show(rank(query, candidates, limit=30), "@")
+
+    def set_files(self, files: list[str]) -> None:
+        self.files = files
+        self._update_menu()
+
+    def _accept(self, candidate: Candidate) -> None:
+        token = self._token()
+        if token is None:
+            return
+        sigil, query = token
+        prompt = self.prompt
+        row, column = prompt.cursor_location
+        start = (row, column - len(query) - 1)
+        replacement = sigil + candidate.value + " "
+        prompt.replace(replacement, start, (row, column))

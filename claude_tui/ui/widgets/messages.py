@@ -1,0 +1,150 @@
+"""Widgets for user prompts, assistant text, thinking and notes.
+
+All text here is untrusted: it goes through `printable()` and into `Text`
+objects or the Markdown widget (which parses Markdown, never Rich markup).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Markdown, Static
+from textual.widgets._markdown import MarkdownStream
+
+from claude_tui.protocol.sanitize import printable
+from claude_tui.session.items import NoteItem, NoteKind, TextItem, ThinkingItem, UserItem
+
+
+class UserPrompt(Static):
+    """What the user sent (marked while the CLI still holds it in its queue)."""
+
+    def __init__(self, item: UserItem) -> None:
+        super().__init__(classes="user-prompt")
+        self.item = item
+
+    def on_mount(self) -> None:
+        self.refresh_from(self.item)
+
+    def refresh_from(self, item: UserItem) -> None:
+        text = Text("❯ ", style="bold")
+        text.append(printable(item.text))
+        if item.image_count:
+            text.append(f"  [{item.image_count} image{'s' if item.image_count > 1 else ''}]", style="dim")
+        if item.queued:
+            text.append("  (queued)", style="italic dim")
+        self.set_class(item.queued, "-queued")
+        self.update(text)
+
+
+class AssistantText(Markdown):
+    """Assistant text, streamed through a `MarkdownStream` so bursts of deltas coalesce."""
+
+    def __init__(self, item: TextItem) -> None:
+        super().__init__(printable(item.text), classes="assistant-text")
+        self.item = item
+        self._stream: MarkdownStream | None = None
+        self._shown = printable(item.text)
+
+    async def append_text(self, text: str) -> None:
+        if self._stream is None:
+            self._stream = Markdown.get_stream(self)
+        safe = printable(text)
+        self._shown += safe
+        await self._stream.write(safe)
+
+    async def refresh_from(self, item: TextItem) -> None:
+        if item.streaming:
+            return
+        if self._stream is not None:
+            stream, self._stream = self._stream, None
+            await stream.stop()
+        final = printable(item.text)
+        # The complete `assistant` message is authoritative: replace only if it differs.
+        if final != self._shown:
+            self._shown = final
+            await self.update(final)
+
+
+class ThinkingBlock(Vertical):
+    """Collapsed by default; streams live into its body while open."""
+
+    def __init__(self, item: ThinkingItem, expanded: bool = False) -> None:
+        super().__init__(classes="thinking")
+        self.item = item
+        self.expanded = expanded
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._title(), classes="thinking-title")
+        body = Static(self._body(), classes="thinking-body")
+        body.display = self.expanded
+        yield body
+
+    def _title(self) -> Text:
+        arrow = "▼" if self.expanded else "▶"
+        if self.item.redacted:
+            return Text(f"{arrow} Thinking (redacted by the API)", style="italic")
+        label = "Thinking…" if self.item.streaming else "Thought"
+        words = len(self.item.text.split())
+        suffix = f"  {words} words" if words else ""
+        return Text.assemble((f"{arrow} {label}", "italic"), (suffix, "dim"))
+
+    def _body(self) -> Text:
+        if self.item.redacted:
+            return Text("The model's reasoning was redacted and cannot be shown.", style="dim italic")
+        return Text(printable(self.item.text), style="italic")
+
+    def toggle(self) -> None:
+        self.expanded = not self.expanded
+        self.set_class(self.expanded, "-expanded")
+        self.query_one(".thinking-body", Static).display = self.expanded
+        self._redraw()
+
+    def on_click(self) -> None:
+        self.toggle()
+
+    def _redraw(self) -> None:
+        self.query_one(".thinking-title", Static).update(self._title())
+        if self.expanded:
+            self.query_one(".thinking-body", Static).update(self._body())
+
+    def append_text(self, text: str) -> None:
+        # Collapsed thinking costs nothing per delta: only the title's word count changes on refresh.
+        if self.expanded:
+            self._redraw()
+
+    def refresh_from(self, item: ThinkingItem) -> None:
+        self.item = item
+        self._redraw()
+
+
+_NOTE_ICONS = {
+    NoteKind.INFO: "ℹ",
+    NoteKind.LOCAL_COMMAND: "⌘",
+    NoteKind.INTERRUPT: "⏹",
+    NoteKind.COMPACT: "✂",
+    NoteKind.ERROR: "✖",
+    NoteKind.DECISION: "⚑",
+}
+
+
+class NoteLine(Static):
+    """System notes: local command output, interruptions, compaction, errors, decisions."""
+
+    def __init__(self, item: NoteItem) -> None:
+        super().__init__(classes=f"note note-{item.kind.value}")
+        self.item = item
+
+    def on_mount(self) -> None:
+        self.refresh_from(self.item)
+
+    def refresh_from(self, item: NoteItem) -> None:
+        if item.kind is NoteKind.COMPACT:
+            self.update(Text(f"──── {printable(item.text)} ────", justify="center"))
+            return
+        text = Text(f"{_NOTE_ICONS[item.kind]} ")
+        if item.title:
+            text.append(printable(item.title), style="bold")
+            text.append(": ")
+        text.append(printable(item.text))
+        self.update(text)

@@ -1,0 +1,77 @@
+"""One line at the bottom: model, mode, session, activity, cost and context."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from claude_tui.protocol.sanitize import printable
+from claude_tui.session.status import Activity, SessionStatus
+
+_ACTIVITY_STYLES = {
+    Activity.WAITING: "bold reverse",
+    Activity.RETRYING: "bold",
+    Activity.EXITED: "bold",
+}
+_SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+def _gauge(fraction: float, width: int = 10) -> str:
+    filled = round(fraction * width)
+    return "█" * filled + "░" * (width - filled)
+
+
+def _tokens(count: int) -> str:
+    if count >= 1_000_000:
+        return f"{count / 1_000_000:.1f}M"
+    if count >= 1_000:
+        return f"{count / 1_000:.0f}k"
+    return str(count)
+
+
+class StatusBar(Static):
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._frame = 0
+        self._status: SessionStatus | None = None
+
+    def show(self, status: SessionStatus) -> None:
+        self._status = status
+        self.set_class(status.context_warning, "-context-warning")
+        self.set_class(status.activity is Activity.WAITING, "-waiting")
+        self.set_class(status.activity is Activity.EXITED, "-exited")
+        self.update(self.render_status(status))
+
+    def tick(self) -> None:
+        self._frame += 1
+        if self._status is not None and self._status.activity not in (Activity.IDLE, Activity.EXITED, Activity.WAITING):
+            self.update(self.render_status(self._status))
+
+    def render_status(self, status: SessionStatus) -> Text:
+        sep = (" │ ", "dim")
+        parts: list[tuple[str, str] | str] = []
+        parts.append((printable(status.model) or "…", "bold"))
+        parts.append(sep)
+        parts.append((printable(status.permission_mode), "italic"))
+        if status.session_id:
+            parts.append(sep)
+            parts.append((printable(status.short_session_id), "dim"))
+        parts.append(sep)
+        busy = status.activity not in (Activity.IDLE, Activity.EXITED, Activity.WAITING, Activity.STARTING)
+        spinner = _SPINNER[self._frame % len(_SPINNER)] + " " if busy else ""
+        parts.append((spinner + printable(status.activity_words()), _ACTIVITY_STYLES.get(status.activity, "")))
+        parts.append(sep)
+        cost = f"${status.cost_total:.4f}" if status.cost_total < 1 else f"${status.cost_total:.2f}"
+        parts.append(cost)
+        if status.cost_last_turn > 0:
+            parts.append((f" (+${status.cost_last_turn:.4f})", "dim"))
+        fraction = status.context_fraction
+        if fraction is not None:
+            parts.append(sep)
+            style = "bold" if status.context_warning else ""
+            parts.append((f"ctx {_gauge(fraction)} {fraction:.0%} "
+                          f"{_tokens(status.context_tokens)}/{_tokens(status.context_window)}", style))
+        text = Text.assemble(*parts)
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        return text

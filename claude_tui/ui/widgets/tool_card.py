@@ -1,0 +1,201 @@
+"""A tool call as a card: icon, name, one-line summary, state; an expandable body.
+
+The body shows the input and the result matched by `tool_use_id`; Edit and
+Write results show their diff (from `structuredPatch`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import Static
+
+from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.tools import display_tool_name, tool_summary
+from claude_tui.session.items import ToolItem, ToolState
+
+_ICONS = {
+    "Bash": "$", "Read": "📖", "Write": "✎", "Edit": "✎", "MultiEdit": "✎", "NotebookEdit": "✎",
+    "Grep": "🔍", "Glob": "🔍", "WebFetch": "🌐", "WebSearch": "🌐", "Task": "🤖", "Agent": "🤖",
+    "TaskCreate": "☐", "TaskUpdate": "☑", "TaskList": "☰", "TaskGet": "☰", "TodoWrite": "☑",
+    "AskUserQuestion": "?", "ExitPlanMode": "📋", "Skill": "✦",
+}
+_STATE_WORDS = {
+    ToolState.STREAMING: ("…", "tool-state-running"),
+    ToolState.PENDING: ("…", "tool-state-running"),
+    ToolState.WAITING: ("waiting for you", "tool-state-waiting"),
+    ToolState.RUNNING: ("running", "tool-state-running"),
+    ToolState.DONE: ("✓", "tool-state-done"),
+    ToolState.ERROR: ("✗ error", "tool-state-error"),
+    ToolState.DENIED: ("⊘ denied", "tool-state-denied"),
+    ToolState.INTERRUPTED: ("⏹ interrupted", "tool-state-denied"),
+}
+_MAX_BODY_CHARS = 20_000
+_DIFF_TOOLS = ("Edit", "MultiEdit", "Write")
+
+
+def _clip(text: str, limit: int = _MAX_BODY_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n… {len(text) - limit:,} more characters"
+
+
+def _human_size(size: int) -> str:
+    for unit in ("B", "KB", "MB"):
+        if size < 1024:
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024  # type: ignore[assignment]
+    return f"{size:.1f} GB"
+
+
+class ToolCard(Vertical):
+    """One tool call. Click the header (or press Enter on it) to expand the body."""
+
+    can_focus = False
+
+    def __init__(self, item: ToolItem) -> None:
+        super().__init__(classes="tool-card")
+        self.item = item
+        self.expanded = False
+        self._started = time.monotonic()
+        self._diff_shown = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="tool-header")
+        body = Vertical(classes="tool-body")
+        body.display = False
+        yield body
+
+    def on_mount(self) -> None:
+        self.refresh_from(self.item)
+
+    # -- rendering --------------------------------------------------------------------
+    def _header(self) -> Text:
+        item = self.item
+        icon = _ICONS.get(item.name, "⚙")
+        text = Text(f"{icon} ", style="bold")
+        text.append(printable(display_tool_name(item.name)), style="bold")
+        summary = tool_summary(item.name, item.input) if item.input else ""
+        if summary:
+            text.append("  ")
+            text.append(printable(summary.splitlines()[0] if summary else ""), style="")
+        words, style = _STATE_WORDS[item.state]
+        text.append("  ")
+        text.append(words, style=style)
+        if item.state is ToolState.RUNNING:
+            elapsed = item.elapsed_seconds if item.elapsed_seconds is not None else time.monotonic() - self._started
+            text.append(f" {elapsed:.0f}s", style="dim")
+        if item.decision and item.state is not ToolState.DENIED:
+            text.append(f"  · {printable(item.decision)}", style="dim")
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        return text
+
+    def refresh_from(self, item: ToolItem) -> None:
+        self.item = item
+        self.set_class(item.state is ToolState.ERROR, "-error")
+        self.set_class(item.state is ToolState.DENIED, "-denied")
+        self.set_class(item.state is ToolState.WAITING, "-waiting")
+        self.query_one(".tool-header", Static).update(self._header())
+        # Edits are the heart of a coding agent: their diff opens as soon as it exists.
+        if item.name in _DIFF_TOOLS and self._patch() and not self._diff_shown:
+            self._diff_shown = True
+            self.expanded = True
+        if item.state is ToolState.ERROR and not self.expanded:
+            self.expanded = True
+        self._render_body()
+
+    def _patch(self) -> list[dict[str, Any]] | None:
+        result = self.item.structured
+        if isinstance(result, dict) and isinstance(result.get("structuredPatch"), list):
+            return result["structuredPatch"]
+        return None
+
+    def _render_body(self) -> None:
+        body = self.query_one(".tool-body", Vertical)
+        body.display = self.expanded
+        if not self.expanded:
+            return
+        body.remove_children()
+        body.mount_all(list(self._body_widgets()))
+
+    def _body_widgets(self) -> list[Widget]:
+        item = self.item
+        widgets: list[Widget] = []
+        if item.name not in _DIFF_TOOLS or not self._patch():
+            if item.input:
+                widgets.append(Static(self._input_text(), classes="tool-input"))
+        diff = self._diff_widget()
+        if diff is not None:
+            widgets.append(diff)
+        elif item.finished or item.result_text:
+            widgets.extend(self._result_widgets())
+        return widgets
+
+    def _input_text(self) -> Text:
+        item = self.item
+        if item.name == "Bash" and isinstance(item.input.get("command"), str):
+            return Text("$ " + printable(item.input["command"]), style="bold")
+        try:
+            dumped = json.dumps(item.input, indent=2, ensure_ascii=False)
+        except (TypeError, ValueError):
+            dumped = repr(item.input)
+        return Text(printable(_clip(dumped, 4000)))
+
+    def _diff_widget(self) -> Widget | None:
+        patch = self._patch()
+        if not patch:
+            return None
+        try:
+            from claude_tui.ui.widgets.tool_diff import diff_for_tool_result
+        except ImportError:  # the diff widget is optional during development
+            return None
+        return diff_for_tool_result(self.item.name, self.item.input, self.item.structured)
+
+    def _result_widgets(self) -> list[Widget]:
+        item = self.item
+        widgets: list[Widget] = []
+        structured = item.structured
+        if item.name == "Bash" and isinstance(structured, dict):
+            stdout = str(structured.get("stdout") or "")
+            stderr = str(structured.get("stderr") or "")
+            if stdout:
+                widgets.append(Static(Text(printable(_clip(stdout))), classes="tool-output"))
+            if stderr:
+                widgets.append(Static(Text(printable(_clip(stderr))), classes="tool-output tool-stderr"))
+            state = "interrupted" if structured.get("interrupted") else ("error" if item.result_is_error else "exit 0")
+            interpretation = structured.get("returnCodeInterpretation")
+            if interpretation:
+                state = str(interpretation)
+            widgets.append(Static(Text(state, style="dim"), classes="tool-exit"))
+            if not stdout and not stderr and item.result_text:
+                widgets.insert(0, Static(Text(printable(_clip(item.result_text))), classes="tool-output"))
+            return widgets
+        if item.result_text:
+            text = item.result_text.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
+            classes = "tool-output tool-error" if item.result_is_error else "tool-output"
+            widgets.append(Static(Text(printable(_clip(text))), classes=classes))
+        for media, size in item.images:
+            widgets.append(Static(Text(f"[image: {printable(media)}, {_human_size(size)}]", style="italic"),
+                                  classes="tool-image"))
+        return widgets
+
+    # -- interaction -----------------------------------------------------------------
+    def toggle(self) -> None:
+        self.expanded = not self.expanded
+        self._render_body()
+
+    def on_click(self, event: Any) -> None:
+        if getattr(event, "widget", None) is self.query_one(".tool-header", Static):
+            self.toggle()
+
+    def tick(self) -> None:
+        """Called once a second by the log while the tool runs, for the elapsed time."""
+        if self.item.state is ToolState.RUNNING:
+            self.query_one(".tool-header", Static).update(self._header())

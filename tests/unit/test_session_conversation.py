@@ -1,0 +1,157 @@
+"""The conversation state machine, driven by what the real CLI printed."""
+
+from __future__ import annotations
+
+import pytest
+
+from claude_tui.protocol import decode_line
+from claude_tui.session import changes as ch
+from claude_tui.session.conversation import Conversation
+from claude_tui.session.items import NoteItem, NoteKind, TextItem, ThinkingItem, ToolItem, ToolState, UserItem
+from claude_tui.session.status import Activity
+from tests.conftest import recording
+
+
+def play(name: str, conversation: Conversation | None = None) -> tuple[Conversation, list[object]]:
+    conversation = conversation or Conversation()
+    changes: list[object] = []
+    for line in recording(name):
+        changes += conversation.apply(decode_line(line))
+    return conversation, changes
+
+
+def kinds(conversation: Conversation) -> list[type]:
+    return [type(item) for item in conversation.items]
+
+
+def test_plain_text_streams_then_final_message_is_authoritative() -> None:
+    conversation, changes = play("text")
+    texts = [item for item in conversation.items if isinstance(item, TextItem)]
+    assert len(texts) == 1
+    assert texts[0].streaming is False
+    final = [line for line in recording("text") if '"type": "assistant"' in line or '"type":"assistant"' in line]
+    assert final, "recording has an assistant message"
+    assert texts[0].text.strip()
+    appended = "".join(c.text for c in changes if isinstance(c, ch.TextAppended))
+    assert appended.strip() and texts[0].text.startswith(appended[:5])
+    assert conversation.status.activity is Activity.IDLE
+    assert conversation.status.cost_total > 0
+    assert conversation.status.context_window == 1_000_000
+    assert conversation.status.session_id
+
+
+def test_thinking_block_then_text() -> None:
+    conversation, _ = play("thinking")
+    thinking = [i for i in conversation.items if isinstance(i, ThinkingItem)]
+    assert thinking and thinking[0].text.startswith("Let me think")
+    assert not thinking[0].streaming
+    text = [i for i in conversation.items if isinstance(i, TextItem)]
+    assert text[-1].text == "Thought about it: **42**. "
+
+
+def test_bash_allow_tool_card_gets_result_and_permission_request() -> None:
+    conversation, changes = play("bash-allow")
+    asked = [c for c in changes if isinstance(c, ch.PermissionAsked)]
+    assert len(asked) == 1
+    request = asked[0].request
+    assert request.tool_name == "Bash" and request.blocked_path.endswith("touched")
+    assert len(request.suggestions) == 3
+    tool = next(i for i in conversation.items if isinstance(i, ToolItem))
+    assert tool.name == "Bash"
+    assert tool.input["command"].startswith("touch ")
+    assert tool.state is ToolState.DONE
+    assert tool.structured["stdout"] == "hello-from-bash"
+
+
+def test_bash_deny_marks_tool_denied() -> None:
+    conversation, _ = play("bash-deny")
+    tool = next(i for i in conversation.items if isinstance(i, ToolItem))
+    assert tool.state in (ToolState.DENIED, ToolState.ERROR)
+    assert tool.result_is_error
+
+
+def test_edit_result_carries_structured_patch() -> None:
+    conversation, _ = play("edit-allow")
+    edit = next(i for i in conversation.items if isinstance(i, ToolItem) and i.name == "Edit")
+    assert edit.structured["structuredPatch"][0]["lines"] == [" alpha", "-beta", "+BETA", " gamma"]
+
+
+def test_interrupt_during_permission_cancels_and_marks() -> None:
+    conversation, changes = play("interrupt-permission")
+    closed = [c for c in changes if isinstance(c, ch.PermissionClosed)]
+    assert closed and closed[0].reason == "cancelled"
+    notes = [i for i in conversation.items if isinstance(i, NoteItem)]
+    assert any(n.kind is NoteKind.INTERRUPT for n in notes)
+    # An interrupt is not an error notice.
+    assert not any(n.kind is NoteKind.ERROR for n in notes)
+    assert conversation.permissions == {}
+
+
+def test_max_turns_is_a_notice() -> None:
+    conversation, _ = play("max-turns")
+    notes = [i for i in conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.ERROR]
+    assert notes and "maximum number of turns" in notes[0].text
+
+
+def test_slash_cost_is_a_local_command_note() -> None:
+    conversation, _ = play("slash-cost")
+    notes = [i for i in conversation.items if isinstance(i, NoteItem)]
+    assert any(n.kind is NoteKind.LOCAL_COMMAND and "cost" in n.text.lower() for n in notes)
+    assert not any(isinstance(i, TextItem) for i in conversation.items)
+
+
+def test_set_model_echo_is_a_note_not_a_prompt() -> None:
+    conversation, _ = play("modes")
+    assert not any(isinstance(i, UserItem) for i in conversation.items)
+    assert conversation.status.permission_mode == "acceptEdits"
+    assert any(isinstance(i, NoteItem) and "Set model" in i.text for i in conversation.items)
+
+
+def test_subagent_messages_stay_out_of_the_main_log() -> None:
+    conversation, _ = play("subagent")
+    main_texts = [i.text for i in conversation.items if isinstance(i, TextItem)]
+    assert "Subagent here, exploring. " not in main_texts
+    assert "toolu_msg_21_1" in conversation.subagents
+    sub = conversation.subagents["toolu_msg_21_1"]
+    assert any(isinstance(i, TextItem) and "Subagent here" in i.text for i in sub.items)
+    agent = next(iter(conversation.tasks.agents.values()))
+    assert agent.status == "completed" and agent.description == "Explore tree"
+
+
+def test_tasks_build_the_board() -> None:
+    conversation, _ = play("tasks")
+    board = conversation.tasks
+    assert [t.subject for t in board.visible_tasks] == ["Read the code", "Fix the bug"]
+    assert board.tasks["1"].status == "completed"
+    assert board.tasks["2"].status == "in_progress"
+    assert board.progress() == (1, 2)
+    todo = next(i for i in conversation.items if isinstance(i, ToolItem) and i.name == "TodoWrite")
+    assert todo.state is ToolState.ERROR
+
+
+def test_queued_prompt_is_marked_until_its_turn_starts() -> None:
+    conversation = Conversation()
+    conversation.status.activity = Activity.IDLE
+    conversation.add_user_prompt("first")
+    conversation.add_user_prompt("second")
+    users = [i for i in conversation.items if isinstance(i, UserItem)]
+    assert [u.queued for u in users] == [False, True]
+    for line in recording("text"):
+        conversation.apply(decode_line(line))
+    assert users[1].queued is False  # the second turn's system/init picked it up
+
+
+@pytest.mark.parametrize("name", ["ask-single", "ask-multi", "plan-exit", "write-create", "write-overwrite",
+                                  "interrupt-stream", "long-stream", "untrusted-text", "resume", "slash-context"])
+def test_every_recording_applies_without_error(name: str) -> None:
+    conversation, _ = play(name)
+    assert conversation.items
+    assert conversation.status.activity is Activity.IDLE
+
+
+def test_plan_request_carries_the_plan_text() -> None:
+    _, changes = play("plan-exit")
+    request = next(c.request for c in changes if isinstance(c, ch.PermissionAsked))
+    assert request.tool_name == "ExitPlanMode"
+    assert request.input == {}
+    assert request.plan.strip()
