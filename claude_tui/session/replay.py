@@ -1,0 +1,80 @@
+"""Rebuilding a `Conversation` from transcript records (resume, preview, export).
+
+Transcript `user`/`assistant` records carry the same `message` shape as the
+stream-json messages, with the structured tool result under `toolUseResult`,
+so they are fed through the same protocol decoder and state machine as a
+live session: resumed history renders exactly like live history.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from claude_tui.protocol import decode_obj
+from claude_tui.session.conversation import Conversation
+from claude_tui.session.items import NoteKind
+from claude_tui.session.status import Activity
+
+
+def record_to_message(record: Mapping[str, Any], parent_tool_use_id: str | None = None) -> dict[str, Any] | None:
+    """The stream-json form of a transcript record, or None for bookkeeping records."""
+    kind = record.get("type")
+    if kind in ("user", "assistant") and isinstance(record.get("message"), dict):
+        message: dict[str, Any] = {
+            "type": kind,
+            "message": record["message"],
+            "parent_tool_use_id": parent_tool_use_id,
+            "session_id": record.get("sessionId", ""),
+            "uuid": record.get("uuid"),
+        }
+        if "toolUseResult" in record:
+            message["tool_use_result"] = record["toolUseResult"]
+        if record.get("isMeta"):
+            message["isMeta"] = True
+        if kind == "assistant" and record.get("error"):
+            message["error"] = record["error"]
+        return message
+    if kind == "system" and record.get("subtype") == "compact_boundary":
+        return {"type": "system", "subtype": "compact_boundary",
+                "compact_metadata": record.get("compactMetadata") or record.get("compact_metadata") or {},
+                "session_id": record.get("sessionId", ""), "uuid": record.get("uuid")}
+    return None
+
+
+def replay(
+    records: Iterable[Mapping[str, Any]],
+    sidechains: Mapping[str, Iterable[Mapping[str, Any]]] | None = None,
+    *,
+    session_id: str = "",
+    cost_usd: float | None = None,
+    conversation: Conversation | None = None,
+) -> Conversation:
+    """Feed the main chain (root → leaf) and each subagent's records into a conversation."""
+    conversation = conversation or Conversation()
+    for record in records:
+        if record.get("isMeta"):
+            continue
+        message = record_to_message(record)
+        if message is not None:
+            conversation.apply(decode_obj(message))
+    for tool_use_id, agent_records in (sidechains or {}).items():
+        for record in agent_records:
+            message = record_to_message(record, parent_tool_use_id=tool_use_id)
+            if message is not None:
+                conversation.apply(decode_obj(message))
+    # Tools that never got a result in the transcript were cut off when the session ended.
+    for log in (conversation.main, *conversation.subagents.values()):
+        for tool in log.tools.values():
+            if not tool.finished:
+                from claude_tui.session.items import ToolState
+
+                tool.state = ToolState.INTERRUPTED
+    status = conversation.status
+    if session_id:
+        status.session_id = session_id
+    if cost_usd is not None:
+        status.cost_total = cost_usd
+    status.activity = Activity.STARTING
+    if conversation.items:
+        conversation.add_note("Resumed from the transcript; the conversation continues below.", NoteKind.INFO)
+    return conversation

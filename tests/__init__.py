@@ -1,0 +1,1 @@
+"""Test suites for claude-tui."""

@@ -1,0 +1,121 @@
+"""Fixtures for the real-CLI tier: the pinned ``claude``, the API stand-in, an offline env.
+
+Every test under ``tests/e2e`` is marked ``e2e``.  A CLI that cannot be
+installed makes the tests FAIL with the reason (never skip).  Each CLI process
+carries a marker variable in its environment so the session can prove that no
+process we started (the CLI or anything it spawned) outlives the tests.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.cli_install import CliInstallError, ensure_cli
+from tests.e2e.mock_api import MockApi
+from tests.e2e.offline_env import offline_env
+from tests.e2e.raw_cli import RawCli
+
+HERE = Path(__file__).parent
+RUN_MARKER = "CLAUDE_TUI_E2E_RUN"
+RUN_ID = uuid.uuid4().hex
+A_TXT = "alpha\nbeta\ngamma\n"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+def marked_env(base_url: str, root: Path) -> dict[str, str]:
+    """offline_env plus this session's run marker (see ``marked_processes``)."""
+    env = offline_env(base_url, root)
+    env[RUN_MARKER] = RUN_ID
+    return env
+
+
+def marked_processes() -> list[int]:
+    """Pids of live processes that carry this session's run marker."""
+    needle = f"{RUN_MARKER}={RUN_ID}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            if needle not in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
+                continue
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if stat[stat.rfind(")") + 2 :].split()[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_leftover_cli() -> Iterator[None]:
+    """Session check: nothing started by this tier may still be running at the end."""
+    yield
+    left = marked_processes()
+    for pid in left:  # ours by marker: end them so the machine stays clean
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert not left, f"processes started by the e2e tier outlived their tests: {left}"
+
+
+@pytest.fixture(scope="session")
+def claude_bin() -> Path:
+    try:
+        return ensure_cli()
+    except CliInstallError as exc:
+        pytest.fail(f"the pinned Claude Code CLI is not available: {exc}", pytrace=False)
+
+
+@pytest.fixture
+def project_dir(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.txt").write_text(A_TXT)
+    return project.resolve()
+
+
+@pytest.fixture
+def mock_api(project_dir: Path) -> Iterator[MockApi]:
+    with MockApi(project_dir=str(project_dir)) as api:
+        yield api
+
+
+@pytest.fixture
+def e2e_env(mock_api: MockApi, tmp_path: Path) -> dict[str, str]:
+    return marked_env(mock_api.url, tmp_path / "cli")
+
+
+@pytest.fixture
+def config_dir(e2e_env: dict[str, str]) -> Path:
+    return Path(e2e_env["CLAUDE_CONFIG_DIR"])
+
+
+@pytest.fixture
+def start_cli(claude_bin: Path, e2e_env: dict[str, str],
+              project_dir: Path) -> Iterator[Callable[..., RawCli]]:
+    """Factory: ``start_cli("--permission-mode", "plan")``; every CLI is ended at teardown."""
+    started: list[RawCli] = []
+
+    def start(*args: str, env: dict[str, str] | None = None) -> RawCli:
+        cli = RawCli(claude_bin, env or e2e_env, project_dir, args)
+        started.append(cli)
+        return cli
+
+    yield start
+    for cli in started:
+        cli.close()
+    leftovers = marked_processes()
+    assert not leftovers, f"CLI processes still alive after the test: {leftovers}"
