@@ -73,6 +73,12 @@ class TaskBoard:
         self.todos: list[TodoEntry] = []
         self.agents: dict[str, AgentEntry] = {}
         self._pending_creates: dict[str, dict[str, Any]] = {}
+        # TaskUpdate and TodoWrite inputs wait for a successful result: a denied or
+        # failing call (TodoWrite is disabled on current models) must not change the board.
+        self._pending_updates: dict[str, dict[str, Any]] = {}
+        self._pending_todos: dict[str, list[Any]] = {}
+        self._listed: set[str] = set()
+        """Task ids seen in a `background_tasks_changed` list (live background work)."""
 
     # -- what the sidebar asks -------------------------------------------------
     @property
@@ -101,20 +107,16 @@ class TaskBoard:
             self._pending_creates[tool_use_id] = tool_input
             return False
         if name == "TaskUpdate":
-            return self._update(tool_input)
+            self._pending_updates[tool_use_id] = tool_input
+            return False
         if name == "TodoWrite":
             todos = tool_input.get("todos")
             if isinstance(todos, list):
-                self.todos = [
-                    TodoEntry(str(t.get("content", "")), str(t.get("status", "pending")), str(t.get("activeForm", "")))
-                    for t in todos
-                    if isinstance(t, dict)
-                ]
-                return True
+                self._pending_todos[tool_use_id] = todos
             return False
         if name in ("Task", "Agent"):
             # The system task_started message gives the task id; until then key by tool id.
-            if self.agent_for_tool(tool_use_id) is None:
+            if self.agent_for_tool(tool_use_id) is None and not self._claim_background(tool_use_id, tool_input):
                 self.agents[tool_use_id] = AgentEntry(
                     task_id=tool_use_id,
                     tool_use_id=tool_use_id,
@@ -145,6 +147,27 @@ class TaskBoard:
                 active_form=str(pending.get("activeForm", "")),
             )
             return True
+        if name == "TaskUpdate":
+            update = self._pending_updates.pop(tool_use_id, None)
+            if update is None or is_error or (isinstance(result, dict) and result.get("success") is False):
+                return False
+            return self._update(update)
+        if name == "TodoWrite":
+            todos = self._pending_todos.pop(tool_use_id, None)
+            if is_error:
+                return False
+            if isinstance(result, dict) and isinstance(result.get("newTodos"), list):
+                todos = result["newTodos"]
+            if todos is None:
+                return False
+            self.todos = [
+                TodoEntry(str(t.get("content", "")), str(t.get("status", "pending")), str(t.get("activeForm", "")))
+                for t in todos
+                if isinstance(t, dict)
+            ]
+            return True
+        if name in ("Task", "Agent"):
+            return self._agent_result(tool_use_id, result, is_error)
         if name in ("TaskList", "TaskGet") and isinstance(result, dict):
             items = result.get("tasks") if name == "TaskList" else [result.get("task")]
             changed = False
@@ -153,6 +176,37 @@ class TaskBoard:
                     self._merge(raw)
                     changed = True
             return changed
+        return False
+
+    def _agent_result(self, tool_use_id: str, result: Any, is_error: bool) -> bool:
+        """The Task tool's own result: a foreground agent finished, failed, or went async."""
+        entry = self.agent_for_tool(tool_use_id)
+        if entry is None:
+            return False
+        status = result.get("status") if isinstance(result, dict) else None
+        if is_error:
+            self._set_status(entry, "failed")
+        elif status == "async_launched":
+            entry.background = True
+            if entry.status == "starting":
+                entry.status = "running"
+            return True
+        elif status == "completed" or entry.status == "starting":
+            # A foreground agent's result arrives when it is done.
+            self._set_status(entry, "completed")
+        else:
+            return False
+        return True
+
+    def _claim_background(self, tool_use_id: str, tool_input: dict[str, Any]) -> bool:
+        """Link a Task call to a live entry `background_tasks_changed` already listed (same description)."""
+        description = str(tool_input.get("description", ""))
+        for entry in self.agents.values():
+            if not entry.tool_use_id and entry.is_agent and entry.description == description \
+                    and entry.status == "running":
+                entry.tool_use_id = tool_use_id
+                entry.agent_type = entry.agent_type or str(tool_input.get("subagent_type", ""))
+                return True
         return False
 
     def _merge(self, raw: dict[str, Any]) -> None:
@@ -184,8 +238,14 @@ class TaskBoard:
     def on_task_started(self, raw: dict[str, Any]) -> None:
         task_id = str(raw.get("task_id", ""))
         tool_use_id = str(raw.get("tool_use_id") or "")
-        entry = self.agents.pop(tool_use_id, None) if tool_use_id else None
-        entry = entry or self.agents.get(task_id) or AgentEntry(task_id=task_id)
+        entry = None
+        if tool_use_id and tool_use_id != task_id and tool_use_id in self.agents:
+            # Listed by background_tasks_changed first: the Task call's entry wins, one row.
+            self.agents.pop(task_id, None)
+            entry = self._rekey(tool_use_id, task_id)
+        entry = entry or self.agents.get(task_id)
+        if entry is None:
+            entry = self.agents[task_id] = AgentEntry(task_id=task_id)
         entry.task_id = task_id
         entry.tool_use_id = tool_use_id or entry.tool_use_id
         entry.description = str(raw.get("description") or entry.description)
@@ -193,7 +253,14 @@ class TaskBoard:
         entry.task_type = str(raw.get("task_type") or entry.task_type)
         entry.background = bool(raw.get("is_backgrounded", entry.background))
         entry.status = "running"
-        self.agents[task_id] = entry
+
+    def _rekey(self, old: str, new: str) -> AgentEntry:
+        """Move an entry to a new key, keeping its place in the order the sidebar shows."""
+        entry = self.agents[old]
+        ordered = [((new if key == old else key), value) for key, value in self.agents.items()]
+        self.agents.clear()
+        self.agents.update(ordered)
+        return entry
 
     def on_task_updated(self, raw: dict[str, Any]) -> None:
         entry = self.agents.get(str(raw.get("task_id", "")))
@@ -216,19 +283,49 @@ class TaskBoard:
             entry.summary = str(raw["summary"])
 
     def on_background_tasks(self, tasks: list[Any]) -> None:
-        """The CLI's full list of live background tasks: add new ones (shells, monitors…)."""
+        """The CLI's full list of live background tasks: add new ones (shells, monitors…).
+
+        The list can arrive before `task_started`; a Task call still waiting for its
+        task id ("starting", keyed by tool_use_id) with the same description is the
+        same agent, so it takes the task id here instead of showing twice.
+        A listed task that drops out of the list while still "running" (no
+        notification came) has ended: its clock stops.
+        """
+        live = {str(raw["task_id"]) for raw in tasks if isinstance(raw, dict) and raw.get("task_id")}
+        for task_id in self._listed - live:
+            gone = self.agents.get(task_id)
+            if gone is not None and gone.status in ("running", "starting"):
+                self._set_status(gone, "completed")
+        self._listed = live
         for raw in tasks:
             if not isinstance(raw, dict) or not raw.get("task_id"):
                 continue
             task_id = str(raw["task_id"])
-            if task_id not in self.agents:
-                self.agents[task_id] = AgentEntry(
-                    task_id=task_id,
-                    description=str(raw.get("description", "")),
-                    agent_type=str(raw.get("subagent_type", "")),
-                    task_type=str(raw.get("task_type", "")),
-                    background=True,
-                )
+            if task_id in self.agents:
+                continue
+            description = str(raw.get("description", ""))
+            agent_type = str(raw.get("subagent_type", ""))
+            task_type = str(raw.get("task_type", ""))
+            starting = next((key for key, entry in self.agents.items()
+                             if entry.status == "starting" and key == entry.tool_use_id
+                             and entry.description == description
+                             and (not agent_type or entry.agent_type in ("", agent_type))), None)
+            if starting is not None:
+                entry = self._rekey(starting, task_id)
+                entry.task_id = task_id
+                entry.agent_type = agent_type or entry.agent_type
+                entry.task_type = task_type or entry.task_type
+                entry.status = "running"
+                entry.background = True
+                self.agents[task_id] = entry
+                continue
+            self.agents[task_id] = AgentEntry(
+                task_id=task_id,
+                description=description,
+                agent_type=agent_type,
+                task_type=task_type,
+                background=True,
+            )
 
     def _set_status(self, entry: AgentEntry, status: str) -> None:
         entry.status = {"killed": "stopped"}.get(status, status)

@@ -183,7 +183,7 @@ class ChatScreen(Screen[None]):
         self.drafts.save("")
         await self.show_changes(self.conversation.add_user_prompt(text))
 
-    @on(PromptInput.Changed)
+    @on(PromptInput.Edited)
     def _draft_changed(self) -> None:
         # Save the draft shortly after typing pauses (and always on exit).
         if self._draft_timer is not None:

@@ -28,12 +28,15 @@ class PromptInput(TextArea):
             super().__init__()
             self.text = text
 
-    class Changed(Message):
-        """The text or cursor changed: the composer re-checks the completion menu."""
+    class Edited(Message):
+        """The text or cursor changed: the composer re-checks the completion menu.
+
+        (Not `Changed`: that name is TextArea's own message.)"""
 
     def __init__(self, history: PromptHistory | None = None, **kwargs: object) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)  # type: ignore[arg-type]
-        self.history = history
+        # Not `history`: TextArea uses that name for its undo history.
+        self.prompt_history = history
         self.menu: CompletionMenu | None = None
 
     async def _on_key(self, event: events.Key) -> None:
@@ -64,15 +67,16 @@ class PromptInput(TextArea):
             event.prevent_default()
             self.insert("\n")
             return
-        if event.key == "up" and self.history is not None and self.cursor_location[0] == 0:
-            previous = self.history.previous(self.text)
+        if event.key == "up" and self.prompt_history is not None and self.cursor_location[0] == 0:
+            previous = self.prompt_history.previous(self.text)
             if previous is not None:
                 event.stop()
                 event.prevent_default()
                 self._replace_all(previous)
                 return
-        if event.key == "down" and self.history is not None and self.cursor_location[0] == self.document.line_count - 1:
-            following = self.history.next()
+        if event.key == "down" and self.prompt_history is not None \
+                and self.cursor_location[0] == self.document.line_count - 1:
+            following = self.prompt_history.next()
             if following is not None:
                 event.stop()
                 event.prevent_default()
@@ -86,11 +90,11 @@ class PromptInput(TextArea):
 
     @on(TextArea.Changed)
     def _changed(self) -> None:
-        self.post_message(self.Changed())
+        self.post_message(self.Edited())
 
     @on(TextArea.SelectionChanged)
     def _moved(self) -> None:
-        self.post_message(self.Changed())
+        self.post_message(self.Edited())
 
 
 class CompletionMenu(OptionList):
@@ -177,7 +181,7 @@ class Composer(Vertical):
             return "@", match.group(1)
         return None
 
-    @on(PromptInput.Changed)
+    @on(PromptInput.Edited)
     def _update_menu(self) -> None:
         token = self._token()
         if token is None:

@@ -73,12 +73,14 @@ class ThinkingBlock(Vertical):
         super().__init__(classes="thinking")
         self.item = item
         self.expanded = expanded
+        # Children exist from the start so updates can arrive before mounting.
+        self._title_widget = Static(self._title(), classes="thinking-title")
+        self._body_widget = Static(self._body(), classes="thinking-body")
+        self._body_widget.display = expanded
 
     def compose(self) -> ComposeResult:
-        yield Static(self._title(), classes="thinking-title")
-        body = Static(self._body(), classes="thinking-body")
-        body.display = self.expanded
-        yield body
+        yield self._title_widget
+        yield self._body_widget
 
     def _title(self) -> Text:
         arrow = "▼" if self.expanded else "▶"
@@ -87,7 +89,7 @@ class ThinkingBlock(Vertical):
         label = "Thinking…" if self.item.streaming else "Thought"
         words = len(self.item.text.split())
         suffix = f"  {words} words" if words else ""
-        return Text.assemble((f"{arrow} {label}", "italic"), (suffix, "dim"))
+        return Text.assemble((f"{arrow} {label}", "italic"), ("  " + suffix.strip() if suffix else "", "dim"))
 
     def _body(self) -> Text:
         if self.item.redacted:
@@ -97,16 +99,16 @@ class ThinkingBlock(Vertical):
     def toggle(self) -> None:
         self.expanded = not self.expanded
         self.set_class(self.expanded, "-expanded")
-        self.query_one(".thinking-body", Static).display = self.expanded
+        self._body_widget.display = self.expanded
         self._redraw()
 
     def on_click(self) -> None:
         self.toggle()
 
     def _redraw(self) -> None:
-        self.query_one(".thinking-title", Static).update(self._title())
+        self._title_widget.update(self._title())
         if self.expanded:
-            self.query_one(".thinking-body", Static).update(self._body())
+            self._body_widget.update(self._body())
 
     def append_text(self, text: str) -> None:
         # Collapsed thinking costs nothing per delta: only the title's word count changes on refresh.

@@ -65,12 +65,14 @@ class ToolCard(Vertical):
         self.expanded = False
         self._started = time.monotonic()
         self._diff_shown = False
+        # Children exist from the start so updates can arrive before mounting.
+        self._header_widget = Static(classes="tool-header")
+        self._body = Vertical(classes="tool-body")
+        self._body.display = False
 
     def compose(self) -> ComposeResult:
-        yield Static(classes="tool-header")
-        body = Vertical(classes="tool-body")
-        body.display = False
-        yield body
+        yield self._header_widget
+        yield self._body
 
     def on_mount(self) -> None:
         self.refresh_from(self.item)
@@ -102,7 +104,7 @@ class ToolCard(Vertical):
         self.set_class(item.state is ToolState.ERROR, "-error")
         self.set_class(item.state is ToolState.DENIED, "-denied")
         self.set_class(item.state is ToolState.WAITING, "-waiting")
-        self.query_one(".tool-header", Static).update(self._header())
+        self._header_widget.update(self._header())
         # Edits are the heart of a coding agent: their diff opens as soon as it exists.
         if item.name in _DIFF_TOOLS and self._patch() and not self._diff_shown:
             self._diff_shown = True
@@ -118,9 +120,9 @@ class ToolCard(Vertical):
         return None
 
     def _render_body(self) -> None:
-        body = self.query_one(".tool-body", Vertical)
+        body = self._body
         body.display = self.expanded
-        if not self.expanded:
+        if not self.expanded or not self.is_mounted:
             return
         body.remove_children()
         body.mount_all(list(self._body_widgets()))
@@ -192,10 +194,10 @@ class ToolCard(Vertical):
         self._render_body()
 
     def on_click(self, event: Any) -> None:
-        if getattr(event, "widget", None) is self.query_one(".tool-header", Static):
+        if getattr(event, "widget", None) is self._header_widget:
             self.toggle()
 
     def tick(self) -> None:
         """Called once a second by the log while the tool runs, for the elapsed time."""
         if self.item.state is ToolState.RUNNING:
-            self.query_one(".tool-header", Static).update(self._header())
+            self._header_widget.update(self._header())

@@ -1,0 +1,369 @@
+"""A SQLite cache of session metadata and searchable text.
+
+The database lives in ``platformdirs.user_cache_path("claude-tui")/sessions.sqlite``
+(directory 0700; pass ``db_path`` to override). Rows are revalidated by
+``(path, mtime_ns, size)``: :meth:`SessionIndex.refresh` stats every transcript
+in scope and re-reads (head and tail only) the new and changed ones, and
+removes rows of deleted files. :meth:`SessionIndex.index_content` then brings
+the full-text index and message counts up to date, reading only the appended
+bytes of files that grew.
+
+Threads: a :class:`SessionIndex` owns one ``sqlite3`` connection, which may only
+be used by the thread that created it. Open one per thread (in a Textual
+``@work(thread=True)`` worker, construct the index inside the worker, use it,
+then ``close()`` it, or use it as a context manager). The database is in WAL mode,
+so a UI thread can read while a worker writes; writers wait on each other
+(busy timeout 5 s). Nothing here writes under the CLI's config dir.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from .meta import SessionMeta, read_meta
+from .names import NameStore
+from .paths import default_index_path, iter_session_files, list_project_dirs, project_dir_for
+from .scan import ScanState, scan_file
+
+SCHEMA_VERSION = 3
+FTS_NOTE = "SQLite FTS5 is not available in this Python's sqlite3: search falls back to a slower LIKE scan."
+_META_COLS = [f.name for f in fields(SessionMeta)]
+_HEAD_SIG_BYTES = 4096
+_COMMIT_EVERY_S = 0.5
+
+
+@dataclass(slots=True)
+class SessionRow(SessionMeta):
+    """A listing row: the metadata plus our own name and the (lazy) message count."""
+
+    name: str | None = None
+    message_count: int | None = None  # None until the content worker has scanned the file
+    file_id: int = 0
+
+    @property
+    def display_title(self) -> str:
+        return self.name or self.title or "(no prompt)"
+
+
+@dataclass(slots=True)
+class RefreshStats:
+    scanned: int = 0
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    seconds: float = 0.0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.removed)
+
+
+def fts5_available() -> bool:
+    try:
+        con = sqlite3.connect(":memory:")
+        try:
+            con.execute("CREATE VIRTUAL TABLE t USING fts5(x)")
+        finally:
+            con.close()
+    except sqlite3.OperationalError:
+        return False
+    return True
+
+
+def _head_sig(path: str, length: int) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.blake2b(fh.read(min(length, _HEAD_SIG_BYTES)), digest_size=16).digest()
+    except OSError:
+        return b""
+
+
+class SessionIndex:
+    """Session metadata + full-text index. One instance per thread (see module doc)."""
+
+    def __init__(self, db_path: Path | None = None, *, root: Path | None = None, names: NameStore | None = None) -> None:
+        self.db_path = Path(db_path) if db_path is not None else default_index_path()
+        self.db_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.root = root  # CLI config root; None = $CLAUDE_CONFIG_DIR or ~/.claude
+        self.names = names if names is not None else NameStore()
+        self.con = sqlite3.connect(self.db_path, timeout=5.0)
+        self.con.execute("PRAGMA journal_mode=WAL")
+        self.con.execute("PRAGMA synchronous=NORMAL")
+        self.fts = fts5_available()
+        self.search_note: str | None = None if self.fts else FTS_NOTE
+        self._ensure_schema()
+
+    # -- lifecycle ---------------------------------------------------------
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> SessionIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _ensure_schema(self) -> None:
+        (version,) = self.con.execute("PRAGMA user_version").fetchone()
+        mode = "fts" if self.fts else "like"
+        if version == SCHEMA_VERSION:
+            row = self.con.execute("SELECT value FROM info WHERE key='mode'").fetchone()
+            if row and row[0] == mode:
+                return
+        with self.con:
+            for table in ("files", "docs", "fts", "info"):
+                self.con.execute(f"DROP TABLE IF EXISTS {table}")
+            meta_cols = ", ".join(c for c in _META_COLS if c != "path")
+            self.con.execute(
+                f"CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, {meta_cols},"
+                " c_mtime_ns INT, c_size INT, c_offset INT DEFAULT 0, c_turns INT DEFAULT 0,"
+                " c_messages INT, c_last_msg_id TEXT DEFAULT '', c_head_sig BLOB)"
+            )
+            self.con.execute("CREATE INDEX files_project ON files(project, last_active)")
+            self.con.execute("CREATE INDEX files_active ON files(last_active)")
+            self.con.execute("CREATE INDEX files_session ON files(session_id)")
+            self.con.execute(
+                "CREATE TABLE docs (id INTEGER PRIMARY KEY, file_id INT NOT NULL, uuid TEXT,"
+                " kind TEXT, turn INT, text TEXT)"
+            )
+            self.con.execute("CREATE INDEX docs_file ON docs(file_id)")
+            if self.fts:
+                self.con.execute("CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='unicode61 remove_diacritics 2')")
+            self.con.execute("CREATE TABLE info (key TEXT PRIMARY KEY, value TEXT)")
+            self.con.execute("INSERT INTO info VALUES ('mode', ?)", (mode,))
+            self.con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    # -- scope ---------------------------------------------------------------
+    def project_dirs(self, cwd: str | os.PathLike[str] | None = None, all_projects: bool = False) -> list[Path]:
+        """The project dirs in scope: every project, or just ``cwd``'s (maybe none)."""
+        if all_projects or cwd is None:
+            return list_project_dirs(self.root)
+        pdir = project_dir_for(cwd, self.root)
+        return [pdir] if pdir is not None else []
+
+    # -- metadata ------------------------------------------------------------
+    def refresh(self, project_dirs: Iterable[Path] | None = None) -> RefreshStats:
+        """Revalidate the rows of ``project_dirs`` (default: all) against the disk."""
+        started = time.perf_counter()
+        dirs = list(project_dirs) if project_dirs is not None else list_project_dirs(self.root)
+        stats = RefreshStats()
+        names = [d.name for d in dirs]
+        known: dict[str, tuple[int, int, int]] = {}
+        for chunk in _chunks(names, 500):
+            marks = ",".join("?" * len(chunk))
+            for fid, path, mtime_ns, size in self.con.execute(
+                f"SELECT id, path, mtime_ns, size FROM files WHERE project IN ({marks})", chunk
+            ):
+                known[path] = (fid, mtime_ns, size)
+        upserts: list[SessionMeta] = []
+        seen: set[str] = set()
+        for pdir in dirs:
+            for entry in iter_session_files(pdir):
+                stats.scanned += 1
+                seen.add(entry.path)
+                try:
+                    st = entry.stat()
+                except OSError:
+                    continue
+                old = known.get(entry.path)
+                if old is not None and old[1] == st.st_mtime_ns and old[2] == st.st_size:
+                    stats.unchanged += 1
+                    continue
+                meta = read_meta(entry.path, pdir.name)
+                if meta is None:  # empty or vanished: not a session (yet)
+                    continue
+                upserts.append(meta)
+                if old is None:
+                    stats.added += 1
+                else:
+                    stats.updated += 1
+        gone = [v[0] for p, v in known.items() if p not in seen]
+        stats.removed = len(gone)
+        with self.con:
+            if upserts:
+                cols = ", ".join(_META_COLS)
+                marks = ", ".join("?" * len(_META_COLS))
+                updates = ", ".join(f"{c}=excluded.{c}" for c in _META_COLS if c != "path")
+                self.con.executemany(
+                    f"INSERT INTO files ({cols}) VALUES ({marks}) ON CONFLICT(path) DO UPDATE SET {updates}",
+                    [tuple(getattr(m, c) for c in _META_COLS) for m in upserts],
+                )
+            if gone:
+                self._delete_files(gone)
+        stats.seconds = time.perf_counter() - started
+        return stats
+
+    def _delete_files(self, file_ids: Sequence[int]) -> None:
+        for chunk in _chunks(list(file_ids), 500):
+            marks = ",".join("?" * len(chunk))
+            if self.fts:
+                self.con.execute(
+                    f"DELETE FROM fts WHERE rowid IN (SELECT id FROM docs WHERE file_id IN ({marks}))", chunk
+                )
+            self.con.execute(f"DELETE FROM docs WHERE file_id IN ({marks})", chunk)
+            self.con.execute(f"DELETE FROM files WHERE id IN ({marks})", chunk)
+
+    def sessions(
+        self,
+        project_dirs: Iterable[Path] | None = None,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[SessionRow]:
+        """Rows from the index (no disk access), newest activity first."""
+        sql = "SELECT * FROM files"
+        args: list[Any] = []
+        if project_dirs is not None:
+            names = [d.name for d in project_dirs]
+            if not names:
+                return []
+            sql += f" WHERE project IN ({','.join('?' * len(names))})"
+            args += names
+        sql += " ORDER BY last_active DESC, session_id"
+        if limit is not None and limit > 0:
+            sql += " LIMIT ? OFFSET ?"
+            args += [limit, offset]
+        cur = self.con.execute(sql, args)
+        cols = [d[0] for d in cur.description]
+        user_names = self.names.all()
+        rows: list[SessionRow] = []
+        for values in cur:
+            rec = dict(zip(cols, values))
+            row = SessionRow(**{c: rec[c] for c in _META_COLS})
+            row.file_id = rec["id"]
+            row.name = user_names.get(row.session_id)
+            row.message_count = rec["c_messages"]
+            rows.append(row)
+        return rows
+
+    def list_sessions(
+        self, cwd: str | os.PathLike[str] | None = None, *, all_projects: bool = False, limit: int | None = None
+    ) -> list[SessionRow]:
+        """Revalidate the scope, then list it (what ``claude-tui sessions`` does)."""
+        dirs = self.project_dirs(cwd, all_projects)
+        self.refresh(dirs)
+        return self.sessions(dirs, limit=limit)
+
+    # -- content (full-text + message counts) --------------------------------
+    def stale_content(self, project_dirs: Iterable[Path] | None = None) -> list[tuple[int, str]]:
+        """(file id, path) of rows whose text index lags their (mtime, size)."""
+        sql = "SELECT id, path FROM files WHERE c_mtime_ns IS NOT mtime_ns OR c_size IS NOT size"
+        args: list[Any] = []
+        if project_dirs is not None:
+            names = [d.name for d in project_dirs]
+            if not names:
+                return []
+            sql += f" AND project IN ({','.join('?' * len(names))})"
+            args = names
+        return list(self.con.execute(sql + " ORDER BY last_active", args))  # oldest first: newest get the highest rowids
+
+    def index_content(
+        self,
+        project_dirs: Iterable[Path] | None = None,
+        *,
+        should_stop: Callable[[], bool] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Bring search docs and message counts up to date; returns files (re)scanned.
+
+        Appended files are scanned from where the last scan stopped; rewritten
+        ones (head changed or shrunk) are rescanned. Commits every half second,
+        so ``should_stop`` can cancel without losing finished work.
+        """
+        todo = self.stale_content(project_dirs)
+        done = 0
+        last_commit = time.perf_counter()
+        try:
+            for fid, path in todo:
+                if should_stop is not None and should_stop():
+                    break
+                self._index_one(fid, path)
+                done += 1
+                if progress is not None:
+                    progress(done, len(todo))
+                if time.perf_counter() - last_commit > _COMMIT_EVERY_S:
+                    self.con.commit()
+                    last_commit = time.perf_counter()
+        finally:
+            self.con.commit()
+        return done
+
+    def _index_one(self, fid: int, path: str) -> None:
+        row = self.con.execute(
+            "SELECT c_offset, c_turns, c_messages, c_last_msg_id, c_head_sig FROM files WHERE id=?", (fid,)
+        ).fetchone()
+        if row is None:
+            return
+        try:
+            st = os.stat(path)
+        except OSError:
+            return  # gone: the next refresh removes the row
+        offset, turns, messages, last_id, sig = row
+        state = ScanState()
+        if offset and st.st_size >= offset and sig == _head_sig(path, offset):
+            state = ScanState(offset=offset, turns=turns or 0, messages=messages or 0, last_msg_id=last_id or "")
+        else:
+            self._delete_docs(fid)
+        state = scan_file(path, state)
+        if state.docs:
+            cur = self.con.execute("SELECT COALESCE(MAX(id), 0) FROM docs")
+            base = cur.fetchone()[0] + 1
+            self.con.executemany(
+                "INSERT INTO docs (id, file_id, uuid, kind, turn, text) VALUES (?,?,?,?,?,?)",
+                [
+                    (base + i, fid, d.uuid, d.kind, d.turn, None if self.fts else d.text)
+                    for i, d in enumerate(state.docs)
+                ],
+            )
+            if self.fts:
+                self.con.executemany(
+                    "INSERT INTO fts (rowid, text) VALUES (?, ?)", [(base + i, d.text) for i, d in enumerate(state.docs)]
+                )
+        self.con.execute(
+            "UPDATE files SET c_mtime_ns=?, c_size=?, c_offset=?, c_turns=?, c_messages=?, c_last_msg_id=?,"
+            " c_head_sig=? WHERE id=?",
+            (
+                st.st_mtime_ns, st.st_size, state.offset, state.turns, state.messages, state.last_msg_id,
+                _head_sig(path, state.offset), fid,
+            ),
+        )
+
+    def _delete_docs(self, fid: int) -> None:
+        if self.fts:
+            self.con.execute("DELETE FROM fts WHERE rowid IN (SELECT id FROM docs WHERE file_id=?)", (fid,))
+        self.con.execute("DELETE FROM docs WHERE file_id=?", (fid,))
+
+    def message_count(self, row: SessionRow) -> int:
+        """The message count of one row, scanning its file now if the index lags."""
+        if row.message_count is None or self.stale_content_for(row.file_id):
+            self._index_one(row.file_id, row.path)
+            self.con.commit()
+            got = self.con.execute("SELECT c_messages FROM files WHERE id=?", (row.file_id,)).fetchone()
+            row.message_count = got[0] if got else 0
+        return row.message_count or 0
+
+    def stale_content_for(self, fid: int) -> bool:
+        got = self.con.execute(
+            "SELECT c_mtime_ns IS NOT mtime_ns OR c_size IS NOT size FROM files WHERE id=?", (fid,)
+        ).fetchone()
+        return bool(got and got[0])
+
+    # -- search ----------------------------------------------------------------
+    def search(self, query: str, project_dirs: Iterable[Path] | None = None, *, limit: int = 50, per_session: int = 3) -> list[Any]:
+        """Full-text search; see :func:`claude_tui.history.search.search`."""
+        from .search import search
+
+        return search(self, query, project_dirs, limit=limit, per_session=per_session)
+
+
+def _chunks(items: list[Any], size: int) -> Iterable[list[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]

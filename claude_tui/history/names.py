@@ -1,0 +1,68 @@
+"""Names users give sessions. They live in our data dir, never in the CLI's files."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+from pathlib import Path
+
+from .paths import data_dir
+from .text import clean
+
+NAME_MAX = 200
+_LOCK = threading.Lock()
+
+
+def default_names_path() -> Path:
+    return data_dir() / "session-names.json"
+
+
+class NameStore:
+    """A small JSON map ``session_id → name``, written atomically (temp file + rename)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path if path is not None else default_names_path()
+
+    def all(self) -> dict[str, str]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str) and v}
+
+    def get(self, session_id: str) -> str | None:
+        return self.all().get(session_id)
+
+    def set(self, session_id: str, name: str | None) -> None:
+        """Name a session; an empty or None name removes it."""
+        with _LOCK:
+            names = self.all()
+            cleaned = clean(name or "", NAME_MAX)
+            if cleaned:
+                names[session_id] = cleaned
+            else:
+                names.pop(session_id, None)
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd, tmp = tempfile.mkstemp(prefix=".names-", dir=self.path.parent)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump(names, fh, ensure_ascii=False, indent=1, sort_keys=True)
+                os.replace(tmp, self.path)
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+
+
+def set_session_name(session_id: str, name: str | None, *, path: Path | None = None) -> None:
+    NameStore(path).set(session_id, name)
+
+
+def get_session_name(session_id: str, *, path: Path | None = None) -> str | None:
+    return NameStore(path).get(session_id)

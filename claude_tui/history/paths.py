@@ -1,0 +1,164 @@
+"""Where the CLI keeps transcripts, and where claude-tui keeps its own files.
+
+The CLI stores ``<config root>/projects/<encoded cwd>/<session-id>.jsonl``
+where the config root is ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``. Nothing in
+this module writes under the config root.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "claude-tui"
+#: Encoded names longer than this are truncated and get a hash suffix.
+MAX_ENCODED_LEN = 200
+_NON_ALNUM = re.compile(r"[^a-zA-Z0-9]")
+_SESSION_FILE_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\.jsonl$")
+
+
+def config_root(env: Mapping[str, str] | None = None) -> Path:
+    """``$CLAUDE_CONFIG_DIR`` if set, else ``~/.claude``."""
+    env = os.environ if env is None else env
+    value = env.get("CLAUDE_CONFIG_DIR")
+    if value:
+        return Path(unicodedata.normalize("NFC", os.path.expanduser(value)))
+    return Path.home() / ".claude"
+
+
+def projects_root(root: Path | None = None) -> Path:
+    return (root if root is not None else config_root()) / "projects"
+
+
+def _js_hash36(text: str) -> str:
+    """The 32-bit string hash (base 36) the SDK appends to long names."""
+    h = 0
+    for ch in text:
+        h = ((h << 5) - h + ord(ch)) & 0xFFFFFFFF
+    if h >= 0x80000000:
+        h -= 0x100000000
+    h = abs(h)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        h, r = divmod(h, 36)
+        out = digits[r] + out
+        if h == 0:
+            return out
+
+
+def encode_project_dir(cwd: str | os.PathLike[str]) -> str:
+    """Every non-alphanumeric character becomes '-'; long names get truncated + hash.
+
+    The CLI's hash for long names may differ from ours (it depends on the
+    runtime), so :func:`project_dir_for` matches long names by prefix.
+    """
+    raw = unicodedata.normalize("NFC", os.fspath(cwd))
+    encoded = _NON_ALNUM.sub("-", raw)
+    if len(encoded) <= MAX_ENCODED_LEN:
+        return encoded
+    return f"{encoded[:MAX_ENCODED_LEN]}-{_js_hash36(raw)}"
+
+
+def list_project_dirs(root: Path | None = None) -> list[Path]:
+    """All project directories under the config root (sorted by name)."""
+    base = projects_root(root)
+    try:
+        with os.scandir(base) as it:
+            return sorted(Path(e.path) for e in it if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+
+
+def project_dir_for(cwd: str | os.PathLike[str], root: Path | None = None) -> Path | None:
+    """The project directory holding ``cwd``'s sessions, or None if there is none.
+
+    Tries the path as given and its realpath; long names fall back to a prefix
+    match because the hash suffix is runtime-dependent.
+    """
+    base = projects_root(root)
+    candidates = [os.fspath(cwd)]
+    real = os.path.realpath(candidates[0])
+    if real != candidates[0]:
+        candidates.append(real)
+    for cand in candidates:
+        encoded = encode_project_dir(cand)
+        exact = base / encoded
+        if exact.is_dir():
+            return exact
+        if len(encoded) > MAX_ENCODED_LEN:
+            prefix = encoded[:MAX_ENCODED_LEN] + "-"
+            for entry in list_project_dirs(root):
+                if entry.name.startswith(prefix):
+                    return entry
+    return None
+
+
+def is_session_file_name(name: str) -> bool:
+    """``<uuid>.jsonl`` (subagent files ``agent-*.jsonl`` are not sessions)."""
+    return bool(_SESSION_FILE_RE.match(name))
+
+
+def iter_session_files(project_dir: Path) -> Iterator[os.DirEntry[str]]:
+    """Directory entries of the session transcripts directly inside ``project_dir``."""
+    try:
+        with os.scandir(project_dir) as it:
+            for entry in it:
+                if is_session_file_name(entry.name) and entry.is_file(follow_symlinks=False):
+                    yield entry
+    except OSError:
+        return
+
+
+def find_session_file(session_id: str, root: Path | None = None, cwd: str | os.PathLike[str] | None = None) -> Path | None:
+    """Locate ``<session-id>.jsonl``: the cwd's project first, then every project."""
+    name = f"{session_id}.jsonl"
+    if not is_session_file_name(name):
+        return None
+    if cwd is not None:
+        pdir = project_dir_for(cwd, root)
+        if pdir is not None and (pdir / name).is_file():
+            return pdir / name
+    for pdir in list_project_dirs(root):
+        if (pdir / name).is_file():
+            return pdir / name
+    return None
+
+
+def subagent_files(session_file: Path) -> list[tuple[str, Path]]:
+    """``(agent_id, path)`` for ``<session-id>/subagents/**/agent-<id>.jsonl``."""
+    base = session_file.with_suffix("") / "subagents"
+    found: list[tuple[str, Path]] = []
+    if not base.is_dir():
+        return found
+    for path in sorted(base.rglob("agent-*.jsonl")):
+        found.append((path.name[len("agent-") : -len(".jsonl")], path))
+    return found
+
+
+def _private_dir(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        os.chmod(path, 0o700)
+    except OSError:
+        pass
+    return path
+
+
+def cache_dir() -> Path:
+    """Our cache directory (created 0700)."""
+    return _private_dir(platformdirs.user_cache_path(APP_NAME))
+
+
+def data_dir() -> Path:
+    """Our data directory for user-owned state such as session names (created 0700)."""
+    return _private_dir(platformdirs.user_data_path(APP_NAME))
+
+
+def default_index_path() -> Path:
+    return cache_dir() / "sessions.sqlite"

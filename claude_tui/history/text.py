@@ -1,0 +1,105 @@
+"""Text helpers shared by the history layer: sanitising and prompt classification.
+
+Everything read from a transcript is untrusted. Titles and snippets leave this
+layer with C0/C1 control characters (ESC included) removed and whitespace
+collapsed, so a caller can print them or put them in a widget as plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+_SPACES_RE = re.compile(r"\s+")
+
+#: Text blocks the CLI writes as "user" records but which are not prompts.
+_NOT_A_PROMPT_RE = re.compile(
+    r"^\s*(?:<local-command-stdout>|<local-command-stderr>|<local-command-caveat>"
+    r"|<command-message>|<command-args>|<session-start-hook>|<tick>|<goal>"
+    r"|<system-reminder>|<user-prompt-submit-hook>"
+    r"|\[Request interrupted by user[^\]]*\]"
+    r"|<ide_opened_file>[\s\S]*</ide_opened_file>\s*$"
+    r"|<ide_selection>[\s\S]*</ide_selection>\s*$)"
+)
+_COMMAND_NAME_RE = re.compile(r"<command-name>(.*?)</command-name>", re.S)
+_COMMAND_ARGS_RE = re.compile(r"<command-args>(.*?)</command-args>", re.S)
+
+TITLE_MAX = 200
+
+
+def clean(text: str, max_len: int | None = None) -> str:
+    """One line of printable text: control chars become spaces, runs collapse."""
+    text = _CONTROL_RE.sub(" ", text)
+    text = _SPACES_RE.sub(" ", text).strip()
+    if max_len is not None and len(text) > max_len:
+        text = text[: max_len - 1].rstrip() + "\u2026"
+    return text
+
+
+def strip_controls(text: str) -> str:
+    """Remove control characters but keep newlines and tabs (for multi-line text)."""
+    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", "", text)
+
+
+def message_texts(message: Any) -> list[str]:
+    """The text blocks of a user/assistant ``message`` (str content or block list)."""
+    if not isinstance(message, dict):
+        return []
+    content = message.get("content")
+    if isinstance(content, str):
+        return [content]
+    out: list[str] = []
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "text":
+                text = block.get("text")
+                if isinstance(text, str):
+                    out.append(text)
+    return out
+
+
+def has_tool_result(message: Any) -> bool:
+    if not isinstance(message, dict):
+        return False
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content
+    )
+
+
+def command_label(text: str) -> str | None:
+    """``/name args`` for a slash-command wrapper, else None."""
+    match = _COMMAND_NAME_RE.search(text)
+    if not match:
+        return None
+    name = match.group(1).strip()
+    args = _COMMAND_ARGS_RE.search(text)
+    if args and args.group(1).strip():
+        name = f"{name} {args.group(1).strip()}"
+    return name
+
+
+def prompt_text(record: dict[str, Any]) -> str | None:
+    """The user's own words in a ``user`` record, or None if it is not a real prompt.
+
+    Skips meta records, compaction summaries, tool results, command wrappers
+    (``<command-name>``, ``<local-command-stdout>`` …) and interruption markers.
+    """
+    if record.get("type") != "user" or record.get("isMeta") or record.get("isCompactSummary"):
+        return None
+    if record.get("isVisibleInTranscriptOnly"):
+        return None
+    message = record.get("message")
+    if has_tool_result(message):
+        return None
+    for raw in message_texts(message):
+        if not raw.strip() or _COMMAND_NAME_RE.search(raw) or _NOT_A_PROMPT_RE.match(raw):
+            continue
+        return raw
+    return None
+
+
+def is_prompt_like(text: str) -> bool:
+    """False for command wrappers and interruption markers (used on lastPrompt)."""
+    return bool(text.strip()) and not _COMMAND_NAME_RE.search(text) and not _NOT_A_PROMPT_RE.match(text)

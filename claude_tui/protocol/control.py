@@ -1,0 +1,104 @@
+"""The control protocol: `control_request` / `control_response` / `control_cancel_request`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import AliasChoices, Field
+
+from .base import ProtoModel, Tagged, UnknownBase
+
+__all__ = [
+    "PermissionSuggestion", "CanUseToolRequest", "HookCallbackRequest", "UnknownControlRequest",
+    "ControlRequestBody", "ControlRequest", "ControlResponseBody", "ControlResponse", "ControlCancelRequest",
+]
+
+
+class PermissionSuggestion(ProtoModel):
+    """One "always allow" option (`addRules`, `addDirectories`, `setMode`, ...). Sent back verbatim
+    (use `.raw`) in `updatedPermissions`."""
+
+    type: str = ""
+    rules: list[dict[str, Any]] | None = None
+    behavior: str | None = None
+    destination: str | None = None
+    directories: list[str] | None = None
+    mode: str | None = None
+
+
+class CanUseToolRequest(ProtoModel):
+    subtype: Literal["can_use_tool"] = "can_use_tool"
+    tool_name: str = Field(validation_alias=AliasChoices("tool_name", "toolName"))
+    display_name: str | None = Field(None, validation_alias=AliasChoices("display_name", "displayName"))
+    input: dict[str, Any] = Field(default_factory=dict)
+    description: str | None = None
+    permission_suggestions: list[PermissionSuggestion] | None = Field(
+        None, validation_alias=AliasChoices("permission_suggestions", "permissionSuggestions")
+    )
+    blocked_path: str | None = Field(None, validation_alias=AliasChoices("blocked_path", "blockedPath"))
+    decision_reason: Any = Field(None, validation_alias=AliasChoices("decision_reason", "decisionReason"))
+    tool_use_id: str | None = Field(None, validation_alias=AliasChoices("tool_use_id", "toolUseID", "toolUseId"))
+    requires_user_interaction: bool | None = None
+
+    @property
+    def title(self) -> str:
+        return self.display_name or self.tool_name
+
+
+class HookCallbackRequest(ProtoModel):
+    subtype: Literal["hook_callback"] = "hook_callback"
+    callback_id: str | None = None
+    input: dict[str, Any] = Field(default_factory=dict)
+    tool_use_id: str | None = None
+
+
+class UnknownControlRequest(UnknownBase):
+    """A control request we do not handle: answer it with `builders.control_error`."""
+
+    subtype: Any = None
+
+
+ControlRequestBody = Annotated[
+    Union[CanUseToolRequest, HookCallbackRequest, UnknownControlRequest],
+    Tagged("subtype", {"can_use_tool": CanUseToolRequest, "hook_callback": HookCallbackRequest},
+           UnknownControlRequest),
+]
+
+
+class ControlRequest(ProtoModel):
+    type: Literal["control_request"] = "control_request"
+    request_id: str
+    request: ControlRequestBody
+
+
+class ControlResponseBody(ProtoModel):
+    subtype: str = "success"
+    request_id: str | None = None
+    response: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class ControlResponse(ProtoModel):
+    type: Literal["control_response"] = "control_response"
+    response: ControlResponseBody
+
+    @property
+    def request_id(self) -> str | None:
+        return self.response.request_id
+
+    @property
+    def is_error(self) -> bool:
+        return self.response.subtype != "success"
+
+    @property
+    def payload(self) -> dict[str, Any] | None:
+        return self.response.response
+
+    @property
+    def error(self) -> str | None:
+        return self.response.error
+
+
+class ControlCancelRequest(ProtoModel):
+    type: Literal["control_cancel_request"] = "control_cancel_request"
+    request_id: str

@@ -1,0 +1,99 @@
+"""decode_line / decode_obj / encode_line: the only way lines enter and leave the protocol layer."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Union
+
+from pydantic import TypeAdapter
+from pydantic_core import from_json
+
+from .base import Tagged, attach_raw
+from .control import ControlCancelRequest, ControlRequest, ControlResponse
+from .messages import (
+    AssistantMessage, AuthStatus, InvalidLine, KeepAlive, RateLimitEvent, StreamEvent, ToolProgress,
+    ToolUseSummary, UnknownMessage, UserMessage,
+)
+from .results import ResultMessage
+from .system import System, SystemMessage
+
+__all__ = ["Message", "MESSAGE_CLASSES", "decode_line", "decode_obj", "encode_line"]
+
+MESSAGE_CLASSES: dict[str, Any] = {
+    "system": System,
+    "assistant": AssistantMessage,
+    "user": UserMessage,
+    "stream_event": StreamEvent,
+    "result": ResultMessage,
+    "control_request": ControlRequest,
+    "control_response": ControlResponse,
+    "control_cancel_request": ControlCancelRequest,
+    "keep_alive": KeepAlive,
+    "tool_progress": ToolProgress,
+    "tool_use_summary": ToolUseSummary,
+    "auth_status": AuthStatus,
+    "rate_limit_event": RateLimitEvent,
+}
+
+Message = Union[
+    SystemMessage, AssistantMessage, UserMessage, StreamEvent, ResultMessage, ControlRequest, ControlResponse,
+    ControlCancelRequest, KeepAlive, ToolProgress, ToolUseSummary, AuthStatus, RateLimitEvent, UnknownMessage,
+    InvalidLine,
+]
+
+_TAGGED = Tagged("type", MESSAGE_CLASSES, UnknownMessage)
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[Union[Message], _TAGGED])  # type: ignore[valid-type]
+_validate_python = _ADAPTER.validator.validate_python
+# Hot path: the bare tagged union (no top-level fallback arm); misses go through decode_obj.
+_FAST: TypeAdapter[Any] = TypeAdapter(_TAGGED.bare_type())
+_validate_json = _FAST.validator.validate_json
+_set = object.__setattr__
+
+
+def _invalid(line: bytes | str, error: str) -> InvalidLine:
+    text = line.decode("utf-8", "replace") if isinstance(line, (bytes, bytearray)) else str(line)
+    m = InvalidLine(text=text[:10_000], error=error)
+    return attach_raw(m, {"text": m.text, "error": error})  # type: ignore[return-value]
+
+
+def decode_line(line: bytes | str) -> Message:
+    """Decode one NDJSON line. Never raises: bad JSON -> InvalidLine, unknown shapes -> Unknown*."""
+    try:
+        # Known line: parsed and validated in one Rust call (nested levels fall back to Unknown* there).
+        m = _validate_json(line)
+    except ValueError:
+        # Unknown type, malformed known type, not an object, or not JSON at all.
+        try:
+            obj = from_json(line)
+        except ValueError as exc:
+            return _invalid(line, f"invalid JSON: {exc}")
+        return decode_obj(obj)
+    except Exception as exc:  # pragma: no cover - last line of defence
+        return _invalid(line, f"decode failed: {exc!r}")
+    _set(m, "__pydantic_private__", {"src": line})  # `.raw` parses it on first use
+    return m
+
+
+def decode_obj(obj: object) -> Message:
+    """Decode an already parsed JSON value (e.g. a transcript record). Never raises."""
+    if not isinstance(obj, dict):
+        return _invalid(_dumps_safe(obj), f"expected a JSON object, got {type(obj).__name__}")
+    try:
+        m = _validate_python(obj)
+    except Exception as exc:  # pragma: no cover - Tagged always has a fallback
+        return UnknownMessage.from_raw(obj, f"decode failed: {exc!r}")  # type: ignore[return-value]
+    if m.__pydantic_private__ is None:
+        attach_raw(m, obj)
+    return m
+
+
+def _dumps_safe(obj: object) -> str:
+    try:
+        return json.dumps(obj, ensure_ascii=False, default=repr)
+    except Exception:
+        return repr(obj)
+
+
+def encode_line(obj: dict[str, Any]) -> bytes:
+    """Compact JSON plus a newline (non-ASCII kept as UTF-8)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"

@@ -1,0 +1,83 @@
+"""What to run: `CliOptions`, the argv and the environment for the CLI."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["BASE_FLAGS", "CliOptions", "build_argv", "build_env"]
+
+# The stream-json duplex mode; `--permission-prompt-tool stdio` routes
+# permission prompts to us as `can_use_tool` control requests.
+BASE_FLAGS: tuple[str, ...] = (
+    "--output-format",
+    "stream-json",
+    "--input-format",
+    "stream-json",
+    "--verbose",
+    "--include-partial-messages",
+    "--permission-prompt-tool",
+    "stdio",
+)
+
+
+@dataclass
+class CliOptions:
+    cwd: str | None = None
+    model: str | None = None
+    permission_mode: str | None = None
+    resume: str | None = None
+    continue_session: bool = False
+    fork_session: bool = False
+    add_dirs: list[str] = field(default_factory=list)
+    max_turns: int | None = None
+    max_budget_usd: float | None = None
+    extra_args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    enable_todo_tools: bool = True
+    claude_path: str | None = None
+    # An argv prefix used instead of the binary (the fake CLI in tests/demo:
+    # `claude_tui.fakecli.command()`); when set, the binary is not located.
+    command: list[str] | None = None
+
+
+def build_argv(opts: CliOptions, binary: str | Sequence[str]) -> list[str]:
+    """The full argv: ``binary`` (a path, or an argv prefix) + base flags + options."""
+    argv = [binary] if isinstance(binary, str) else list(binary)
+    argv += BASE_FLAGS
+    if opts.model:
+        argv += ["--model", opts.model]
+    if opts.permission_mode:
+        argv += ["--permission-mode", opts.permission_mode]
+    if opts.resume:
+        argv += ["--resume", opts.resume]
+    elif opts.continue_session:
+        argv += ["--continue"]
+    if opts.fork_session and (opts.resume or opts.continue_session):
+        argv += ["--fork-session"]
+    for d in opts.add_dirs:
+        # One flag per directory: `--add-dir` is variadic, so a bare list
+        # followed by another option could swallow it.
+        argv += ["--add-dir", str(d)]
+    if opts.max_turns is not None:
+        argv += ["--max-turns", str(int(opts.max_turns))]
+    if opts.max_budget_usd is not None:
+        argv += ["--max-budget-usd", f"{float(opts.max_budget_usd):g}"]
+    argv += [str(a) for a in opts.extra_args]
+    return argv
+
+
+def build_env(opts: CliOptions, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The user's environment, fit for a child CLI.
+
+    ``CLAUDECODE`` is removed: the CLI sets it for its own children and
+    refuses/changes behaviour when it thinks it runs nested inside itself
+    (which it would if claude-tui is started from a Claude Code shell).
+    """
+    env = dict(os.environ if base is None else base)
+    env.pop("CLAUDECODE", None)
+    if opts.enable_todo_tools:
+        env["CLAUDE_CODE_ENABLE_TODO_TOOLS"] = "1"
+    env.update({str(k): str(v) for k, v in opts.env.items()})
+    return env

@@ -1,0 +1,320 @@
+"""`CliProcess`: the CLI as an asyncio subprocess, byte level.
+
+Responsibilities: spawn in a new process group, hand out stdout *lines of any
+length*, keep draining stderr into a bounded tail, serialize writes to stdin,
+and shut down with escalation (close stdin → wait → SIGTERM → wait → SIGKILL).
+Nothing here knows about JSON; `client.ClaudeClient` builds on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections import deque
+from collections.abc import Mapping, Sequence
+
+from claude_tui.transport import reaper
+from claude_tui.transport.debuglog import FROM_CLI, STDERR, TO_CLI, DebugLog
+from claude_tui.transport.errors import ProcessGoneError
+
+__all__ = ["CliProcess", "LineSplitter"]
+
+READ_CHUNK = 256 * 1024
+STDERR_TAIL_BYTES = 64 * 1024
+
+
+class LineSplitter:
+    """Splits a byte stream into lines without any length limit.
+
+    Partial lines are kept as a list of chunks and joined once, so a 64 MiB
+    line costs O(n) copying (the chunks plus one joined copy at the end),
+    not O(n²) like repeated ``bytes +=``.
+    """
+
+    def __init__(self) -> None:
+        self._parts: list[bytes] = []
+        self.pending_bytes = 0
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        lines: list[bytes] = []
+        start = 0
+        while True:
+            nl = chunk.find(b"\n", start)
+            if nl < 0:
+                break
+            piece = chunk[start:nl]
+            if self._parts:
+                self._parts.append(piece)
+                piece = b"".join(self._parts)
+                self._parts = []
+                self.pending_bytes = 0
+            lines.append(piece)
+            start = nl + 1
+        if start < len(chunk):
+            rest = chunk[start:]
+            self._parts.append(rest)
+            self.pending_bytes += len(rest)
+        return lines
+
+    def flush(self) -> bytes | None:
+        """At EOF: the unterminated last line, if any."""
+        if not self._parts:
+            return None
+        line = b"".join(self._parts)
+        self._parts = []
+        self.pending_bytes = 0
+        return line
+
+
+class CliProcess:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        debug_log: DebugLog | None = None,
+        stderr_tail_bytes: int = STDERR_TAIL_BYTES,
+    ) -> None:
+        self.argv = list(argv)
+        self.cwd = cwd
+        self.env = dict(env) if env is not None else None
+        self.debug_log = debug_log
+        self._tail_limit = stderr_tail_bytes
+        self._stderr_tail = bytearray()
+        self._proc: asyncio.subprocess.Process | None = None
+        self._stderr_task: asyncio.Task[None] | None = None
+        self._exit_task: asyncio.Task[int] | None = None
+        self._write_lock = asyncio.Lock()
+        self._splitter = LineSplitter()
+        self._ready: deque[bytes] = deque()
+        self._stdout_eof = False
+        self._stdin_gone = False
+        self._closed = False
+
+    # -- lifecycle ---------------------------------------------------------
+    async def start(self) -> None:
+        if self._proc is not None:
+            raise RuntimeError("CliProcess already started")
+        self._proc = await asyncio.create_subprocess_exec(
+            *self.argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=self.cwd,
+            env=self.env,
+            # Own process group: Ctrl-C in the terminal goes to us, not the
+            # CLI, and close() can signal the CLI with everything it spawned.
+            start_new_session=True,
+        )
+        reaper.register(self._proc.pid)
+        if self.debug_log:
+            self.debug_log.note(f"spawned pid {self._proc.pid}: {self.argv!r} cwd={self.cwd!r}")
+        self._stderr_task = asyncio.create_task(self._drain_stderr(), name=f"cli-stderr-{self._proc.pid}")
+        self._exit_task = asyncio.create_task(self._proc.wait(), name=f"cli-wait-{self._proc.pid}")
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    @property
+    def returncode(self) -> int | None:
+        return self._proc.returncode if self._proc else None
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.returncode is None
+
+    @property
+    def stdin_open(self) -> bool:
+        return self.running and not self._stdin_gone
+
+    @property
+    def stdout_eof(self) -> bool:
+        return self._stdout_eof
+
+    @property
+    def stderr_tail(self) -> str:
+        return bytes(self._stderr_tail).decode("utf-8", errors="replace")
+
+    # -- stderr ------------------------------------------------------------
+    async def _drain_stderr(self) -> None:
+        """Read stderr until EOF, keeping only the last ``_tail_limit`` bytes.
+
+        Must run continuously: a child blocked on a full stderr pipe would
+        stop producing stdout too.
+        """
+        assert self._proc is not None and self._proc.stderr is not None
+        stream = self._proc.stderr
+        try:
+            while True:
+                chunk = await stream.read(64 * 1024)
+                if not chunk:
+                    return
+                if self.debug_log:
+                    self.debug_log.write(STDERR, chunk)
+                self._stderr_tail += chunk
+                excess = len(self._stderr_tail) - self._tail_limit
+                if excess > 0:
+                    del self._stderr_tail[:excess]
+        except (OSError, asyncio.CancelledError):
+            return
+
+    # -- stdout ------------------------------------------------------------
+    async def read_line(self) -> bytes | None:
+        """The next stdout line without its newline (``\\r`` stripped); None at EOF."""
+        assert self._proc is not None and self._proc.stdout is not None
+        while not self._ready:
+            if self._stdout_eof:
+                return None
+            try:
+                chunk = await self._proc.stdout.read(READ_CHUNK)
+            except (OSError, ValueError):
+                chunk = b""
+            if not chunk:
+                self._stdout_eof = True
+                last = self._splitter.flush()
+                if last is not None:
+                    self._ready.append(last)
+                continue
+            self._ready.extend(self._splitter.feed(chunk))
+        line = self._ready.popleft()
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if self.debug_log:
+            self.debug_log.write(FROM_CLI, line)
+        return line
+
+    # -- stdin -------------------------------------------------------------
+    async def write(self, data: bytes) -> bool:
+        """Write one complete record; False if the process is gone.
+
+        The lock makes this the single writer: a record is written and
+        drained before the next one starts, so lines never interleave even
+        when a huge record only partially fits in the pipe.
+        """
+        async with self._write_lock:
+            if not self.stdin_open or self._proc is None or self._proc.stdin is None:
+                return False
+            stdin = self._proc.stdin
+            if stdin.is_closing():
+                self._stdin_gone = True
+                return False
+            try:
+                stdin.write(data)
+                await stdin.drain()
+            except (BrokenPipeError, ConnectionResetError, ConnectionError, OSError, RuntimeError):
+                self._stdin_gone = True
+                return False
+            if self.debug_log:
+                self.debug_log.write(TO_CLI, data)
+            return True
+
+    async def write_or_raise(self, data: bytes) -> None:
+        if not await self.write(data):
+            raise ProcessGoneError("the Claude Code process is not running")
+
+    async def close_stdin(self, flush_timeout: float = 1.0) -> None:
+        """Send EOF. Deliberately not under the write lock: a writer stuck in
+        drain() on a child that stopped reading must not block shutdown.
+        Pending buffered bytes get ``flush_timeout`` s, then the pipe is aborted."""
+        self._stdin_gone = True
+        if self._proc is None or self._proc.stdin is None:
+            return
+        stdin = self._proc.stdin
+        with contextlib.suppress(Exception):
+            if not stdin.is_closing():
+                stdin.close()
+            await asyncio.wait_for(stdin.wait_closed(), flush_timeout)
+        with contextlib.suppress(Exception):
+            if not stdin.transport.is_closing() or stdin.transport.get_write_buffer_size():
+                stdin.transport.abort()
+
+    # -- exit --------------------------------------------------------------
+    async def wait_exit(self, timeout: float | None = None) -> int | None:
+        """The exit status once the process has exited; None on timeout.
+
+        asyncio's ``Process.wait()`` only returns after *all pipes* closed, so
+        a grandchild that inherited stdout (a backgrounded Bash command) would
+        make it hang although the CLI is dead; we also poll the returncode,
+        which asyncio records as soon as the child is reaped.
+        """
+        if self._proc is None or self._exit_task is None:
+            return None
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while self._proc.returncode is None and not self._exit_task.done():
+            step = 0.05 if deadline is None else min(0.05, deadline - loop.time())
+            if step <= 0:
+                return None
+            await asyncio.wait({self._exit_task}, timeout=step)
+        return self._proc.returncode
+
+    async def wait(self, timeout: float | None = None) -> int | None:
+        """Wait for exit (None on timeout) and for stderr to be drained."""
+        rc = await self.wait_exit(timeout)
+        if rc is None:
+            return None
+        await self._finish_stderr()
+        assert self._proc is not None
+        reaper.unregister(self._proc.pid)
+        return rc
+
+    def kill_group(self) -> None:
+        """SIGKILL the whole process group (orphans holding our pipes)."""
+        self._signal(signal.SIGKILL)
+
+    async def _finish_stderr(self) -> None:
+        if self._stderr_task is not None:
+            # A grandchild may still hold stderr open; don't wait forever.
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._stderr_task), 1.0)
+            if not self._stderr_task.done():
+                self._stderr_task.cancel()
+
+    def _signal(self, sig: int) -> None:
+        if self._proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._proc.pid, sig)
+
+    async def close(self, grace: float = 2.5, term_timeout: float = 2.0) -> int | None:
+        """Close stdin, give the CLI ``grace`` s to flush its transcript and
+        exit, then SIGTERM the group, then SIGKILL. Returns the exit status."""
+        if self._proc is None:
+            return None
+        if self._closed:
+            return self._proc.returncode
+        self._closed = True
+        await self.close_stdin()
+        rc = self._proc.returncode
+        exited_before = rc is not None
+        if rc is None:
+            rc = await self.wait(grace)
+        if rc is None:
+            if self.debug_log:
+                self.debug_log.note(f"pid {self._proc.pid} still running {grace}s after stdin EOF: SIGTERM")
+            self._signal(signal.SIGTERM)
+            rc = await self.wait(term_timeout)
+        if rc is None:
+            if self.debug_log:
+                self.debug_log.note(f"pid {self._proc.pid} ignored SIGTERM: SIGKILL")
+            self._signal(signal.SIGKILL)
+            rc = await self.wait(5.0)
+        elif not exited_before:
+            # The leader just exited; anything it left in its group goes too.
+            # (Not when it died long ago: its pid could by now lead an
+            # unrelated new group.)
+            self._signal(signal.SIGKILL)
+        await self._finish_stderr()
+        if self._exit_task is not None and not self._exit_task.done():
+            # Only pending while a grandchild holds a pipe; the group kill
+            # above ends that, give the loop a moment to notice.
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._exit_task), 1.0)
+        reaper.unregister(self._proc.pid)
+        if self.debug_log:
+            self.debug_log.note(f"pid {self._proc.pid} exited with {rc}")
+        return rc

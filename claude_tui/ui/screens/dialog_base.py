@@ -1,0 +1,217 @@
+"""What the permission, question and plan dialogs share: the typeahead guard, attention,
+the queue position, and the two ways out (a decision, or a cancel from the app).
+
+Ways out
+--------
+* Every key or click that ends the dialog goes through :meth:`GuardedDialog.decide`,
+  which dismisses with a :class:`PermissionDecision` — Esc included (it denies).
+* :meth:`GuardedDialog.cancel` is the *only* path that dismisses with ``None``: the
+  app calls it when the CLI withdraws the request (``control_cancel_request``) or
+  exits. A ``None`` result therefore always means "send nothing".
+
+Typeahead guard
+---------------
+Each time the dialog becomes the active screen it is *armed* for ``guard_ms``:
+actions run in that window are swallowed (not passed on — an Esc meant for the
+prompt must not reach an app-level binding either), and the screen carries the
+``-armed`` class so the key bar can say "keys paused". Clicks on key hints go
+through the same actions, so they obey the guard too.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+from textual.timer import Timer
+
+from claude_tui.config import Config
+from claude_tui.session.permissions import PermissionDecision, PermissionRequest
+from claude_tui.ui.screens.dialog_attention import request_attention
+from claude_tui.ui.widgets.dialog_parts import Hint, KeyBar
+
+DEFAULT_GUARD_MS: int = Config.model_fields["typeahead_guard_ms"].default
+"""The config's default (400 ms), so the dialogs and the config cannot drift apart."""
+
+
+class GuardedDialog(ModalScreen[PermissionDecision | None]):
+    """Base of the three dialogs. Subclasses provide ``compose_body``, ``hints`` and the actions.
+
+    The result is a :class:`PermissionDecision`, or ``None`` only after :meth:`cancel`.
+    """
+
+    AUTO_FOCUS: ClassVar[str | None] = "#body"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Enter is bound to a no-op so it can never reach anything that approves.
+        Binding("enter", "enter", show=False),
+    ]
+    DIALOG_CLASSES: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        request: PermissionRequest,
+        *,
+        position: int = 1,
+        total: int = 1,
+        guard_ms: int = DEFAULT_GUARD_MS,
+        bell: bool = True,
+        desktop: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.request = request
+        self.guard_ms = max(0, guard_ms)
+        self.bell = bell
+        self.desktop = desktop
+        self.position = position
+        self.total = total
+        self.cancel_reason: str | None = None
+        """Set by :meth:`cancel`; the dialog then closes with ``None``."""
+        self._settled = False
+        self._armed_until = 0.0
+        self._guard_timer: Timer | None = None
+        self._alerted = False
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        # Head and foot are docked: that is what lets the body shrink and scroll while
+        # the key bar stays visible, yet the whole frame stays as small as its content.
+        with Vertical(id="dialog", classes=f"dialog {self.DIALOG_CLASSES}".strip()):
+            with Vertical(id="head"):
+                yield from self.compose_head()
+            with VerticalScroll(id="body"):
+                yield from self.compose_body()
+            with Vertical(id="foot"):
+                yield from self.compose_foot()
+                with Horizontal(id="keys"):
+                    yield KeyBar(self.hints(), id="key-bar")
+                    yield Static("keys paused…", classes="guard-notice", markup=False)
+
+    def compose_head(self) -> ComposeResult:
+        yield from ()
+
+    def compose_body(self) -> ComposeResult:  # pragma: no cover - abstract
+        yield from ()
+
+    def compose_foot(self) -> ComposeResult:
+        yield from ()
+
+    def hints(self) -> list[Hint]:  # pragma: no cover - abstract
+        return []
+
+    def dialog_title(self) -> Content:  # pragma: no cover - abstract
+        return Content("")
+
+    def attention_text(self) -> str:
+        """What the desktop notification says (reduced to a safe alphabet before sending)."""
+        return f"permission needed for {self.request.tool_name}"
+
+    def on_mount(self) -> None:
+        dialog = self.query_one("#dialog")
+        dialog.border_title = self.dialog_title()
+        self._show_position()
+
+    # ------------------------------------------------------------------ queue position
+
+    def set_queue(self, position: int, total: int) -> None:
+        """Show "position of total" (hidden when this is the only pending request)."""
+        self.position, self.total = position, total
+        if self.is_mounted:
+            self._show_position()
+
+    def set_total(self, total: int) -> None:
+        """More requests arrived (or some were cancelled) behind this one."""
+        self.set_queue(self.position, total)
+
+    def _show_position(self) -> None:
+        label = f"{self.position} of {self.total}" if self.total > 1 else ""
+        self.query_one("#dialog").border_subtitle = Content(label)
+
+    # ------------------------------------------------------------------ guard
+
+    @property
+    def settled(self) -> bool:
+        """True once a decision was made or the dialog was cancelled."""
+        return self._settled
+
+    @property
+    def armed(self) -> bool:
+        return time.monotonic() < self._armed_until
+
+    def arm(self, guard_ms: int | None = None) -> None:
+        """Ignore keys and clicks for ``guard_ms`` (default: the dialog's guard) from now."""
+        ms = self.guard_ms if guard_ms is None else guard_ms
+        if self._guard_timer is not None:
+            self._guard_timer.stop()
+            self._guard_timer = None
+        if ms <= 0:
+            self._armed_until = 0.0
+            self.remove_class("-armed")
+            return
+        self._armed_until = time.monotonic() + ms / 1000
+        self.add_class("-armed")
+        self._guard_timer = self.set_timer(ms / 1000, self._disarm)
+
+    def _disarm(self) -> None:
+        self._guard_timer = None
+        if not self.armed:
+            self.remove_class("-armed")
+
+    def keys_open(self) -> bool:
+        """May a key or click act now? (Guard passed, dialog visible, nothing settled.)"""
+        return not self._settled and not self.armed and self.is_active
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        if self._settled:
+            if self.cancel_reason is not None:
+                # Cancelled while another screen covered us: leave now, still without a decision.
+                self.dismiss(None)
+            return
+        self.arm()
+        if not self._alerted:
+            self._alerted = True
+            request_attention(self.app, self.attention_text(), bell=self.bell, desktop=self.desktop)
+
+    # ------------------------------------------------------------------ ways out
+
+    def decide(self, decision: PermissionDecision) -> None:
+        """Close with ``decision`` (once; later calls are ignored)."""
+        if self._settled:
+            return
+        self._settled = True
+        self.dismiss(decision)
+
+    def cancel(self, reason: str = "") -> None:
+        """Close WITHOUT a decision: the request was withdrawn or the CLI exited.
+
+        The result callback receives ``None`` and must send nothing. ``reason`` is
+        kept in :attr:`cancel_reason` (the app shows any notice). Safe to call at any time:
+        if another screen covers the dialog it closes as soon as it is uncovered,
+        and a dialog that was never shown simply never acts.
+        """
+        if self._settled:
+            return
+        self._settled = True
+        self.cancel_reason = reason
+        if self.is_active:
+            self.dismiss(None)
+
+    # ------------------------------------------------------------------ shared handlers
+
+    def action_enter(self) -> None:
+        """Enter alone never approves; it only reminds the user of the keys."""
+
+    @on(KeyBar.Pressed)
+    async def _hint_pressed(self, event: KeyBar.Pressed) -> None:
+        event.stop()
+        await self.run_action(event.action)

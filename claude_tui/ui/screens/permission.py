@@ -1,0 +1,314 @@
+"""The permission dialog for one ``can_use_tool`` request.
+
+Keys (all behind the typeahead guard of :class:`GuardedDialog`):
+
+====  ===========================================================================
+y     allow once
+a     allow always: the request's only suggestion, or a picker when it has several
+n     deny (Esc too)
+t     deny and tell Claude what to do instead (a message box; Enter sends)
+s     deny and stop the turn (``interrupt: true``)
+e     edit the input (Bash command, Edit new_string, Write content) and allow it
+====  ===========================================================================
+
+The dialog has four modes (``main``, ``always``, ``tell``, ``edit``); the ``mode``
+reactive only toggles a ``-mode-*`` class and TCSS shows the matching panel.
+Nothing in the main mode is focusable except the scrolling body, so Enter has
+nothing to press.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from claude_tui.diff.model import FileDiff
+from claude_tui.session.permissions import PermissionDecision, PermissionRequest, describe_suggestion
+from claude_tui.ui.screens.dialog_base import DEFAULT_GUARD_MS, GuardedDialog
+from claude_tui.ui.screens.dialog_input import (
+    clean,
+    editable_field,
+    file_path_of,
+    has_controls,
+    input_sections,
+    load_preview,
+    tool_title,
+)
+from claude_tui.ui.widgets.diff_view import DiffView
+from claude_tui.ui.widgets.dialog_parts import Hint, MessageBox
+
+DENY_MESSAGE = "The user denied this tool use."
+STOP_MESSAGE = "The user denied this tool use and stopped the turn."
+_MODES = ("main", "always", "tell", "edit")
+_EDIT_LABELS = {"command": "command", "new_string": "replacement text", "content": "file content", "new_source": "cell source"}
+
+
+class PermissionScreen(GuardedDialog):
+    """Ask whether a tool may run. Dismisses with a PermissionDecision (None only via cancel())."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "allow", "Allow once"),
+        Binding("a", "always", "Always allow"),
+        Binding("n", "deny", "Deny"),
+        Binding("escape", "escape", "Deny / back", show=False),
+        Binding("t", "tell", "Tell Claude"),
+        Binding("s", "stop", "Deny and stop"),
+        Binding("e", "edit", "Edit"),
+        Binding("ctrl+s", "submit_edit", "Allow edited", show=False),
+        *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)],
+    ]
+    DIALOG_CLASSES = "permission-dialog"
+
+    mode: reactive[str] = reactive("main", init=False)
+
+    class PreviewReady(Message):
+        """A file preview finished loading in its thread."""
+
+        def __init__(self, diff: FileDiff | None) -> None:
+            super().__init__()
+            self.diff = diff
+
+    def __init__(
+        self,
+        request: PermissionRequest,
+        *,
+        position: int = 1,
+        total: int = 1,
+        guard_ms: int = DEFAULT_GUARD_MS,
+        bell: bool = True,
+        desktop: bool = True,
+        cwd: Path | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(
+            request,
+            position=position,
+            total=total,
+            guard_ms=guard_ms,
+            bell=bell,
+            desktop=desktop,
+            name=name,
+            id=id,
+            classes=classes,
+        )
+        self.cwd = cwd
+        self.suggestions: list[dict[str, Any]] = [s for s in request.suggestions if isinstance(s, dict)]
+        self.edit_key = editable_field(request.tool_name, request.input)
+        self.file_path = file_path_of(request.tool_name, request.input)
+        self.set_class(True, "-mode-main")
+
+    # ------------------------------------------------------------------ layout
+
+    def dialog_title(self) -> Content:
+        return Content.assemble(" ", (tool_title(self.request.tool_name, self.request.display_name), "bold"), " ")
+
+    def hints(self) -> list[Hint]:
+        hints = [Hint("y", "Allow once", "allow", "allow")]
+        if self.suggestions:
+            label = "Always allow…" if len(self.suggestions) > 1 else "Always allow"
+            hints.append(Hint("a", label, "always", "allow"))
+        if self.edit_key:
+            hints.append(Hint("e", "Edit", "edit"))
+        hints += [
+            Hint("n", "Deny", "deny", "deny"),
+            Hint("t", "Tell Claude…", "tell", "deny"),
+            Hint("s", "Deny and stop", "stop", "deny"),
+        ]
+        return hints
+
+    def compose_head(self) -> ComposeResult:
+        request = self.request
+        if request.description:
+            yield Static(Content(clean(request.description)), id="description", markup=False)
+        facts = []
+        if request.decision_reason:
+            facts.append(Content.assemble(("Why asking  ", "dim"), clean(request.decision_reason)))
+        if request.blocked_path:
+            facts.append(Content.assemble(("Path        ", "dim"), clean(request.blocked_path)))
+        if request.agent_scope:
+            facts.append(Content.assemble(("Asked by    ", "dim"), "a subagent"))
+        if facts:
+            yield Static(Content("\n").join(facts), id="facts", markup=False)
+
+    def compose_body(self) -> ComposeResult:
+        for section in input_sections(self.request.tool_name, self.request.input):
+            yield Static(section.label, classes="section-label", markup=False)
+            yield Static(section.body, classes=f"section-body {section.css_class}".strip(), markup=False)
+            if section.note:
+                yield Static(section.note, classes="section-note", markup=False)
+        if self.file_path is not None:
+            yield Static("Loading preview…", id="preview-loading", classes="section-note", markup=False)
+
+    def compose_foot(self) -> ComposeResult:
+        if len(self.suggestions) == 1:
+            yield Static(
+                Content.assemble(("a  ", "bold"), clean(describe_suggestion(self.suggestions[0]))),
+                id="always-one",
+                markup=False,
+            )
+        with Vertical(id="always-panel", classes="sub-panel"):
+            yield Static("Always allow — choose what to remember:", classes="box-prompt", markup=False)
+            yield OptionList(
+                *[
+                    Option(Content.assemble((f"{n}  ", "bold"), clean(describe_suggestion(s))), id=f"s{n - 1}")
+                    for n, s in enumerate(self.suggestions, 1)
+                ],
+                id="always-list",
+            )
+            yield Static("1–9 or Enter choose · Esc back", classes="box-hint", markup=False)
+        yield MessageBox(
+            "Deny, and tell Claude what to do instead:",
+            "e.g. use ripgrep instead",
+            "Enter send · Esc back",
+            id="tell",
+        )
+        if self.edit_key:
+            with Vertical(id="edit-panel", classes="sub-panel"):
+                what = _EDIT_LABELS.get(self.edit_key, self.edit_key)
+                yield Static(f"Edit the {what}, then allow it:", classes="box-prompt", markup=False)
+                yield TextArea(id="editor", soft_wrap=True, show_line_numbers=self.edit_key != "command")
+                yield Static("Ctrl+S allow edited · Esc back", classes="box-hint", markup=False)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.file_path is not None:
+            self._load_preview()
+
+    @work(thread=True, exclusive=True, group="preview")
+    def _load_preview(self) -> None:
+        # Reads the file on disk (guarded: regular files only, size-capped); never touches widgets.
+        self.post_message(self.PreviewReady(load_preview(self.request.tool_name, self.request.input, self.cwd)))
+
+    @on(PreviewReady)
+    async def _show_preview(self, event: PreviewReady) -> None:
+        loading = self.query("#preview-loading")
+        body = self.query_one("#body", VerticalScroll)
+        if event.diff is None:
+            await loading.remove()
+            return
+        view = DiffView(event.diff, split=False, id="preview")
+        view.can_focus = False  # DiffView binds n/s/p; in this dialog those keys must mean deny/stop.
+        await body.mount(view, before=loading.first() if loading else None)
+        await loading.remove()
+
+    # ------------------------------------------------------------------ modes
+
+    def watch_mode(self, old: str, new: str) -> None:
+        self.set_class(False, f"-mode-{old}")
+        self.set_class(True, f"-mode-{new}")
+        if new == "always":
+            self.query_one("#always-list", OptionList).focus()
+        elif new == "tell":
+            self.query_one("#tell", MessageBox).open()
+        elif new == "edit":
+            self.query_one("#editor", TextArea).focus()
+        else:
+            self.query_one("#body").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("allow", "always", "deny", "tell", "stop", "edit"):
+            return self.mode == "main"
+        if action == "pick":
+            return self.mode == "always"
+        if action == "submit_edit":
+            return self.mode == "edit"
+        return True
+
+    # ------------------------------------------------------------------ actions
+
+    def action_allow(self) -> None:
+        if self.keys_open():
+            self.decide(PermissionDecision(self.request.request_id, True, words="Allowed once"))
+
+    def action_always(self) -> None:
+        if not self.keys_open() or not self.suggestions:
+            return
+        if len(self.suggestions) == 1:
+            self._allow_always(0)
+        else:
+            self.mode = "always"
+
+    def action_pick(self, index: int) -> None:
+        if self.keys_open() and 0 <= index < len(self.suggestions):
+            self._allow_always(index)
+
+    @on(OptionList.OptionSelected, "#always-list")
+    def _suggestion_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if self.keys_open():
+            self._allow_always(event.option_index)
+
+    def _allow_always(self, index: int) -> None:
+        suggestion = self.suggestions[index]
+        words = f"Always allowed: {clean(describe_suggestion(suggestion))}"
+        self.decide(
+            PermissionDecision(self.request.request_id, True, updated_permissions=[suggestion], words=words)
+        )
+
+    def action_deny(self) -> None:
+        if self.keys_open():
+            self.decide(PermissionDecision(self.request.request_id, False, message=DENY_MESSAGE, words="Denied"))
+
+    def action_stop(self) -> None:
+        if self.keys_open():
+            self.decide(
+                PermissionDecision(
+                    self.request.request_id, False, message=STOP_MESSAGE, interrupt=True, words="Denied and stopped"
+                )
+            )
+
+    def action_escape(self) -> None:
+        if not self.keys_open():
+            return
+        if self.mode == "main":
+            self.action_deny()
+        else:
+            self.mode = "main"
+
+    def action_tell(self) -> None:
+        if self.keys_open():
+            self.mode = "tell"
+
+    @on(MessageBox.Submitted, "#tell")
+    def _tell_submitted(self, event: MessageBox.Submitted) -> None:
+        event.stop()
+        text = event.text.strip()
+        if not text or not self.keys_open():
+            return  # an empty message is not a decision; Esc goes back
+        self.decide(PermissionDecision(self.request.request_id, False, message=text, words=f"Denied: {text}"))
+
+    def action_edit(self) -> None:
+        if not self.keys_open() or self.edit_key is None:
+            return
+        value = str(self.request.input.get(self.edit_key, ""))
+        if has_controls(value):
+            self.notify(
+                "This input contains control characters and cannot be edited here.", severity="warning", markup=False
+            )
+            return
+        self.query_one("#editor", TextArea).load_text(value)
+        self.mode = "edit"
+
+    def action_submit_edit(self) -> None:
+        if not self.keys_open() or self.edit_key is None:
+            return
+        text = self.query_one("#editor", TextArea).text
+        if text == self.request.input.get(self.edit_key):
+            self.decide(PermissionDecision(self.request.request_id, True, words="Allowed once"))
+            return
+        updated = {**self.request.input, self.edit_key: text}
+        self.decide(
+            PermissionDecision(self.request.request_id, True, updated_input=updated, words="Allowed with edited input")
+        )

@@ -1,0 +1,169 @@
+"""The plan approval dialog for ExitPlanMode.
+
+The request's input is ``{}``; the plan Markdown comes in ``PermissionRequest.plan``
+(taken from the assistant's tool_use). Keys, behind the typeahead guard:
+``y`` approve (the CLI then leaves plan mode for the default mode), ``a`` approve
+and accept edits (``setMode acceptEdits`` for the session), ``n``/Esc keep
+planning, ``t`` keep planning and tell Claude what to change.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import Markdown, Static
+
+from claude_tui.session.permissions import PermissionDecision, PermissionRequest
+from claude_tui.ui.screens.dialog_base import DEFAULT_GUARD_MS, GuardedDialog
+from claude_tui.ui.screens.dialog_input import DISPLAY_LIMIT, clean_block
+from claude_tui.ui.widgets.dialog_parts import Hint, MessageBox
+
+KEEP_PLANNING_MESSAGE = "The user wants to keep planning."
+ACCEPT_EDITS: dict[str, Any] = {"type": "setMode", "mode": "acceptEdits", "destination": "session"}
+
+
+def plan_text(request: PermissionRequest) -> str:
+    """The plan Markdown: from the request, else from its input, cleaned and capped for display."""
+    text = request.plan or (request.input.get("plan") if isinstance(request.input.get("plan"), str) else "") or ""
+    if not text.strip():
+        return "*Claude did not include a plan.*"
+    if len(text) > DISPLAY_LIMIT:
+        text = text[:DISPLAY_LIMIT] + f"\n\n*(plan cut for display at {DISPLAY_LIMIT:,} characters)*"
+    return clean_block(text)
+
+
+class PlanScreen(GuardedDialog):
+    """Approve Claude's plan or keep planning. Dismisses with a PermissionDecision (None only via cancel())."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "approve", "Approve"),
+        Binding("a", "approve_accept", "Approve, accept edits"),
+        Binding("n", "keep", "Keep planning"),
+        Binding("escape", "escape", "Keep planning / back", show=False),
+        Binding("t", "tell", "Tell Claude what to change"),
+    ]
+    DIALOG_CLASSES = "plan-dialog"
+
+    mode: reactive[str] = reactive("main", init=False)
+
+    def __init__(
+        self,
+        request: PermissionRequest,
+        *,
+        position: int = 1,
+        total: int = 1,
+        guard_ms: int = DEFAULT_GUARD_MS,
+        bell: bool = True,
+        desktop: bool = True,
+        accept_edits: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        """``accept_edits=False`` hides `a` unless the request itself suggests a setMode."""
+        super().__init__(
+            request,
+            position=position,
+            total=total,
+            guard_ms=guard_ms,
+            bell=bell,
+            desktop=desktop,
+            name=name,
+            id=id,
+            classes=classes,
+        )
+        offered = [s for s in request.suggestions if isinstance(s, dict) and s.get("type") == "setMode"]
+        accept = [s for s in offered if s.get("mode") == "acceptEdits"]
+        self.accept_suggestion: dict[str, Any] | None = (
+            accept[0] if accept else (dict(ACCEPT_EDITS) if accept_edits else None)
+        )
+        self.set_class(True, "-mode-main")
+
+    def dialog_title(self) -> Content:
+        return Content.assemble(" ", ("Claude's plan", "bold"), " ")
+
+    def attention_text(self) -> str:
+        return "Claude's plan is ready for review"
+
+    def compose_head(self) -> ComposeResult:
+        yield Static("Review the plan. Nothing changes until you approve.", id="plan-intro", markup=False)
+
+    def compose_body(self) -> ComposeResult:
+        # Textual's Markdown never interprets Rich markup; control characters are cleaned first.
+        yield Markdown(plan_text(self.request), id="plan", open_links=False)
+
+    def compose_foot(self) -> ComposeResult:
+        yield MessageBox(
+            "Keep planning, and tell Claude what to change:",
+            "e.g. also add tests for the parser",
+            "Enter send · Esc back",
+            id="tell",
+        )
+
+    def hints(self) -> list[Hint]:
+        hints = [Hint("y", "Approve", "approve", "allow")]
+        if self.accept_suggestion is not None:
+            hints.append(Hint("a", "Approve, accept edits", "approve_accept", "allow"))
+        hints += [Hint("n", "Keep planning", "keep", "deny"), Hint("t", "Tell Claude what to change…", "tell", "deny")]
+        return hints
+
+    def watch_mode(self, old: str, new: str) -> None:
+        self.set_class(False, f"-mode-{old}")
+        self.set_class(True, f"-mode-{new}")
+        if new == "tell":
+            self.query_one("#tell", MessageBox).open()
+        else:
+            self.query_one("#body").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("approve", "approve_accept", "keep", "tell"):
+            return self.mode == "main"
+        return True
+
+    # ------------------------------------------------------------------ actions
+
+    def action_approve(self) -> None:
+        if self.keys_open():
+            self.decide(PermissionDecision(self.request.request_id, True, updated_input={}, words="Plan approved"))
+
+    def action_approve_accept(self) -> None:
+        if self.keys_open() and self.accept_suggestion is not None:
+            self.decide(
+                PermissionDecision(
+                    self.request.request_id,
+                    True,
+                    updated_input={},
+                    updated_permissions=[self.accept_suggestion],
+                    words="Plan approved; accepting edits",
+                )
+            )
+
+    def action_keep(self) -> None:
+        if self.keys_open():
+            self.decide(
+                PermissionDecision(self.request.request_id, False, message=KEEP_PLANNING_MESSAGE, words="Kept planning")
+            )
+
+    def action_escape(self) -> None:
+        if not self.keys_open():
+            return
+        if self.mode == "main":
+            self.action_keep()
+        else:
+            self.mode = "main"
+
+    def action_tell(self) -> None:
+        if self.keys_open():
+            self.mode = "tell"
+
+    @on(MessageBox.Submitted, "#tell")
+    def _tell_submitted(self, event: MessageBox.Submitted) -> None:
+        event.stop()
+        text = event.text.strip()
+        if text and self.keys_open():
+            self.decide(PermissionDecision(self.request.request_id, False, message=text, words=f"Kept planning: {text}"))

@@ -1,0 +1,380 @@
+"""The task sidebar and the agent transcript screen, fed by what the real CLI printed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+from rich.console import Console
+from textual import on
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Footer, OptionList, Static
+
+from claude_tui.protocol import decode_line
+from claude_tui.resources import styles_dir
+from claude_tui.session import changes as ch
+from claude_tui.session import tasks as tasks_module
+from claude_tui.session.conversation import Conversation
+from claude_tui.session.items import TextItem
+from claude_tui.ui.screens.agent_transcript import AgentTranscriptScreen
+from claude_tui.ui.widgets.messages import AssistantText
+from claude_tui.ui.widgets.sidebar import TaskSidebar
+from tests.conftest import recording
+
+TOOL_ID = "toolu_msg_21_1"
+TASK_ID = "ad71a6bd4f5c340b4"
+SUBAGENT_TEXT = "Subagent here, exploring."
+
+
+class SidebarHost(App[None]):
+    CSS_PATH = [str(styles_dir() / name) for name in ("app.tcss", "chat.tcss", "sidebar.tcss",
+                                                      "agent_transcript.tcss")]
+
+    def __init__(self, conversation: Conversation | None = None, mode: str = "auto") -> None:
+        super().__init__()
+        self.conversation = conversation or Conversation()
+        self.mode = mode
+        self.stops: list[str] = []
+        self.selected: list[tuple[str, str]] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield Static("chat", id="chat-log")
+            yield TaskSidebar(self.conversation, mode=self.mode, id="sidebar")  # type: ignore[arg-type]
+        yield Footer()
+
+    @property
+    def sidebar(self) -> TaskSidebar:
+        return self.query_one(TaskSidebar)
+
+    @on(TaskSidebar.StopRequested)
+    def _stop(self, message: TaskSidebar.StopRequested) -> None:
+        self.stops.append(message.task_id)
+
+    @on(TaskSidebar.AgentSelected)
+    def _selected(self, message: TaskSidebar.AgentSelected) -> None:
+        self.selected.append((message.tool_use_id, message.task_id))
+
+    async def feed(self, lines: Iterable[str]) -> None:
+        """What ChatScreen.show_changes does with the sidebar's share of the changes."""
+        sidebar = self.sidebar
+        for line in lines:
+            dirty = False
+            for change in self.conversation.apply(decode_line(line)):
+                scope = getattr(change, "scope", None)
+                if isinstance(change, ch.TextAppended) and scope is not None:
+                    await sidebar.agent_text(scope, change.item, change.text)
+                elif isinstance(change, ch.ItemAdded) and scope is not None:
+                    sidebar.agent_item_added(scope, change.item)
+                elif isinstance(change, ch.ItemChanged) and scope is not None:
+                    sidebar.agent_item_changed(scope, change.item)
+                elif isinstance(change, ch.TasksChanged):
+                    dirty = True
+            if dirty:
+                sidebar.refresh_board()
+
+
+def plain(renderable: object, width: int = 34) -> str:
+    console = Console(width=width, color_system=None, record=True, file=None)
+    with console.capture() as capture:
+        console.print(renderable)
+    return capture.get()
+
+
+def static_text(app: App[None], selector: str) -> str:
+    return plain(app.query_one(selector, Static).content)
+
+
+def agent_rows(app: App[None]) -> list[str]:
+    options = app.query_one("#sidebar-agents", OptionList)
+    return [plain(option.prompt) for option in options.options]
+
+
+def until(lines: list[str], marker: str) -> tuple[list[str], list[str]]:
+    """Split a recording before the first line containing `marker`."""
+    index = next(i for i, line in enumerate(lines) if marker in line)
+    return lines[:index], lines[index:]
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """A hand-driven time.monotonic for the task board (elapsed times)."""
+    now = [1000.0]
+    monkeypatch.setattr(tasks_module.time, "monotonic", lambda: now[0])
+    return now
+
+
+async def test_auto_mode_hidden_when_empty_and_shows_with_tasks() -> None:
+    app = SidebarHost()
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert app.sidebar.display is False
+        await app.feed(recording("tasks"))
+        await pilot.pause()
+        assert app.sidebar.display is True
+        assert app.sidebar.region.width >= 30
+
+
+async def test_tasks_progress_statuses_and_active_form() -> None:
+    app = SidebarHost()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(recording("tasks"))
+        await pilot.pause()
+        text = static_text(app, "#sidebar-tasks")
+        assert "1 of 2 done" in text
+        assert "☑ Read the code #1" in text
+        # The in-progress task shows its activeForm, not its subject.
+        assert "◐" in text and "Fixing the bug #2" in text
+        assert "Patch the parser" not in text
+        # TodoWrite failed ("No such tool available"): no todos section.
+        assert app.query_one("#sidebar-todos").display is False
+        assert app.query_one("#sidebar-agents").display is False
+
+
+async def test_progress_header_follows_updates() -> None:
+    app = SidebarHost()
+    lines = recording("tasks")
+    before, _after = until(lines, '"content":"Updated task #1 status"')
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(before)
+        await pilot.pause()
+        text = static_text(app, "#sidebar-tasks")
+        assert "0 of 2 done" in text
+        assert "☐ Read the code" in text
+
+
+async def test_blocked_and_deleted_tasks() -> None:
+    conversation = Conversation()
+    board = conversation.tasks
+    board.on_tool_result("t1", "TaskList", {"tasks": [
+        {"id": "1", "subject": "Design", "status": "in_progress", "activeForm": "Designing"},
+        {"id": "2", "subject": "Build", "status": "pending", "blockedBy": ["1"]},
+        {"id": "3", "subject": "Old idea", "status": "deleted"},
+    ]}, "", False)
+    app = SidebarHost(conversation)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.sidebar.refresh_board()
+        await pilot.pause()
+        text = static_text(app, "#sidebar-tasks")
+        assert "0 of 2 done" in text
+        assert "⊘ Build #2" in text and "blocked by #1" in text
+        assert "Old idea" not in text
+        assert "Designing" in text
+
+
+async def test_todos_section_when_todowrite_succeeds() -> None:
+    conversation = Conversation()
+    board = conversation.tasks
+    board.on_tool_use("w1", "TodoWrite", {"todos": [
+        {"content": "Write tests", "status": "completed", "activeForm": "Writing tests"},
+        {"content": "Ship it", "status": "in_progress", "activeForm": "Shipping it"},
+    ]})
+    board.on_tool_result("w1", "TodoWrite", None, "Todos have been modified successfully.", False)
+    app = SidebarHost(conversation)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.sidebar.refresh_board()
+        await pilot.pause()
+        assert app.sidebar.display is True
+        text = static_text(app, "#sidebar-todos")
+        assert "Todos" in text and "1 of 2 done" in text
+        assert "Shipping it" in text and "Write tests" in text
+        assert app.query_one("#sidebar-tasks").display is False
+
+
+async def test_subagent_runs_then_completes_after_the_turn(clock: list[float]) -> None:
+    app = SidebarHost()
+    lines = recording("subagent")
+    running, rest = until(lines, '"parent_tool_use_id":"toolu_msg_21_1"')
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(running)
+        await pilot.pause()
+        rows = agent_rows(app)
+        assert rows[0].startswith("Agents") and "1 running" in rows[0]
+        assert len(rows) == 2, "the Task call, the background list and task_started are one agent"
+        assert "Explore tree" in rows[1] and "Explore · running" in rows[1] and "0s" in rows[1]
+        clock[0] += 75
+        app.sidebar.tick()
+        assert "1m15s" in agent_rows(app)[1]
+        await app.feed(rest)
+        await pilot.pause()
+        rows = agent_rows(app)
+        assert "Explore · completed" in rows[1] and "✓" in rows[1]
+        assert SUBAGENT_TEXT in rows[1], "the summary shows under a finished agent"
+        assert "1m15s" in rows[1], "the clock stopped when the agent ended"
+
+
+async def test_tick_is_idle_when_nothing_runs() -> None:
+    app = SidebarHost()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(recording("subagent"))
+        await pilot.pause()
+        frame = app.sidebar._frame
+        app.sidebar.tick()
+        assert app.sidebar._frame == frame
+
+
+async def test_enter_opens_transcript_with_subagent_text() -> None:
+    app = SidebarHost()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(recording("subagent"))
+        await pilot.pause()
+        app.sidebar.focus()
+        await pilot.pause()
+        assert isinstance(app.focused, OptionList)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AgentTranscriptScreen)
+        assert app.selected == [(TOOL_ID, TASK_ID)]
+        assert app.sidebar.transcript is screen
+        await pilot.pause()
+        texts = [w.source for w in screen.query(AssistantText)]
+        assert any(SUBAGENT_TEXT in t for t in texts)
+        header = plain(screen.query_one("#transcript-header", Static).content, width=80)
+        assert "Explore tree" in header and "completed" in header
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, AgentTranscriptScreen)
+        assert app.sidebar.transcript is None
+
+
+async def test_open_transcript_is_live_while_the_agent_runs() -> None:
+    app = SidebarHost()
+    lines = recording("subagent")
+    running, rest = until(lines, '"parent_tool_use_id":"toolu_msg_21_1"')
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(running)
+        await pilot.pause()
+        app.sidebar.open_transcript(TOOL_ID)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AgentTranscriptScreen)
+        assert screen.query_one("#transcript-empty").display is True
+        assert not list(screen.query(AssistantText))
+        await app.feed(rest)
+        await pilot.pause()
+        widgets = list(screen.query(AssistantText))
+        assert len(widgets) == 1 and SUBAGENT_TEXT in widgets[0].source
+        assert screen.query_one("#transcript-empty").display is False
+        item = app.conversation.log_for(TOOL_ID).items[0]
+        assert isinstance(item, TextItem)
+        # Forwarding the same item again does not mount a second widget.
+        app.sidebar.agent_item_added(TOOL_ID, item)
+        await pilot.pause()
+        assert len(list(screen.query(AssistantText))) == 1
+
+
+async def test_x_stops_a_running_agent_once() -> None:
+    app = SidebarHost()
+    running, _rest = until(recording("subagent"), '"parent_tool_use_id":"toolu_msg_21_1"')
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(running)
+        await pilot.pause()
+        app.sidebar.focus()
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.stops == [TASK_ID]
+        assert "Explore · stopping" in agent_rows(app)[1]
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.stops == [TASK_ID], "a second x while stopping sends nothing"
+
+
+async def test_x_on_a_finished_agent_does_nothing() -> None:
+    app = SidebarHost()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(recording("subagent"))
+        await pilot.pause()
+        app.sidebar.focus()
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.stops == []
+
+
+async def test_x_in_transcript_posts_stop_through_the_sidebar() -> None:
+    app = SidebarHost()
+    running, _rest = until(recording("subagent"), '"parent_tool_use_id":"toolu_msg_21_1"')
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(running)
+        await pilot.pause()
+        app.sidebar.open_transcript(TOOL_ID)
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.stops == [TASK_ID]
+        assert isinstance(app.screen, AgentTranscriptScreen), "the screen stays to show the agent stop"
+        await pilot.press("q")
+        await pilot.pause()
+        assert not isinstance(app.screen, AgentTranscriptScreen)
+
+
+async def test_toggle_beats_auto_mode() -> None:
+    app = SidebarHost()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(recording("tasks"))
+        await pilot.pause()
+        assert app.sidebar.display is True
+        app.sidebar.toggle()
+        await pilot.pause()
+        assert app.sidebar.display is False
+        await app.feed(recording("subagent"))
+        await pilot.pause()
+        assert app.sidebar.display is False, "new content does not reopen a sidebar the user closed"
+        app.sidebar.toggle()
+        await pilot.pause()
+        assert app.sidebar.display is True
+        assert len(agent_rows(app)) == 2
+
+
+async def test_hide_mode_and_show_mode() -> None:
+    hidden = SidebarHost(mode="hide")
+    async with hidden.run_test(size=(100, 30)) as pilot:
+        await hidden.feed(recording("tasks"))
+        await pilot.pause()
+        assert hidden.sidebar.display is False
+        hidden.sidebar.toggle()
+        await pilot.pause()
+        assert hidden.sidebar.display is True
+    shown = SidebarHost(mode="show")
+    async with shown.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert shown.sidebar.display is True
+        assert shown.query_one("#sidebar-empty").display is True
+        assert "No tasks or agents yet." in static_text(shown, "#sidebar-empty")
+
+
+async def test_hiding_a_focused_sidebar_moves_focus_away() -> None:
+    app = SidebarHost()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(recording("subagent"))
+        await pilot.pause()
+        app.sidebar.focus()
+        await pilot.pause()
+        assert app.focused is app.query_one("#sidebar-agents")
+        app.sidebar.toggle()
+        await pilot.pause()
+        assert app.focused is None or app.sidebar not in app.focused.ancestors_with_self
+
+
+async def test_background_work_is_listed_by_type_and_untrusted_text_is_inert() -> None:
+    conversation = Conversation()
+    conversation.tasks.on_background_tasks([
+        {"task_id": "b1", "task_type": "local_bash", "description": "npm run dev [bold]x[/bold]\x1b[31m"},
+        {"task_id": "m1", "task_type": "monitor", "description": "watch logs"},
+    ])
+    app = SidebarHost(conversation)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.sidebar.refresh_board()
+        await pilot.pause()
+        rows = agent_rows(app)
+        assert rows[0].startswith("Background") and "2 running" in rows[0]
+        assert "npm run dev [bold]x[/bold]␛[31m" in rows[1] or "npm run dev [bold]x[/bold]␛[3…" in rows[1]
+        assert "shell · running" in rows[1]
+        assert "monitor · running" in rows[2]
+        app.sidebar.focus()
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.stops == ["b1"]
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, AgentTranscriptScreen), "background shells have no transcript"

@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from claude_tui.history.commands import export_command, format_table, search_command, sessions_command
+from claude_tui.history.index import SessionIndex
+from claude_tui.history.names import NameStore
+from claude_tui.history.paths import encode_project_dir
+from claude_tui.history.synth import make_session, read_records, tree_digest
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "sessions" / "-home-user-project"
+HERE = Path("/home/user/project")
+
+
+@pytest.fixture
+def setup(tmp_path: Path):
+    root = tmp_path / "claude"
+    shutil_tree = root / "projects" / encode_project_dir(str(HERE))
+    for p in sorted(FIXTURES.glob("*.jsonl")):
+        shutil_tree.mkdir(parents=True, exist_ok=True)
+        (shutil_tree / p.name).write_bytes(p.read_bytes())
+    make_session(root / "projects" / encode_project_dir("/elsewhere"), read_records(next(FIXTURES.glob("3aa*.jsonl"))), cwd="/elsewhere")
+    idx = SessionIndex(tmp_path / "cache" / "s.sqlite", root=root, names=NameStore(tmp_path / "names.json"))
+    before = tree_digest(root)
+    yield root, idx
+    idx.close()
+    assert tree_digest(root) == before  # commands never touch the CLI's files
+
+
+def test_sessions_table(setup) -> None:
+    root, idx = setup
+    out = io.StringIO()
+    assert sessions_command(False, 10, False, HERE, out, index=idx) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["SESSION", "LAST", "ACTIVE", "MSGS", "COST", "BRANCH", "TITLE"]
+    assert len(lines) == 4
+    assert any("1371d147-61d8-4b34-beff-86ba0e32e82d" in line and "follow-up after resume" in line and "$0.04" in line for line in lines)
+    # aligned columns: every row's TITLE starts at the same offset
+    col = lines[0].index("TITLE")
+    assert all(line[col - 2 : col] == "  " for line in lines[1:])
+
+
+def test_sessions_all_json(setup) -> None:
+    root, idx = setup
+    out = io.StringIO()
+    assert sessions_command(True, 0, True, HERE, out, index=idx) == 0
+    data = json.loads(out.getvalue())
+    assert len(data) == 4
+    assert {d["cwd"] for d in data} == {"/home/user/project", "/elsewhere"}
+    assert all(d["entrypoint"] == "sdk-cli" and d["message_count"] > 0 for d in data)
+    assert {"session_id", "display_title", "last_active", "cost_usd", "git_branch", "model"} <= set(data[0])
+
+
+def test_sessions_limit_and_empty(setup) -> None:
+    root, idx = setup
+    out = io.StringIO()
+    sessions_command(True, 2, True, HERE, out, index=idx)
+    assert len(json.loads(out.getvalue())) == 2
+    out = io.StringIO()
+    assert sessions_command(False, 10, False, Path("/nope"), out, index=idx) == 0
+    assert out.getvalue().startswith("No sessions found")
+
+
+def test_search_table_and_json(setup) -> None:
+    root, idx = setup
+    out = io.StringIO()
+    assert search_command("bash", False, False, HERE, out, index=idx) == 0
+    text = out.getvalue()
+    assert text.splitlines()[0].split()[:3] == ["SESSION", "TURN", "KIND"]
+    assert "3aa3043d-6dbe-4e80-8b58-4789dd1efc50" in text
+    out = io.StringIO()
+    assert search_command("bash", True, True, HERE, out, index=idx) == 0
+    hits = json.loads(out.getvalue())
+    assert len({h["session_id"] for h in hits}) == 2 and all(h["uuid"] and h["snippet"] for h in hits)
+    out = io.StringIO()
+    assert search_command("nonexistentword", True, False, HERE, out, index=idx) == 1
+
+
+def test_export_markdown_and_json(setup) -> None:
+    root, idx = setup
+    out = io.StringIO()
+    assert export_command("1371d147-61d8-4b34-beff-86ba0e32e82d", "markdown", out, root=root, names=idx.names) == 0
+    md = out.getvalue()
+    assert md.startswith("# follow-up after resume")
+    assert "## User\n\nkw:edit the file" in md and "- **Tool** Edit: /home/user/project/a.txt" in md
+    assert "All done. The tool ran." in md and "lorem ipsum" not in md
+    out = io.StringIO()
+    assert export_command("1371d147-61d8-4b34-beff-86ba0e32e82d", "json", out, root=root) == 0
+    doc = json.loads(out.getvalue())
+    assert doc["cost_state"]["totalCostUSD"] == 0.04242 and len(doc["records"]) > 6
+    assert export_command("00000000-0000-0000-0000-000000000000", "md", io.StringIO(), root=root) == 1
+    assert export_command("1371d147-61d8-4b34-beff-86ba0e32e82d", "pdf", io.StringIO(), root=root) == 1
+
+
+def test_format_table_sanitises() -> None:
+    table = format_table(["A", "B"], [["x\x1b[31m", "y\nz"]])
+    assert "\x1b" not in table and table.splitlines()[1] == "x [31m  y z"

@@ -1,0 +1,158 @@
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from claude_tui.history import meta as meta_mod
+from claude_tui.history.meta import read_meta
+from claude_tui.history.synth import read_records, turn_records, write_jsonl
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "sessions" / "-home-user-project"
+SID = "11111111-2222-3333-4444-555555555555"
+
+
+def fixture(name: str) -> list[dict]:
+    return read_records(next(FIXTURES.glob(f"{name}*.jsonl")))
+
+
+def test_real_fixture_metadata() -> None:
+    m = read_meta(FIXTURES / "1371d147-61d8-4b34-beff-86ba0e32e82d.jsonl")
+    assert m is not None
+    assert m.session_id == "1371d147-61d8-4b34-beff-86ba0e32e82d"
+    assert m.entrypoint == "sdk-cli"  # stream-json sessions are listed, not hidden
+    assert m.title == "follow-up after resume" and m.title_source == "last-prompt"
+    assert m.first_prompt == "kw:edit the file"
+    assert m.cwd == "/home/user/project" and m.git_branch == "HEAD"
+    assert m.model == "claude-opus-5-5"
+    assert m.cost_usd == pytest.approx(0.04242)
+    assert m.created is not None and m.size == os.path.getsize(m.path)
+
+
+def _session(tmp_path: Path, extra: list[dict], prompt: str = "the first prompt") -> Path:
+    recs = turn_records(SID, None, prompt, "answer")
+    return write_jsonl(tmp_path / f"{SID}.jsonl", recs + extra)
+
+
+@pytest.mark.parametrize(
+    ("extra", "title", "source"),
+    [
+        ([{"type": "custom-title", "customTitle": "My name"}, {"type": "ai-title", "aiTitle": "AI"},
+          {"type": "summary", "summary": "S", "leafUuid": "x"}, {"type": "last-prompt", "lastPrompt": "lp"}],
+         "My name", "custom"),
+        ([{"type": "ai-title", "aiTitle": "AI"}, {"type": "summary", "summary": "S"},
+          {"type": "last-prompt", "lastPrompt": "lp"}], "AI", "ai"),
+        ([{"type": "summary", "summary": "S"}, {"type": "last-prompt", "lastPrompt": "lp"}], "S", "summary"),
+        ([{"type": "last-prompt", "lastPrompt": "lp"}], "lp", "last-prompt"),
+        ([], "the first prompt", "first-prompt"),
+        ([{"type": "last-prompt", "lastPrompt": "<command-name>/clear</command-name>"}], "the first prompt", "first-prompt"),
+    ],
+)
+def test_title_precedence(tmp_path: Path, extra: list[dict], title: str, source: str) -> None:
+    m = read_meta(_session(tmp_path, extra))
+    assert m is not None and (m.title, m.title_source) == (title, source)
+
+
+def test_latest_custom_title_wins(tmp_path: Path) -> None:
+    m = read_meta(_session(tmp_path, [{"type": "custom-title", "customTitle": "old"},
+                                      {"type": "custom-title", "customTitle": "new"}]))
+    assert m is not None and m.title == "new"
+
+
+def test_first_prompt_skips_meta_tool_results_wrappers_interruptions(tmp_path: Path) -> None:
+    base = {"type": "user", "isSidechain": False, "sessionId": SID}
+    recs = [
+        {**base, "uuid": "a", "isMeta": True, "message": {"role": "user", "content": "Caveat: meta"}},
+        {**base, "uuid": "b", "message": {"role": "user", "content": "<command-name>/model</command-name>"}},
+        {**base, "uuid": "c", "message": {"role": "user", "content": "<local-command-stdout>Set model</local-command-stdout>"}},
+        {**base, "uuid": "d", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "x"}]}},
+        {**base, "uuid": "e", "message": {"role": "user", "content": [{"type": "text", "text": "[Request interrupted by user]"}]}},
+        {**base, "uuid": "f", "isCompactSummary": True, "message": {"role": "user", "content": "This session is being continued"}},
+        {**base, "uuid": "g", "message": {"role": "user", "content": [{"type": "text", "text": "  real\n question\x1b[31m "}]}},
+    ]
+    m = read_meta(write_jsonl(tmp_path / f"{SID}.jsonl", recs))
+    assert m is not None
+    assert m.first_prompt == "real question [31m"  # control chars (ESC) removed
+    assert m.title_source == "first-prompt"
+
+
+def test_command_only_session_falls_back_to_command(tmp_path: Path) -> None:
+    recs = [{"type": "user", "uuid": "b", "message": {"role": "user",
+             "content": "<command-name>/init</command-name><command-args>now</command-args>"}}]
+    m = read_meta(write_jsonl(tmp_path / f"{SID}.jsonl", recs))
+    assert m is not None and m.title == "/init now" and m.title_source == "command"
+
+
+def test_corrupt_lines_and_unknown_types_skipped(tmp_path: Path) -> None:
+    path = tmp_path / f"{SID}.jsonl"
+    recs = turn_records(SID, None, "hello prompt", "hi")
+    with open(path, "w") as fh:
+        fh.write("{not json\n")
+        fh.write(json.dumps({"type": "brand-new-record", "payload": [1, 2]}) + "\n")
+        fh.write("[1,2,3]\n\x00\x01garbage\n")
+        for r in recs:
+            fh.write(json.dumps(r) + "\n")
+        fh.write('{"type":"cost-state","totalCostUSD":1.5}\n')
+        fh.write('{"type":"last-prompt","lastPr')  # truncated final line
+    m = read_meta(path)
+    assert m is not None and m.title == "hello prompt" and m.cost_usd == 1.5
+
+
+def test_empty_and_missing_files(tmp_path: Path) -> None:
+    (tmp_path / "e.jsonl").write_bytes(b"")
+    assert read_meta(tmp_path / "e.jsonl") is None
+    assert read_meta(tmp_path / "missing.jsonl") is None
+
+
+class _CountingFile(io.RawIOBase):
+    def __init__(self, fh, counter: list[int]) -> None:
+        self.fh, self.counter = fh, counter
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.fh.close()
+
+    def fileno(self) -> int:
+        return self.fh.fileno()
+
+    def seek(self, *a):
+        return self.fh.seek(*a)
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.fh.read(n)
+        self.counter[0] += len(data)
+        return data
+
+
+def test_bounded_reads_on_a_50mb_transcript(tmp_path: Path, monkeypatch) -> None:
+    head = turn_records(SID, None, "huge session prompt", "ok")
+    filler = turn_records(SID, head[-1]["uuid"], "x" * 1_000_000, "y" * 200_000)
+    path = tmp_path / f"{SID}.jsonl"
+    with open(path, "w") as fh:
+        for r in head:
+            fh.write(json.dumps(r) + "\n")
+        line = json.dumps(filler[0]) + "\n"
+        for _ in range(50):
+            fh.write(line)
+        fh.write(json.dumps({"type": "ai-title", "aiTitle": "Big one"}) + "\n")
+        fh.write(json.dumps({"type": "cost-state", "totalCostUSD": 3.25}) + "\n")
+    assert path.stat().st_size > 50_000_000
+    counter = [0]
+    real_open = open
+    monkeypatch.setattr(meta_mod, "open", lambda p, mode="r", *a, **k: _CountingFile(real_open(p, mode, *a, **k), counter), raising=False)
+    m = read_meta(path)
+    assert m is not None
+    assert m.title == "Big one" and m.first_prompt == "huge session prompt" and m.cost_usd == 3.25
+    assert 0 < counter[0] <= 128 * 1024
+
+
+@pytest.mark.parametrize("words", [5000, 100_000])  # 25 KB, and 500 KB: longer than the head chunk
+def test_huge_first_prompt_is_truncated(tmp_path: Path, words: int) -> None:
+    m = read_meta(_session(tmp_path, [{"type": "x" * 10}] * 20000, prompt="word " * words))
+    assert m is not None and m.title_source == "first-prompt"
+    assert m.title.startswith("word word") and len(m.title) <= 200
