@@ -14,13 +14,12 @@ applied to the file's current contents exactly as the CLI would apply it.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from claude_tui.diff.model import NO_NEWLINE, DiffKind, FileDiff, Hunk, hunks_from_structured_patch
+from claude_tui.diff.model import NO_NEWLINE, DiffKind, FileDiff, Hunk
 
 MAX_CHARS = 2_000_000
 """Content longer than this (characters or bytes) gets a guarded summary."""
@@ -38,7 +37,7 @@ Content = str | bytes | None
 # --------------------------------------------------------------------------- guards
 
 
-def _decode(content: Content) -> tuple[str | None, DiffKind | None]:
+def decode_content(content: Content) -> tuple[str | None, DiffKind | None]:
     """(text, guard) where guard is ``binary``/``huge`` when the content must not be diffed."""
     if content is None:
         return None, None
@@ -69,7 +68,7 @@ def _size(content: Content) -> str:
     return f"{size:.1f} MB"  # pragma: no cover
 
 
-def _guarded(path: str, kind: DiffKind, *contents: Content) -> FileDiff:
+def guarded_diff(path: str, kind: DiffKind, *contents: Content) -> FileDiff:
     biggest = max(contents, key=lambda c: 0 if c is None else len(c))
     if kind == "binary":
         note = f"Binary content ({_size(biggest)}) — not shown."
@@ -288,9 +287,9 @@ def _apply(text: str, old: str, new: str, replace_all: bool) -> tuple[str | None
 
 
 def _edit_diff(path: str, kind: DiffKind, old: str, new: str, note: str = "") -> FileDiff:
-    _, guard = _decode(new)
+    _, guard = decode_content(new)
     if guard:
-        return _guarded(path, guard, old, new)
+        return guarded_diff(path, guard, old, new)
     hunks = diff_texts(old, new)
     if not hunks and not note:
         note = "No changes."
@@ -301,9 +300,9 @@ def preview_edit(
     file_text: Content, old_string: str, new_string: str, replace_all: bool = False, *, path: str = ""
 ) -> FileDiff:
     """What an Edit would change in ``file_text`` (the file on disk; ``None`` if it does not exist)."""
-    text, guard = _decode(file_text)
+    text, guard = decode_content(file_text)
     if guard:
-        return _guarded(path, guard, file_text)
+        return guarded_diff(path, guard, file_text)
     if text is None:
         if old_string == "":
             return _edit_diff(path, "create", "", new_string)
@@ -316,9 +315,9 @@ def preview_edit(
 
 def preview_multiedit(file_text: Content, edits: Sequence[Mapping[str, Any]], *, path: str = "") -> FileDiff:
     """What a MultiEdit would change: its edits applied in order; any failure refuses them all."""
-    text, guard = _decode(file_text)
+    text, guard = decode_content(file_text)
     if guard:
-        return _guarded(path, guard, file_text)
+        return guarded_diff(path, guard, file_text)
     original = text
     if text is None:
         first = edits[0] if edits else {}
@@ -343,136 +342,23 @@ def preview_multiedit(file_text: Content, edits: Sequence[Mapping[str, Any]], *,
 
 def preview_write(path_exists: bool, old_text: Content, new_text: Content, *, path: str = "") -> FileDiff:
     """What a Write would change: ``create`` (all lines added) or ``update`` (a patch)."""
-    new, new_guard = _decode(new_text)
+    new, new_guard = decode_content(new_text)
     if new_guard:
-        return _guarded(path, new_guard, old_text, new_text)
+        return guarded_diff(path, new_guard, old_text, new_text)
     new = new or ""
     if not path_exists or old_text is None:
         hunks = diff_texts("", new)
         return FileDiff.from_hunks(path, "create", hunks, "" if hunks else "New empty file.")
-    old, old_guard = _decode(old_text)
+    old, old_guard = decode_content(old_text)
     if old_guard:
-        return _guarded(path, old_guard, old_text, new_text)
+        return guarded_diff(path, old_guard, old_text, new_text)
     return _edit_diff(path, "update", old or "", new)
 
 
 def preview_delete(old_text: Content, *, path: str = "") -> FileDiff:
     """A file's whole content removed."""
-    old, guard = _decode(old_text)
+    old, guard = decode_content(old_text)
     if guard:
-        return _guarded(path, guard, old_text)
+        return guarded_diff(path, guard, old_text)
     hunks = diff_texts(old or "", "")
     return FileDiff.from_hunks(path, "delete", hunks, "" if hunks else "Empty file deleted.")
-
-
-# --------------------------------------------------------------------------- notebooks
-
-
-def _cell_source(cell: object) -> str:
-    source = cell.get("source", "") if isinstance(cell, dict) else ""
-    if isinstance(source, list):
-        return "".join(part for part in source if isinstance(part, str))
-    return source if isinstance(source, str) else ""
-
-
-def _find_cell(cells: list[Any], cell_id: str | None) -> int | None:
-    if not cell_id:
-        return None
-    for index, cell in enumerate(cells):
-        if isinstance(cell, dict) and cell.get("id") == cell_id:
-            return index
-    match = re.fullmatch(r"(?:cell-)?(\d+)", cell_id)
-    if match and int(match.group(1)) < len(cells):
-        return int(match.group(1))
-    return None
-
-
-def preview_notebook(
-    notebook_text: Content,
-    cell_id: str | None,
-    new_source: str,
-    cell_type: str | None = None,
-    edit_mode: str = "replace",
-    *,
-    path: str = "",
-) -> FileDiff:
-    """A NotebookEdit: the edited cell's source before and after (line numbers within the cell)."""
-    text, guard = _decode(notebook_text)
-    if guard:
-        return _guarded(path, guard, notebook_text)
-    cells: list[Any] = []
-    if text:
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = None
-        if isinstance(data, dict) and isinstance(data.get("cells"), list):
-            cells = data["cells"]
-    index = _find_cell(cells, cell_id)
-    old_cell = cells[index] if index is not None else None
-    kind = cell_type or (old_cell.get("cell_type") if isinstance(old_cell, dict) else None) or "code"
-    where = f"cell {cell_id}" if cell_id else "first cell"
-    if edit_mode == "insert":
-        anchor = f"after cell {cell_id}" if cell_id else "at the top"
-        hunks = diff_texts("", new_source)
-        return FileDiff.from_hunks(path, "notebook", hunks, f"Insert {kind} cell {anchor}.")
-    if old_cell is None:
-        note = f"{where.capitalize()} not found in the notebook; showing the new source."
-        if edit_mode == "delete":
-            return FileDiff(path, "notebook", note=f"Delete {where}: cell not found in the notebook.")
-        return FileDiff.from_hunks(path, "notebook", diff_texts("", new_source), note)
-    old_source = _cell_source(old_cell)
-    if edit_mode == "delete":
-        return FileDiff.from_hunks(path, "notebook", diff_texts(old_source, ""), f"Delete {kind} {where}.")
-    hunks = diff_texts(old_source, new_source)
-    return FileDiff.from_hunks(path, "notebook", hunks, f"Replace {where} ({kind}).")
-
-
-# --------------------------------------------------------------------------- tool results
-
-
-def _str(mapping: Mapping[str, Any], *keys: str) -> str | None:
-    for key in keys:
-        value = mapping.get(key)
-        if isinstance(value, str):
-            return value
-    return None
-
-
-def file_diff_from_tool_result(
-    tool_name: str, tool_input: Mapping[str, Any] | None, result: Mapping[str, Any] | None
-) -> FileDiff | None:
-    """The FileDiff of a finished Edit/MultiEdit/Write/NotebookEdit from its ``tool_use_result``.
-
-    Works for live results and for transcript records (same shape). Returns None
-    for other tools or unusable results.
-    """
-    tool_input = tool_input if isinstance(tool_input, Mapping) else {}
-    if not isinstance(result, Mapping):
-        return None
-    path = _str(result, "filePath", "notebook_path") or _str(tool_input, "file_path", "notebook_path") or ""
-    patch = hunks_from_structured_patch(result.get("structuredPatch"))
-    if tool_name in ("Edit", "MultiEdit"):
-        return FileDiff.from_hunks(path, "edit", patch, "" if patch else "No changes.")
-    if tool_name == "Write":
-        content = _str(result, "content")
-        if result.get("type") == "create" or result.get("originalFile") is None:
-            if patch:
-                return FileDiff.from_hunks(path, "create", patch)
-            return preview_write(False, None, content or "", path=path)
-        return FileDiff.from_hunks(path, "update", patch, "" if patch else "No changes.")
-    if tool_name == "NotebookEdit":
-        new_source = _str(result, "new_source") or _str(tool_input, "new_source") or ""
-        diff = preview_notebook(
-            _str(result, "original_file"),
-            _str(result, "cell_id") or _str(tool_input, "cell_id"),
-            new_source,
-            _str(result, "cell_type") or _str(tool_input, "cell_type"),
-            _str(result, "edit_mode") or _str(tool_input, "edit_mode") or "replace",
-            path=path,
-        )
-        error = _str(result, "error")
-        if error:
-            diff.note = f"{diff.note} Error: {error}".strip()
-        return diff
-    return None

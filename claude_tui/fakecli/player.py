@@ -23,6 +23,7 @@ from claude_tui.fakecli import recordings as rec
 from claude_tui.fakecli.recordings import SESSION, Line, is_
 from claude_tui.fakecli.scenarios import Scenario
 
+RECORDED_CWD = "/home/user/project"
 _TOOLU = re.compile(r"toolu_[A-Za-z0-9_]+")
 _MSG = re.compile(r"\bmsg_\d+\b")
 _msg_counter = itertools.count(1000)
@@ -97,6 +98,10 @@ class Play:
             obj["request_id"] = self._map("req:" + obj["request_id"], str(uuid.uuid4()))
         text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
         text = text.replace(SESSION, st.session_id)
+        if st.cwd:
+            # Recordings were made in /home/user/project: point them at the real cwd
+            # so diff previews and paths make sense where the fake runs.
+            text = text.replace(RECORDED_CWD, json.dumps(st.cwd)[1:-1])
         text = _TOOLU.sub(lambda m: self._map(m.group(0), "toolu_01" + secrets.token_hex(11)), text)
         text = _MSG.sub(lambda m: self._map(m.group(0), f"msg_{next(_msg_counter)}"), text)
         self._track(json.loads(text) if kind in ("stream_event", "control_request") else obj)

@@ -122,7 +122,18 @@ def _welcome() -> Scenario:
     first_delta = rec.find(turn, is_("stream_event", "content_block_delta"))
     words = re.findall(r"\S+\s*", WELCOME_TEXT)
     chunks = ["".join(words[i : i + 3]) for i in range(0, len(words), 3)]
-    return _stream_text("welcome", turn, first_delta + 1, chunks)
+    scenario = _stream_text("welcome", turn, first_delta + 1, chunks)
+    # The recorded turn's own first delta ("Hello! ") stays as the delta template;
+    # blank it so the welcome text is the whole answer.
+    first = next(ln for ln in scenario.lines if is_("stream_event", "content_block_delta")(ln))
+    recorded = first["event"]["delta"]["text"]
+    first["event"]["delta"]["text"] = ""
+    for ln in scenario.lines:
+        if ln.get("type") == "assistant":
+            ln["message"]["content"][0]["text"] = ln["message"]["content"][0]["text"][len(recorded):]
+        elif ln.get("type") == "result":
+            ln["result"] = str(ln.get("result", ""))[len(recorded):]
+    return scenario
 
 
 def _slow(words: int = 240) -> Scenario:

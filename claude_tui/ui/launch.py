@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from claude_tui.cli import AppArgs
 from claude_tui.config import ConfigError, load_config
@@ -29,7 +30,18 @@ def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[
 
         options.command = command()
         options.env.setdefault("FAKE_CLAUDE_DELAY_MS", "12")
+        options.cwd = str(demo_project())
     return options
+
+
+def demo_project() -> Path:
+    """A small project for the demo, so edit previews have a real file to diff against."""
+    from claude_tui import paths
+
+    root = paths.data_dir() / "demo-project"
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "a.txt").write_text("alpha\nbeta\ngamma\n", encoding="utf-8")
+    return root
 
 
 def run_app(args: AppArgs) -> int:
@@ -50,8 +62,26 @@ def run_app(args: AppArgs) -> int:
         except ClaudeNotFoundError as error:
             print(f"claude-tui: {error}", file=sys.stderr)
             return 1
+    conversation = None
+    if args.continue_session:
+        # Resolve --continue ourselves so the history can be shown and the id is known.
+        from claude_tui.resume import newest_session_id
+
+        session_id = newest_session_id(args.cwd)
+        if session_id is None:
+            print(f"claude-tui: no previous session in {args.cwd} to continue; starting a new one.", file=sys.stderr)
+        else:
+            options.resume, options.continue_session = session_id, False
+    if options.resume:
+        from claude_tui.resume import load_conversation
+
+        conversation = load_conversation(options.resume, args.cwd)
+        if conversation is None and not args.demo:
+            print(f"claude-tui: no transcript found for session {options.resume}; "
+                  "Claude Code will resume it without showing earlier history.", file=sys.stderr)
     from claude_tui.ui.app import ClaudeTuiApp
 
-    app = ClaudeTuiApp(options, config, debug_log=args.debug_log, open_browser=args.resume == "")
+    app = ClaudeTuiApp(options, config, debug_log=args.debug_log, conversation=conversation,
+                       open_browser=args.resume == "")
     app.run()
     return app.return_code or 0

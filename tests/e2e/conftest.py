@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -20,6 +22,9 @@ from tests.e2e.cli_install import CliInstallError, ensure_cli
 from tests.e2e.mock_api import MockApi
 from tests.e2e.offline_env import offline_env
 from tests.e2e.raw_cli import RawCli
+
+if TYPE_CHECKING:
+    from claude_tui.transport.options import CliOptions
 
 HERE = Path(__file__).parent
 RUN_MARKER = "CLAUDE_TUI_E2E_RUN"
@@ -119,3 +124,36 @@ def start_cli(claude_bin: Path, e2e_env: dict[str, str],
         cli.close()
     leftovers = marked_processes()
     assert not leftovers, f"CLI processes still alive after the test: {leftovers}"
+
+
+# -- the app against the real CLI (test_app_real_cli.py, test_tmux_smoke.py) -------------
+
+
+@pytest.fixture
+def app_options(claude_bin: Path, e2e_env: dict[str, str], project_dir: Path,
+                monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., "CliOptions"]]:
+    """Factory of ``CliOptions`` for the app: the real CLI, the offline env, the project dir.
+
+    ``build_env`` starts from ``os.environ``: the developer's ANTHROPIC_*/CLAUDE_* variables
+    are removed from this process for the test, and the e2e env (with the run marker) is
+    passed as ``options.env`` so it wins over whatever remains.  After the test no process
+    carrying the marker may be alive.
+    """
+    from claude_tui.transport.options import CliOptions
+    from tests.e2e.offline_env import LEAKY_PREFIXES
+
+    for key in list(os.environ):
+        if key.startswith(LEAKY_PREFIXES):
+            monkeypatch.delenv(key, raising=False)
+
+    def make(**kwargs: object) -> CliOptions:
+        return CliOptions(cwd=str(project_dir), claude_path=str(claude_bin), env=dict(e2e_env),
+                          **kwargs)  # type: ignore[arg-type]
+
+    yield make
+    deadline = time.monotonic() + 5
+    leftovers = marked_processes()
+    while leftovers and time.monotonic() < deadline:  # a CLI closing in its grace period
+        time.sleep(0.1)
+        leftovers = marked_processes()
+    assert not leftovers, f"CLI processes still alive after the app test: {leftovers}"

@@ -135,3 +135,15 @@ async def test_changes_panel_empty_state_and_refresh() -> None:
         await pilot.pause()
         assert not panel.has_class("-empty")
         assert panel.query_one(DiffView).diffs[0].path == "e.txt"
+
+
+async def test_theme_change_recolours_cached_rows() -> None:
+    view = DiffView(preview_edit("a\nb\nc\n", "b", "B", path="x.txt"), split=False)
+    app = ViewApp(view)
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        dark = list(view.render_line(4))[0].style.bgcolor
+        app.theme = "textual-light"
+        await pilot.pause()
+        light = list(view.render_line(4))[0].style.bgcolor
+        assert dark != light

@@ -80,6 +80,8 @@ class GuardedDialog(ModalScreen[PermissionDecision | None]):
         self._armed_until = 0.0
         self._guard_timer: Timer | None = None
         self._alerted = False
+        self._shown = False
+        """Set when the dialog first becomes the active screen; keys before that never count."""
 
     # ------------------------------------------------------------------ layout
 
@@ -169,7 +171,7 @@ class GuardedDialog(ModalScreen[PermissionDecision | None]):
 
     def keys_open(self) -> bool:
         """May a key or click act now? (Guard passed, dialog visible, nothing settled.)"""
-        return not self._settled and not self.armed and self.is_active
+        return self._shown and not self._settled and not self.armed and self.is_active
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         if self._settled:
@@ -178,6 +180,7 @@ class GuardedDialog(ModalScreen[PermissionDecision | None]):
                 self.dismiss(None)
             return
         self.arm()
+        self._shown = True
         if not self._alerted:
             self._alerted = True
             request_attention(self.app, self.attention_text(), bell=self.bell, desktop=self.desktop)

@@ -176,8 +176,9 @@ class ChoiceList(OptionList):
         if self.highlighted is not None:
             self.post_message(self.Toggled(self, self.highlighted))
 
-    async def _on_click(self, event: events.Click) -> None:
-        # Replaces OptionList's click handler, which would select (= confirm).
+    def on_click(self, event: events.Click) -> None:
+        # prevent_default() keeps OptionList's own click handler (which selects = confirms) from running.
+        event.prevent_default()
         clicked = event.style.meta.get("option")
         if isinstance(clicked, int) and 0 <= clicked < self.option_count:
             event.stop()

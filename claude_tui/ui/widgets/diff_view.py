@@ -193,7 +193,6 @@ class DiffView(ScrollView, can_focus=True):
         self._update_virtual_size()
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.app.theme_changed_signal.subscribe(self, self._on_theme_changed)
 
     def _on_theme_changed(self, _theme: object) -> None:

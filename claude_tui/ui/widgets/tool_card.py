@@ -10,6 +10,7 @@ import json
 import time
 from typing import Any
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -19,6 +20,7 @@ from textual.widgets import Static
 from claude_tui.protocol.sanitize import printable
 from claude_tui.protocol.tools import display_tool_name, tool_summary
 from claude_tui.session.items import ToolItem, ToolState
+from claude_tui.ui.widgets.tool_diff import diff_for_tool_result
 
 _ICONS = {
     "Bash": "$", "Read": "📖", "Write": "✎", "Edit": "✎", "MultiEdit": "✎", "NotebookEdit": "✎",
@@ -26,15 +28,16 @@ _ICONS = {
     "TaskCreate": "☐", "TaskUpdate": "☑", "TaskList": "☰", "TaskGet": "☰", "TodoWrite": "☑",
     "AskUserQuestion": "?", "ExitPlanMode": "📋", "Skill": "✦",
 }
+# State words and the theme colour they take (a name from the app's theme).
 _STATE_WORDS = {
-    ToolState.STREAMING: ("…", "tool-state-running"),
-    ToolState.PENDING: ("…", "tool-state-running"),
-    ToolState.WAITING: ("waiting for you", "tool-state-waiting"),
-    ToolState.RUNNING: ("running", "tool-state-running"),
-    ToolState.DONE: ("✓", "tool-state-done"),
-    ToolState.ERROR: ("✗ error", "tool-state-error"),
-    ToolState.DENIED: ("⊘ denied", "tool-state-denied"),
-    ToolState.INTERRUPTED: ("⏹ interrupted", "tool-state-denied"),
+    ToolState.STREAMING: ("…", "accent"),
+    ToolState.PENDING: ("…", "accent"),
+    ToolState.WAITING: ("waiting for you", "warning"),
+    ToolState.RUNNING: ("running", "accent"),
+    ToolState.DONE: ("✓", "success"),
+    ToolState.ERROR: ("✗ error", "error"),
+    ToolState.DENIED: ("⊘ denied", "warning"),
+    ToolState.INTERRUPTED: ("⏹ interrupted", "warning"),
 }
 _MAX_BODY_CHARS = 20_000
 _DIFF_TOOLS = ("Edit", "MultiEdit", "Write")
@@ -87,9 +90,9 @@ class ToolCard(Vertical):
         if summary:
             text.append("  ")
             text.append(printable(summary.splitlines()[0] if summary else ""), style="")
-        words, style = _STATE_WORDS[item.state]
+        words, colour = _STATE_WORDS[item.state]
         text.append("  ")
-        text.append(words, style=style)
+        text.append(words, style=self._theme_style(colour, bold=item.state is ToolState.WAITING))
         if item.state is ToolState.RUNNING:
             elapsed = item.elapsed_seconds if item.elapsed_seconds is not None else time.monotonic() - self._started
             text.append(f" {elapsed:.0f}s", style="dim")
@@ -98,6 +101,14 @@ class ToolCard(Vertical):
         text.no_wrap = True
         text.overflow = "ellipsis"
         return text
+
+    def _theme_style(self, name: str, bold: bool = False) -> Style:
+        """A Rich style in the current theme's colour, so state colours follow the theme."""
+        try:
+            colour = getattr(self.app.current_theme, name, None)
+        except Exception:  # noqa: BLE001 - not attached to an app yet
+            colour = None
+        return Style(color=colour or None, bold=bold)
 
     def refresh_from(self, item: ToolItem) -> None:
         self.item = item
@@ -153,10 +164,6 @@ class ToolCard(Vertical):
     def _diff_widget(self) -> Widget | None:
         patch = self._patch()
         if not patch:
-            return None
-        try:
-            from claude_tui.ui.widgets.tool_diff import diff_for_tool_result
-        except ImportError:  # the diff widget is optional during development
             return None
         return diff_for_tool_result(self.item.name, self.item.input, self.item.structured)
 

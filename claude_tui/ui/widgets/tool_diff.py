@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.widget import Widget
 
-from claude_tui.diff.compute import file_diff_from_tool_result
+from claude_tui.diff.results import file_diff_from_tool_result
 from claude_tui.ui.widgets.diff_view import DiffView
 
 # Inside the log a card shows a bounded preview ("… N more lines"); the
