@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import hypothesis  # noqa: F401 - imported up front: a late import from the plugin crashes on 3.11.7
 import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code-2.1.330"

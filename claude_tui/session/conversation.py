@@ -41,6 +41,16 @@ _RESULT_NOTICES = {
 }
 
 
+def _int(value: Any) -> int:
+    """An int from untrusted JSON (a block index, a retry count); 0 for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return 0
+    try:
+        return int(value)
+    except (ValueError, OverflowError):
+        return 0
+
+
 class Log:
     """The items of one agent's conversation (the main one, or a subagent's)."""
 
@@ -213,8 +223,8 @@ class Conversation:
     def _api_retry(self, message: p.ApiRetry) -> list[Change]:
         raw = message.raw
         self.status.activity = Activity.RETRYING
-        self.status.retry_attempt = int(raw.get("attempt") or 0)
-        self.status.retry_max = int(raw.get("max_retries") or 0)
+        self.status.retry_attempt = _int(raw.get("attempt"))
+        self.status.retry_max = _int(raw.get("max_retries"))
         error = raw.get("error_status") or raw.get("error") or ""
         self.status.retry_error = str(error)
         return [StatusChanged()]
@@ -258,7 +268,7 @@ class Conversation:
                 self._note_usage(msg.get("usage"), changes)
         elif kind == "content_block_start":
             block = event.get("content_block") if isinstance(event.get("content_block"), dict) else {}
-            index = int(event.get("index") or 0)
+            index = _int(event.get("index"))
             item = content.item_for_block_start(block, message_id)
             if item is not None:
                 log.add(item, changes)
@@ -269,14 +279,14 @@ class Conversation:
                 if scope is None:
                     changes += self._set_activity(Activity.RESPONDING if isinstance(item, TextItem) else Activity.THINKING)
         elif kind == "content_block_delta":
-            item = log.streaming.get((message_id, int(event.get("index") or 0)))
+            item = log.streaming.get((message_id, _int(event.get("index"))))
             delta = event.get("delta") if isinstance(event.get("delta"), dict) else {}
             if item is not None:
                 text = content.apply_delta(item, delta)
                 if text:
                     changes.append(TextAppended(item, text, scope))
         elif kind == "content_block_stop":
-            item = log.streaming.pop((message_id, int(event.get("index") or 0)), None)
+            item = log.streaming.pop((message_id, _int(event.get("index"))), None)
             if isinstance(item, (TextItem, ThinkingItem)):
                 item.streaming = False
                 changes.append(ItemChanged(item, scope))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,6 +20,7 @@ from textual.widgets import Footer
 
 from claude_tui.completion import project_files, slash_candidates
 from claude_tui.protocol import builders
+from claude_tui.protocol.sanitize import printable
 from claude_tui.session import changes as ch
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteKind
@@ -82,9 +84,22 @@ class ChatScreen(Screen[None]):
             composer.prompt.text = draft
             composer.prompt.move_cursor(composer.prompt.document.end)
         composer.prompt.focus()
+        self.query_one(ChatLog).show_welcome(self._welcome_text())
         self.query_one(StatusBar).show(self.conversation.status)
         self.set_interval(0.25, self._tick)
         self.connection.start()
+
+    def _welcome_text(self) -> Text:
+        cwd = printable(str(self.options.cwd or "."))
+        return Text.assemble(
+            ("claude-tui", "bold"), f"  ·  a terminal front end for Claude Code\n\n",
+            ("Working in ", "dim"), cwd, "\n\n",
+            "Type a prompt and press ", ("Enter", "bold"), ".  ",
+            ("/", "bold"), " commands  ·  ", ("@", "bold"), " files  ·  ",
+            ("Ctrl+J", "bold"), " new line  ·  ", ("Ctrl+O", "bold"), " past sessions  ·  ",
+            ("F1", "bold"), " help",
+            justify="center",
+        )
 
     def _tick(self) -> None:
         self.query_one(StatusBar).tick()
@@ -274,4 +289,8 @@ class ChatScreen(Screen[None]):
     async def shutdown(self) -> None:
         self.save_draft()
         await self.connection.close()
+
+    async def on_unmount(self) -> None:
+        # However the app ends (quit, crash, test teardown), the CLI goes with it.
+        await self.shutdown()
 

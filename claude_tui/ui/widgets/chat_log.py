@@ -58,9 +58,17 @@ class ChatLog(VerticalScroll):
         self._first = 0
         """Index in `log_data.items` of the first item with a widget."""
         self._marker = EarlierMarker(classes="earlier-marker")
+        self._welcome: Static | None = None
 
     def compose(self):  # type: ignore[override]
         yield self._marker
+
+    def show_welcome(self, text: Text) -> None:
+        """A first-screen hint, removed when the conversation starts."""
+        if self.log_data.items or self._welcome is not None:
+            return
+        self._welcome = Static(text, classes="welcome")
+        self.mount(self._welcome)
 
     def on_mount(self) -> None:
         self._marker.show_count(0)
@@ -86,6 +94,9 @@ class ChatLog(VerticalScroll):
 
     # -- changes from the session -----------------------------------------------------
     def add_item(self, item: Item) -> None:
+        if self._welcome is not None:
+            self._welcome.remove()
+            self._welcome = None
         widget = self._make(item)
         if widget is None:
             return

@@ -87,6 +87,10 @@ class ToolCard(Vertical):
         text = Text(f"{icon} ", style="bold")
         text.append(printable(display_tool_name(item.name)), style="bold")
         summary = tool_summary(item.name, item.input) if item.input else ""
+        cwd = str(getattr(getattr(self.app, "options", None), "cwd", "") or "") if self.is_attached else ""
+        if cwd and summary:
+            # Paths inside the project read better relative to it.
+            summary = summary.replace(cwd.rstrip("/") + "/", "")
         if summary:
             text.append("  ")
             text.append(printable(summary.splitlines()[0] if summary else ""), style="")

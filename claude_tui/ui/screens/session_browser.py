@@ -1,0 +1,579 @@
+"""Past sessions: list, filter, full-text search, preview; resume or fork one.
+
+First paint comes from the index alone (:meth:`SessionIndex.sessions`, no
+transcript reads). A thread worker then revalidates the index against the disk
+and re-lists, then counts messages and builds the full-text index in the
+background (progress in the status line); a timer repeats the revalidation so
+sessions appearing or growing while the browser is open show up. Workers only
+post the messages nested below; every result carries the generation (scope),
+query or preview sequence number it was computed for, and stale ones are dropped.
+
+Keys: Enter resume · f fork · a this project / all projects · s sort ·
+typing filters titles (fuzzy, in memory) · / full-text search (Esc leaves it) ·
+r rename (our own name store) · Esc / q close. The result is a
+:class:`BrowserChoice`, or None when closed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import DataTable, Footer, Input, Static
+from textual.worker import Worker, get_current_worker
+
+from claude_tui.history.index import SessionIndex, SessionRow
+from claude_tui.history.names import NameStore
+from claude_tui.history.paths import config_root as default_config_root
+from claude_tui.history.search import SearchHit
+from claude_tui.session.conversation import Conversation
+from claude_tui.ui.screens.session_browser_preview import (
+    Preview,
+    RenameScreen,
+    SessionPreview,
+    conversation_from_file,
+    load_preview,
+)
+from claude_tui.ui.screens.session_browser_table import SORTS, Listing, SessionTable, fuzzy_match, one_line, sort_rows
+
+PREVIEW_DELAY = 0.15
+SEARCH_DELAY = 0.12
+POLL_SECONDS = 5.0
+WIDE = 120
+"""From this width on the preview sits right of the table; below it, underneath."""
+
+
+@dataclass(frozen=True, slots=True)
+class BrowserChoice:
+    """The session to resume (``fork``: with ``--fork-session``). ``cwd`` is the session's own."""
+
+    session_id: str
+    path: Path
+    cwd: Path | None
+    fork: bool = False
+
+
+def conversation_for(choice: BrowserChoice) -> Conversation:
+    """The chosen session's history as a conversation (reads the transcript: call from a thread)."""
+    return conversation_from_file(choice.path)
+
+
+class SessionBrowserScreen(Screen["BrowserChoice | None"]):
+    AUTO_FOCUS = "#browser-table"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "resume", "Resume", priority=True),
+        Binding("f", "fork", "Fork"),
+        Binding("a", "scope(True)", "All projects"),
+        Binding("a", "scope(False)", "This project"),
+        Binding("s", "cycle_sort", "Sort"),
+        Binding("slash", "search", "Search"),
+        Binding("r", "rename", "Rename"),
+        Binding("escape", "leave_search", "Leave search"),
+        Binding("escape", "clear_filter", "Clear filter"),
+        Binding("escape", "close", "Close"),
+        Binding("q", "close", "Close", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("up", "move(-1)", show=False),
+        Binding("pagedown", "move(10)", show=False),
+        Binding("pageup", "move(-10)", show=False),
+    ]
+
+    class Listed(Message):
+        def __init__(self, generation: int, rows: list[SessionRow]) -> None:
+            super().__init__()
+            self.generation, self.rows = generation, rows
+
+    class Progress(Message):
+        def __init__(self, generation: int, done: int, total: int) -> None:
+            super().__init__()
+            self.generation, self.done, self.total = generation, done, total
+
+    class Counted(Message):
+        def __init__(self, generation: int, counts: dict[str, int | None], finished: bool) -> None:
+            super().__init__()
+            self.generation, self.counts, self.finished = generation, counts, finished
+
+    class Found(Message):
+        def __init__(self, seq: int, query: str, hits: list[SearchHit], note: str | None) -> None:
+            super().__init__()
+            self.seq, self.query, self.hits, self.note = seq, query, hits, note
+
+    class PreviewLoaded(Message):
+        def __init__(self, seq: int, path: str, mtime_ns: int, preview: Preview | None, error: str = "") -> None:
+            super().__init__()
+            self.seq, self.path, self.mtime_ns, self.preview, self.error = seq, path, mtime_ns, preview, error
+
+    class Renamed(Message):
+        def __init__(self, session_id: str, name: str | None, error: str = "") -> None:
+            super().__init__()
+            self.session_id, self.name, self.error = session_id, name, error
+
+    def __init__(self, cwd: Path, config_root: Path | None = None, index_path: Path | None = None,
+                 now: Callable[[], float] | None = None, all_projects: bool = False, *,
+                 names_path: Path | None = None, poll_seconds: float | None = POLL_SECONDS) -> None:
+        super().__init__(classes="session-browser")
+        self.cwd = Path(cwd)
+        self.config_root = config_root
+        self.index_path = index_path
+        self.names_path = names_path
+        self.now = now or time.time
+        self.all_projects = all_projects
+        self.poll_seconds = poll_seconds
+        self.sort = SORTS[0]
+        self.searching = False
+        self.indexing: tuple[int, int] | None = None
+        self.indexed = False
+        self.search_note: str | None = None
+        self._rows: list[SessionRow] = []
+        self._generation = 0
+        self._listed = False
+        self._search_seq = 0
+        self._search_query = ""
+        self._hits: list[SearchHit] = []
+        self._preview_seq = 0
+        self._preview_timer: Timer | None = None
+        self._search_timer: Timer | None = None
+        self._previews: OrderedDict[str, tuple[int, Preview]] = OrderedDict()
+        self._refresh_worker: Worker[None] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="Filter titles — type to narrow, / searches every message", id="browser-filter")
+        yield Static(id="browser-status", markup=False)
+        with Container(id="browser-body"):
+            yield SessionTable(self.now, id="browser-table")
+            yield SessionPreview(id="browser-preview")
+        yield Static(id="browser-empty", markup=False)
+        yield Footer()
+
+    # -- helpers -----------------------------------------------------------------------
+    @property
+    def table(self) -> SessionTable:
+        return self.query_one("#browser-table", SessionTable)
+
+    @property
+    def filter_input(self) -> Input:
+        return self.query_one("#browser-filter", Input)
+
+    @property
+    def rows(self) -> list[SessionRow]:
+        """Every session in scope (unfiltered)."""
+        return self._rows
+
+    def _open_index(self) -> SessionIndex:
+        return SessionIndex(self.index_path, root=self.config_root, names=NameStore(self.names_path))
+
+    def _root(self) -> Path:
+        return self.config_root if self.config_root is not None else default_config_root()
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.set_class(self.size.width >= WIDE, "-wide")
+        try:  # first paint: the index only (WAL: a reader never waits for the worker)
+            with self._open_index() as index:
+                self._rows = index.sessions(index.project_dirs(self.cwd, self.all_projects))
+        except sqlite3.Error:
+            self._rows = []
+        self._populate()
+        self.reload()
+        if self.poll_seconds:
+            self.set_interval(self.poll_seconds, self._poll)
+        self.set_interval(30, self.table.refresh_times)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= WIDE, "-wide")
+
+    def reload(self) -> None:
+        """Revalidate the scope against the disk, re-list, then count and index in the background."""
+        self._refresh_worker = self._refresh(self._generation, self.all_projects)
+
+    def _poll(self) -> None:
+        if self._refresh_worker is None or self._refresh_worker.is_finished:
+            self.reload()
+
+    @work(thread=True, exclusive=True, group="browser-refresh", exit_on_error=False)
+    def _refresh(self, generation: int, all_projects: bool) -> None:
+        worker = get_current_worker()
+
+        def stop() -> bool:
+            return worker.is_cancelled or generation != self._generation
+
+        with self._open_index() as index:
+            dirs = index.project_dirs(self.cwd, all_projects)
+            index.refresh(dirs)
+            if stop():
+                return
+            self.post_message(self.Listed(generation, index.sessions(dirs)))
+            last = time.monotonic()
+
+            def progress(done: int, total: int) -> None:
+                nonlocal last
+                if time.monotonic() - last >= 0.25 or done == total:
+                    last = time.monotonic()
+                    self.post_message(self.Progress(generation, done, total))
+
+            if index.stale_content(dirs):
+                self.post_message(self.Progress(generation, 0, len(index.stale_content(dirs))))
+                index.index_content(dirs, should_stop=stop, progress=progress)
+            if not stop():
+                counts = {row.path: row.message_count for row in index.sessions(dirs)}
+                self.post_message(self.Counted(generation, counts, True))
+
+    # -- worker results ------------------------------------------------------------------
+    @on(Listed)
+    def _listed_rows(self, message: Listed) -> None:
+        if message.generation != self._generation:
+            return
+        def signature(rows: list[SessionRow]) -> list[tuple[str, int, str | None, int | None]]:
+            return [(r.path, r.mtime_ns, r.name, r.message_count) for r in rows]
+        changed = signature(message.rows) != signature(self._rows)
+        self._rows = message.rows
+        self._listed = True
+        if changed and not self.searching:
+            self._populate(self.table.current_path)
+        else:
+            self._show_status()
+
+    @on(Progress)
+    def _progress(self, message: Progress) -> None:
+        if message.generation == self._generation:
+            self.indexing = (message.done, message.total) if message.done < message.total else None
+            self._show_status()
+
+    @on(Counted)
+    def _counted(self, message: Counted) -> None:
+        if message.generation != self._generation:
+            return
+        for row in self._rows:
+            if row.path in message.counts:
+                row.message_count = message.counts[row.path]
+        self.table.set_counts(message.counts)
+        if message.finished:
+            self.indexing = None
+            was_indexed, self.indexed = self.indexed, True
+            if self.searching and self._search_query and not was_indexed:
+                self._start_search()  # the first search may have run on a partial index
+        self._show_status()
+
+    # -- listing -------------------------------------------------------------------------
+    def _listing(self) -> Listing:
+        if self.searching:
+            by_path = {row.path: row for row in self._rows}
+            hits: dict[str, list[SearchHit]] = {}
+            rows: list[SessionRow] = []
+            for hit in self._hits:
+                if hit.path not in hits:
+                    hits[hit.path] = []
+                    rows.append(by_path.get(hit.path) or SessionRow(
+                        hit.session_id, hit.path, hit.project, 0, 0, title=hit.title, last_active=hit.last_active))
+                hits[hit.path].append(hit)
+            return Listing(rows, hits=hits, all_projects=self.all_projects)
+        rows = sort_rows(self._rows, self.sort)
+        query = self.filter_input.value.strip() if self.is_mounted else ""
+        if not query:
+            return Listing(rows, all_projects=self.all_projects)
+        scored: list[tuple[int, int, SessionRow, list[int]]] = []
+        for order, row in enumerate(rows):
+            got = fuzzy_match(query, one_line(row.display_title))
+            if got is None and len(query) >= 4 and row.session_id.startswith(query.lower()):
+                got = (1, [])
+            if got is not None:
+                scored.append((-got[0], order, row, got[1]))
+        scored.sort(key=lambda s: (s[0], s[1]))
+        return Listing([s[2] for s in scored], positions={s[2].path: s[3] for s in scored},
+                       all_projects=self.all_projects)
+
+    def _populate(self, keep: str | None = None) -> None:
+        listing = self._listing()
+        self.table.show(listing, keep)
+        self._show_status()
+        self._show_empty(listing)
+        self._schedule_preview()
+
+    def _show_empty(self, listing: Listing) -> None:
+        empty = self.query_one("#browser-empty", Static)
+        message = ""
+        if not listing.rows:
+            query = self.filter_input.value.strip()
+            if self.searching:
+                message = (f"No messages match “{one_line(query)}”." if query else
+                           "Type words to search every prompt, answer, tool and file path.") + "\nEsc leaves search."
+            elif query:
+                message = f"No session titles match “{one_line(query)}”.\nPress / to search the full text instead."
+            elif not self._listed:
+                message = "Looking for sessions…"
+            elif self.all_projects:
+                message = f"No Claude Code sessions yet under {one_line(str(self._root()))}.\nStart one and it shows up here."
+            else:
+                message = (f"No sessions yet for {one_line(str(self.cwd))}.\n"
+                           "Press a to see the sessions of all projects, or Esc to go back.")
+        empty.update(Text(message, justify="center"))
+        empty.display = bool(message)
+        self.query_one("#browser-body").display = not message
+
+    def _show_status(self) -> None:
+        listing = self.table.listing
+        left = Text()
+        if self.searching:
+            matches = sum(len(h) for h in (listing.hits or {}).values())
+            left.append("Search", style="bold")
+            if self._search_query:
+                left.append(f" · {matches} match{'es' if matches != 1 else ''} in {len(listing.rows)} "
+                            f"session{'s' if len(listing.rows) != 1 else ''}")
+        else:
+            total = len(self._rows)
+            shown = len(listing.rows)
+            left.append(f"{shown} of {total} sessions" if shown != total else
+                        f"{total} session{'s' if total != 1 else ''}", style="bold")
+            left.append(f" · sorted by {self.sort}")
+        left.append(" · ")
+        left.append("all projects" if self.all_projects else f"this project: {one_line(str(self.cwd))}",
+                    style="italic")
+        right = Text(style="dim")
+        if self.indexing is not None:
+            done, total = self.indexing
+            right.append(f"indexing messages {done:,}/{total:,}…")
+        elif self.searching and not self.indexed:
+            right.append("search index still building")
+        if self.search_note and self.searching:
+            right.append(" " + one_line(self.search_note))
+        grid = Table.grid(expand=True, padding=(0, 1))
+        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_row(left, right)
+        self.query_one("#browser-status", Static).update(grid)
+
+    # -- preview -------------------------------------------------------------------------
+    @on(DataTable.RowHighlighted, "#browser-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._schedule_preview()
+
+    def _schedule_preview(self) -> None:
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
+        row = self.table.current_row
+        preview = self.query_one(SessionPreview)
+        hits = (self.table.listing.hits or {}).get(row.path) if row is not None else None
+        preview.show_row(row, self.now(), hits)
+        self._preview_seq += 1
+        if row is None:
+            self.call_later(preview.show_nothing)
+            return
+        cached = self._previews.get(row.path)
+        if cached is not None and cached[0] == row.mtime_ns:
+            self.post_message(self.PreviewLoaded(self._preview_seq, row.path, row.mtime_ns, cached[1]))
+            return
+        self._preview_timer = self.set_timer(PREVIEW_DELAY, self._start_preview)
+
+    def _start_preview(self) -> None:
+        row = self.table.current_row
+        if row is not None:
+            self._load_preview(self._preview_seq, row.path, row.mtime_ns)
+
+    @work(thread=True, exclusive=True, group="browser-preview", exit_on_error=False)
+    def _load_preview(self, seq: int, path: str, mtime_ns: int) -> None:
+        worker = get_current_worker()
+        try:
+            preview = load_preview(path, lambda: worker.is_cancelled or seq != self._preview_seq)
+        except (OSError, ValueError) as error:
+            self.post_message(self.PreviewLoaded(seq, path, mtime_ns, None, f"Cannot read the transcript: {error}"))
+            return
+        if preview is not None and not worker.is_cancelled:
+            self.post_message(self.PreviewLoaded(seq, path, mtime_ns, preview))
+
+    @on(PreviewLoaded)
+    async def _preview_loaded(self, message: PreviewLoaded) -> None:
+        if message.preview is not None:
+            self._previews[message.path] = (message.mtime_ns, message.preview)
+            self._previews.move_to_end(message.path)
+            while len(self._previews) > 16:
+                self._previews.popitem(last=False)
+        if message.seq != self._preview_seq:
+            return
+        await self.query_one(SessionPreview).show_preview(message.preview, one_line(message.error))
+
+    # -- filter and search -----------------------------------------------------------------
+    @on(Input.Changed, "#browser-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        if not self.searching:
+            self._populate(self.table.current_path)
+            return
+        if self._search_timer is not None:
+            self._search_timer.stop()
+        self._search_timer = self.set_timer(SEARCH_DELAY, self._start_search)
+
+    def _start_search(self) -> None:
+        query = self.filter_input.value.strip()
+        self._search_seq += 1
+        self._search_query = query
+        if not query:
+            self._hits = []
+            self._populate()
+            return
+        self._search(self._search_seq, query, self.all_projects)
+
+    @work(thread=True, exclusive=True, group="browser-search", exit_on_error=False)
+    def _search(self, seq: int, query: str, all_projects: bool) -> None:
+        with self._open_index() as index:
+            hits = index.search(query, index.project_dirs(self.cwd, all_projects))
+            note = index.search_note
+        if seq == self._search_seq:
+            self.post_message(self.Found(seq, query, hits, note))
+
+    @on(Found)
+    def _found(self, message: Found) -> None:
+        if message.seq != self._search_seq or not self.searching:
+            return
+        self._hits = message.hits
+        self.search_note = message.note
+        self._populate()
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing while the table has focus starts the title filter."""
+        if self.focused is self.table and event.is_printable and event.character:
+            event.stop()
+            event.prevent_default()
+            self.filter_input.focus()
+            self.filter_input.insert_text_at_cursor(event.character)
+
+    # -- actions ---------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "scope":
+            return parameters[0] != self.all_projects
+        if action == "leave_search":
+            return self.searching
+        if action == "clear_filter":
+            return not self.searching and self.focused is self.filter_input
+        if action == "close":
+            return not self.searching and self.focused is not self.filter_input
+        if action in ("resume", "fork", "rename"):
+            return True if self.table.current_row is not None else None
+        return True
+
+    def action_move(self, delta: int) -> None:
+        table = self.table
+        if table.row_count:
+            table.move_cursor(row=max(0, min(table.row_count - 1, table.cursor_row + delta)))
+
+    def _choose(self, fork: bool) -> None:
+        row = self.table.current_row
+        if row is None:
+            return
+        self.dismiss(BrowserChoice(row.session_id, Path(row.path), Path(row.cwd) if row.cwd else None, fork))
+
+    def action_resume(self) -> None:
+        self._choose(False)
+
+    def action_fork(self) -> None:
+        self._choose(True)
+
+    def action_scope(self, all_projects: bool) -> None:
+        self.all_projects = all_projects
+        self._generation += 1
+        self._listed = False
+        self.indexed = False
+        self.indexing = None
+        try:
+            with self._open_index() as index:
+                self._rows = index.sessions(index.project_dirs(self.cwd, all_projects))
+        except sqlite3.Error:
+            self._rows = []
+        self._populate(self.table.current_path)
+        if self.searching:
+            self._start_search()
+        self.refresh_bindings()
+        self.reload()
+
+    def action_cycle_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        if not self.searching:
+            self._populate(self.table.current_path)
+
+    def action_search(self) -> None:
+        if not self.searching:
+            self.searching = True
+            self.add_class("-searching")
+            self.filter_input.placeholder = "Search every prompt, answer, tool and file path — Esc leaves search"
+            self.filter_input.value = ""
+            self._search_query = ""
+            self._hits = []
+            self._populate()
+        self.filter_input.focus()
+        self.refresh_bindings()
+
+    def action_leave_search(self) -> None:
+        self.searching = False
+        self._search_seq += 1
+        self.remove_class("-searching")
+        self.filter_input.placeholder = "Filter titles — type to narrow, / searches every message"
+        with self.filter_input.prevent(Input.Changed):
+            self.filter_input.value = ""
+        self._hits = []
+        self._populate()
+        self.table.focus()
+        self.refresh_bindings()
+
+    def action_clear_filter(self) -> None:
+        keep = self.table.current_path
+        with self.filter_input.prevent(Input.Changed):
+            self.filter_input.value = ""
+        self._populate(keep)
+        self.table.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_rename(self) -> None:
+        row = self.table.current_row
+        if row is None:
+            return
+
+        def renamed(name: str | None) -> None:
+            if name is not None:
+                self._save_name(row.session_id, name or None)
+
+        self.app.push_screen(RenameScreen(row.name or "", row.title or row.display_title), renamed)
+
+    @work(thread=True, group="browser-rename", exit_on_error=False)
+    def _save_name(self, session_id: str, name: str | None) -> None:
+        try:
+            store = NameStore(self.names_path)
+            store.set(session_id, name)
+            self.post_message(self.Renamed(session_id, store.get(session_id)))
+        except OSError as error:
+            self.post_message(self.Renamed(session_id, None, f"Could not save the name: {error.strerror}"))
+
+    @on(Renamed)
+    def _renamed(self, message: Renamed) -> None:
+        if message.error:
+            self.notify(one_line(message.error), severity="error")
+            return
+        for row in self._rows:
+            if row.session_id == message.session_id:
+                row.name = message.name
+        for row in self.table.listing.rows:  # search rows may be stand-ins
+            if row.session_id == message.session_id:
+                row.name = message.name
+                self.table.redraw_session(row)
+        self._schedule_preview()
+
+    def on_screen_suspend(self) -> None:
+        for timer in (self._preview_timer, self._search_timer):
+            if timer is not None:
+                timer.stop()
+
+
+__all__ = ["BrowserChoice", "SessionBrowserScreen", "conversation_for"]

@@ -1,0 +1,184 @@
+"""The session browser's preview pane (the last turns, drawn by the chat widgets) and rename dialog.
+
+:func:`load_preview` does the disk work (read the transcript, replay it) and is
+called from a thread worker; :class:`SessionPreview` only renders what it gets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from claude_tui.history.index import SessionRow
+from claude_tui.history.search import SearchHit
+from claude_tui.history.transcript import load_transcript
+from claude_tui.session.conversation import Conversation, Log
+from claude_tui.session.items import NoteItem, UserItem
+from claude_tui.session.replay import replay
+from claude_tui.ui.screens.session_browser_table import ago, cost_label, one_line, snippet_text
+from claude_tui.ui.widgets.chat_log import ChatLog
+
+PREVIEW_TURNS = 3
+"""How many of the newest user turns the preview shows."""
+PREVIEW_MAX_ITEMS = 60
+
+
+def visible_records(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Transcript records minus the compaction summary the CLI writes as a (hidden) user message."""
+    return [r for r in records if not (r.get("type") == "user" and (r.get("isCompactSummary")
+                                                                    or r.get("isVisibleInTranscriptOnly")))]
+
+
+def conversation_from_file(path: Path | str) -> Conversation:
+    """Read a transcript and replay it into a conversation (blocking: call from a thread)."""
+    transcript = load_transcript(path)
+    cost = transcript.cost_state.get("totalCostUSD") if transcript.cost_state else None
+    return replay(visible_records(transcript.records), transcript.subagents, session_id=transcript.session_id,
+                  cost_usd=float(cost) if isinstance(cost, (int, float)) else None)
+
+
+@dataclass(slots=True)
+class Preview:
+    """The last turns of a session, as a standalone `Log` a ChatLog can render."""
+
+    log: Log
+    earlier: int  # items of the main conversation left out
+    messages: int
+
+
+def preview_of(conversation: Conversation, turns: int = PREVIEW_TURNS) -> Preview:
+    items = list(conversation.main.items)
+    if items and isinstance(items[-1], NoteItem):  # replay's "Resumed from the transcript" note
+        items.pop()
+    starts = [i for i, item in enumerate(items) if isinstance(item, UserItem)]
+    start = starts[-turns] if len(starts) >= turns else 0
+    start = max(start, len(items) - PREVIEW_MAX_ITEMS)
+    log = Log(None)
+    for item in items[start:]:
+        log.items.append(item)
+    return Preview(log, start, sum(1 for i in items if not isinstance(i, NoteItem)))
+
+
+def load_preview(path: str, should_stop: Callable[[], bool] | None = None) -> Preview | None:
+    """The preview of one transcript (None if cancelled before replaying)."""
+    transcript = load_transcript(path, with_subagent_files=False)
+    if should_stop is not None and should_stop():
+        return None
+    cost = transcript.cost_state.get("totalCostUSD") if transcript.cost_state else None
+    conversation = replay(visible_records(transcript.records), None, session_id=transcript.session_id,
+                          cost_usd=float(cost) if isinstance(cost, (int, float)) else None)
+    return preview_of(conversation)
+
+
+def header_text(row: SessionRow, now: float) -> Text:
+    text = Text(one_line(row.display_title) or "(no prompt)", style="bold", no_wrap=True, overflow="ellipsis")
+    if row.name and row.title and row.name != row.title:
+        text.append("  " + one_line(row.title), style="dim italic")
+    details = [row.session_id[:8], one_line(row.cwd) or one_line(row.project)]
+    details += [one_line(x) for x in (row.git_branch, row.model) if x]
+    if row.cost_usd is not None:
+        details.append(cost_label(row.cost_usd))
+    if row.message_count is not None:
+        details.append(f"{row.message_count:,} messages")
+    if row.created:
+        details.append(f"started {ago(row.created, now)}")
+    if row.entrypoint:
+        details.append(one_line(row.entrypoint))
+    text.append("\n")
+    text.append(" · ".join(d for d in details if d), style="dim")
+    return text
+
+
+class SessionPreview(Vertical):
+    """Header, search matches (in search mode) and the newest turns of the highlighted session."""
+
+    COMPONENT_CLASSES = {"session-preview--match"}
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="preview-header", markup=False)
+        yield Static(id="preview-matches", markup=False)
+        yield Static(id="preview-message", markup=False)
+        yield Vertical(id="preview-holder")
+
+    def on_mount(self) -> None:
+        self.query_one("#preview-matches").display = False
+        self.show_message("")
+
+    def show_row(self, row: SessionRow | None, now: float, hits: list[SearchHit] | None) -> None:
+        """Header and matches now; the turns follow when :meth:`show_preview` gets them."""
+        header = self.query_one("#preview-header", Static)
+        header.update(header_text(row, now) if row is not None else "")
+        header.display = row is not None
+        matches = self.query_one("#preview-matches", Static)
+        matches.display = bool(hits)
+        if hits:
+            style: Style = self.get_component_rich_style("session-preview--match", partial=True)
+            lines = Text("\n").join(snippet_text(hit, style, kind=True) for hit in hits)
+            matches.update(lines)
+        self.set_class(True, "-stale")
+
+    def show_message(self, message: str) -> None:
+        widget = self.query_one("#preview-message", Static)
+        widget.update(Text(message, style="dim italic"))
+        widget.display = bool(message)
+
+    async def show_preview(self, preview: Preview | None, error: str = "") -> None:
+        holder = self.query_one("#preview-holder", Vertical)
+        await holder.remove_children()
+        self.set_class(False, "-stale")
+        if preview is None:
+            self.show_message(error)
+            return
+        if not preview.log.items:
+            self.show_message("This session has no messages to show.")
+            return
+        self.show_message("")
+        log = ChatLog(preview.log, max_mounted=PREVIEW_MAX_ITEMS, id="preview-log")
+        await holder.mount(log)
+        # The chat anchors to its bottom edge; a preview reads top-down, ending at the newest turn.
+        log.anchor(False)
+        log.call_after_refresh(log.scroll_end, animate=False, immediate=True)
+
+    async def show_nothing(self, message: str = "") -> None:
+        self.show_row(None, 0.0, None)
+        await self.show_preview(None, message)
+
+
+class RenameScreen(ModalScreen[str | None]):
+    """Name a session (our own store). Enter saves (empty removes the name); Esc cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, current: str, title: str) -> None:
+        super().__init__(classes="rename-screen")
+        self.current = current
+        self.session_title = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="rename-box"):
+            yield Static(Text("Rename session", style="bold"), id="rename-heading")
+            yield Static(Text(one_line(self.session_title), style="dim", no_wrap=True, overflow="ellipsis"),
+                         id="rename-title")
+            yield Input(value=self.current, placeholder="A name for this session (empty: remove the name)",
+                        id="rename-input")
+            yield Static(Text.assemble(("Enter", "bold"), " save   ", ("Esc", "bold"), " cancel", style="dim"),
+                         id="rename-keys")
+
+    @on(Input.Submitted, "#rename-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

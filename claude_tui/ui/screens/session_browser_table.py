@@ -1,0 +1,318 @@
+"""The session browser's table: cell rendering, fuzzy title matching, sorting, column layout.
+
+Every title, branch, path and snippet comes from a transcript, so cells are
+``rich.text.Text`` built from :func:`printable` text (DataTable parses plain
+``str`` cells as markup, so no ``str`` ever reaches it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.events import Resize
+from textual.widgets import DataTable
+from textual.widgets.data_table import RowKey
+
+from claude_tui.history.index import SessionRow
+from claude_tui.history.search import SearchHit
+from claude_tui.protocol.sanitize import printable
+
+SORTS: tuple[str, ...] = ("last active", "created", "cost", "title")
+"""The orders ``s`` cycles through."""
+
+_SECONDS = ((60, "min"), (3600, "h"))
+
+
+def one_line(text: str | None) -> str:
+    """Untrusted text as one inert line."""
+    return " ".join(printable(text or "").split())
+
+
+def ago(timestamp: float | None, now: float) -> str:
+    """``3 min ago`` style; no absolute dates, so the result only depends on ``now``."""
+    if not timestamp:
+        return ""
+    delta = max(0.0, now - timestamp)
+    if delta < 45:
+        return "just now"
+    if delta < 3600:
+        return f"{max(1, round(delta / 60))} min ago"
+    if delta < 86400:
+        return f"{int(delta // 3600)} h ago"
+    days = int(delta // 86400)
+    for size, unit in ((365, "year"), (30, "month"), (7, "week"), (1, "day")):
+        if days >= size:
+            count = days // size
+            return f"{count} {unit}{'s' if count != 1 else ''} ago"
+    return ""  # pragma: no cover - days >= 1 here
+
+
+def project_label(row: SessionRow) -> str:
+    """The last part of the session's working directory (else its project dir name)."""
+    if row.cwd:
+        name = PurePath(row.cwd).name
+        return one_line(name or row.cwd)
+    return one_line(row.project.lstrip("-")) or row.project
+
+
+def cost_label(cost: float | None) -> str:
+    if cost is None or not math.isfinite(cost):
+        return ""
+    return f"${cost:,.2f}"
+
+
+# ---------------------------------------------------------------------------- fuzzy filter
+
+
+def _term_match(term: str, text: str) -> tuple[int, list[int]] | None:
+    """Score and positions of one lower-case term in lower-case ``text``: substring first, then subsequence."""
+    at = text.find(term)
+    if at >= 0:
+        boundary = at == 0 or not text[at - 1].isalnum()
+        return 100 + 20 * boundary + 3 * len(term) - min(at, 50) // 5, list(range(at, at + len(term)))
+    positions: list[int] = []
+    start = 0
+    for ch in term:
+        found = text.find(ch, start)
+        if found < 0:
+            return None
+        positions.append(found)
+        start = found + 1
+    score = 0
+    for i, pos in enumerate(positions):
+        score += 1
+        if i and pos == positions[i - 1] + 1:
+            score += 3
+        if pos == 0 or not text[pos - 1].isalnum():
+            score += 4
+    spread = positions[-1] - positions[0] + 1 - len(positions)
+    return score - min(spread, 60) // 4, positions
+
+
+def fuzzy_match(query: str, text: str) -> tuple[int, list[int]] | None:
+    """``(score, matched positions)`` if every space-separated term of ``query`` matches ``text``."""
+    lowered = text.lower()
+    total = 0
+    positions: set[int] = set()
+    for term in query.lower().split():
+        got = _term_match(term, lowered)
+        if got is None:
+            return None
+        total += got[0]
+        positions.update(got[1])
+    return total, sorted(positions)
+
+
+def sort_rows(rows: Sequence[SessionRow], order: str) -> list[SessionRow]:
+    """Rows in one of :data:`SORTS` (newest / most expensive first; titles A→Z)."""
+    if order == "created":
+        return sorted(rows, key=lambda r: (r.created is None, -(r.created or 0.0), -r.last_active))
+    if order == "cost":
+        return sorted(rows, key=lambda r: (r.cost_usd is None, -(r.cost_usd or 0.0), -r.last_active))
+    if order == "title":
+        return sorted(rows, key=lambda r: (one_line(r.display_title).casefold(), -r.last_active))
+    return sorted(rows, key=lambda r: (-r.last_active, r.session_id))
+
+
+# ---------------------------------------------------------------------------- the table
+
+
+@dataclass(slots=True)
+class Listing:
+    """What the table shows: rows in order, filter matches (positions in the title), search hits."""
+
+    rows: list[SessionRow]
+    positions: dict[str, list[int]] = field(default_factory=dict)  # path → matched title chars
+    hits: dict[str, list[SearchHit]] | None = None  # path → hits (search mode only)
+    all_projects: bool = False
+
+
+# (key, label, fixed width or None for a share of what is left, share, right-aligned)
+Column = tuple[str, str, "int | None", int, bool]
+_LIST_COLUMNS: tuple[Column, ...] = (
+    ("title", "Title", None, 1, False), ("project", "Project", 14, 0, False), ("branch", "Branch", 12, 0, False),
+    ("active", "Last active", 13, 0, False), ("messages", "Msgs", 5, 0, True), ("cost", "Cost", 7, 0, True))
+_SEARCH_COLUMNS: tuple[Column, ...] = (
+    ("title", "Title", None, 2, False), ("match", "Match", None, 3, False), ("project", "Project", 14, 0, False),
+    ("active", "Last active", 13, 0, False))
+MIN_TITLE = 24
+"""Optional columns are dropped (in :data:`_DROP_ORDER`) until the title gets at least this width."""
+_DROP_ORDER = ("branch", "cost", "project", "messages")
+
+
+class SessionTable(DataTable[Text]):
+    """A row-cursor DataTable whose flexible columns share the width left by the fixed ones.
+
+    In the current-project scope every row has the same project, so that column
+    only appears for all projects; narrow tables drop optional columns first.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"session-table--match", "session-table--dim", "session-table--named"}
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Resume", show=False)]
+
+    def __init__(self, now: Callable[[], float], *, id: str | None = None) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=False, cursor_foreground_priority="renderable",
+                         id=id)
+        self.now = now
+        self._listing = Listing([])
+        self._layout: tuple[tuple[Column, int], ...] = ()
+        self._keys: dict[str, RowKey] = {}
+
+    @property
+    def search_mode(self) -> bool:
+        return self._listing.hits is not None
+
+    def _widths(self, spec: tuple[Column, ...]) -> tuple[tuple[Column, int], ...]:
+        total = self.scrollable_content_region.width or max(0, self.size.width - 1)
+        pad = 2 * self.cell_padding
+        fixed = sum(c[2] + pad for c in spec if c[2] is not None)
+        flex = [c for c in spec if c[2] is None]
+        left = total - fixed - pad * len(flex)
+        shares = sum(c[3] for c in flex)
+        out: list[tuple[Column, int]] = []
+        given = 0
+        for column in spec:
+            if column[2] is not None:
+                out.append((column, column[2]))
+                continue
+            size = left * column[3] // shares if column is not flex[-1] else left - given
+            given += size
+            out.append((column, size))
+        return tuple(out)
+
+    def _compute_layout(self) -> tuple[tuple[Column, int], ...]:
+        spec = _SEARCH_COLUMNS if self.search_mode else _LIST_COLUMNS
+        if not self.search_mode and not self._listing.all_projects:
+            spec = tuple(c for c in spec if c[0] != "project")
+        layout = self._widths(spec)
+        for name in _DROP_ORDER:
+            if min(w for c, w in layout if c[2] is None) >= MIN_TITLE:
+                break
+            if any(c[0] == name for c in spec):
+                spec = tuple(c for c in spec if c[0] != name)
+                layout = self._widths(spec)
+        return tuple((c, max(w, 8 if c[2] is None else w)) for c, w in layout)
+
+    # -- content -------------------------------------------------------------------------
+    def show(self, listing: Listing, keep: str | None = None) -> None:
+        """Replace every row (one batch) and put the cursor back on ``keep`` (a path) if still listed."""
+        self._listing = listing
+        self._rebuild(keep)
+
+    def _rebuild(self, keep: str | None) -> None:
+        self._layout = self._compute_layout()
+        self.clear(columns=True)
+        for (key, label, _, _, right), width in self._layout:
+            self.add_column(Text(label, justify="right" if right else "left"), width=width, key=key)
+        keys = self.add_rows(self._cells(row) for row in self._listing.rows)
+        self._keys = {row.path: key for row, key in zip(self._listing.rows, keys)}
+        index = next((i for i, row in enumerate(self._listing.rows) if row.path == keep), 0)
+        if self._listing.rows:
+            self.move_cursor(row=index, animate=False, scroll=True)
+
+    def on_resize(self, event: Resize) -> None:
+        if self._listing.rows and self._compute_layout() != self._layout:
+            self._rebuild(self.current_path)
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(name, partial=True) if self.is_mounted else Style()
+
+    def _cells(self, row: SessionRow) -> list[Text]:
+        cells = self._all_cells(row)
+        return [cells[column[0]] for column, _ in self._layout]
+
+    def _all_cells(self, row: SessionRow) -> dict[str, Text]:
+        title = Text(one_line(row.display_title), no_wrap=True, overflow="ellipsis")
+        if row.name:
+            title.stylize(self._style("session-table--named"))
+        for pos in self._listing.positions.get(row.path, ()):
+            title.stylize(self._style("session-table--match"), pos, pos + 1)
+        cells = {
+            "title": title,
+            "project": Text(project_label(row), no_wrap=True, overflow="ellipsis"),
+            "active": Text(ago(row.last_active, self.now()), no_wrap=True),
+        }
+        hits = self._listing.hits
+        if hits is not None:
+            first = hits.get(row.path, [])
+            cells["match"] = snippet_text(first[0], self._style("session-table--match")) if first else Text()
+        else:
+            cells["branch"] = Text(one_line(row.git_branch), no_wrap=True, overflow="ellipsis")
+            cells["messages"] = self._count_text(row.message_count)
+            cells["cost"] = Text(cost_label(row.cost_usd), justify="right", no_wrap=True)
+        return cells
+
+    def _has(self, column: str) -> bool:
+        return any(c[0] == column for c, _ in self._layout)
+
+    def _count_text(self, count: int | None) -> Text:
+        if count is None:
+            return Text("…", justify="right", style=self._style("session-table--dim"))
+        return Text(f"{count:,}", justify="right", no_wrap=True)
+
+    def set_counts(self, counts: dict[str, int | None]) -> None:
+        """Fill the messages column in place (the rows themselves are updated by the caller)."""
+        if not self._has("messages"):
+            return
+        for path, count in counts.items():
+            key = self._keys.get(path)
+            if key is not None:
+                self.update_cell(key, "messages", self._count_text(count))
+
+    def redraw_session(self, row: SessionRow) -> None:
+        key = self._keys.get(row.path)
+        if key is not None:
+            for (column, *_), cell in zip((c for c, _ in self._layout), self._cells(row)):
+                self.update_cell(key, column, cell)
+
+    def refresh_times(self) -> None:
+        if not self._has("active"):
+            return
+        for row in self._listing.rows:
+            key = self._keys.get(row.path)
+            if key is not None:
+                self.update_cell(key, "active", Text(ago(row.last_active, self.now()), no_wrap=True))
+
+    @property
+    def listing(self) -> Listing:
+        return self._listing
+
+    @property
+    def current_row(self) -> SessionRow | None:
+        rows = self._listing.rows
+        return rows[self.cursor_row] if rows and 0 <= self.cursor_row < len(rows) else None
+
+    @property
+    def current_path(self) -> str | None:
+        row = self.current_row
+        return row.path if row is not None else None
+
+
+def snippet_text(hit: SearchHit, highlight: Style, *, kind: bool = False) -> Text:
+    """A search snippet with the matching words highlighted (ranges index the snippet)."""
+    raw = hit.snippet
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if kind:
+        text.append(f"{hit.kind} · turn {hit.turn + 1}  ", style="dim")
+    # printable() may lengthen control characters; rebuild piecewise so ranges stay aligned.
+    cursor = 0
+    for a, b in sorted(hit.highlights):
+        if a < cursor or b > len(raw):
+            continue
+        text.append(one_piece(raw[cursor:a]))
+        text.append(one_piece(raw[a:b]), style=highlight)
+        cursor = b
+    text.append(one_piece(raw[cursor:]))
+    return text
+
+
+def one_piece(text: str) -> str:
+    """Part of a one-line snippet made inert without collapsing its spaces."""
+    return printable(text).replace("\n", " ").replace("\t", " ")

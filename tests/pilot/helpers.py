@@ -1,0 +1,52 @@
+"""Driving the app against the fake CLI in Pilot tests."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+from textual.pilot import Pilot
+
+from claude_tui.config import Config
+from claude_tui.fakecli import command
+from claude_tui.transport.options import CliOptions
+from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.screens.chat import ChatScreen
+
+
+def make_app(cwd: Path, *, guard_ms: int = 0, env: dict[str, str] | None = None, **config: object) -> ClaudeTuiApp:
+    (cwd / "a.txt").write_text("alpha\nbeta\ngamma\n")
+    options = CliOptions(cwd=str(cwd), command=command(), env={"FAKE_CLAUDE_DELAY_MS": "0", **(env or {})})
+    return ClaudeTuiApp(options, Config(typeahead_guard_ms=guard_ms, **config))  # type: ignore[arg-type]
+
+
+async def wait_for(pilot: Pilot, predicate: Callable[[], object], timeout: float = 10.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"timed out waiting for {what or predicate}")
+
+
+def chat(app: ClaudeTuiApp) -> ChatScreen:
+    screen = app.chat
+    assert screen is not None
+    return screen
+
+
+async def send(pilot: Pilot, text: str) -> None:
+    app: ClaudeTuiApp = pilot.app  # type: ignore[assignment]
+    screen = chat(app)
+    await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+    prompt = screen.query_one("#prompt")
+    prompt.text = text  # type: ignore[attr-defined]
+    prompt.focus()
+    await pilot.press("enter")
+
+
+def idle(app: ClaudeTuiApp) -> bool:
+    from claude_tui.session.status import Activity
+
+    return chat(app).conversation.status.activity is Activity.IDLE and chat(app).conversation.status.turns > 0

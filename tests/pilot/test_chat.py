@@ -1,0 +1,237 @@
+"""The chat screen driven through the fake CLI (recorded scenarios)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Markdown
+
+from claude_tui.session.items import NoteItem, NoteKind, TextItem, ThinkingItem, ToolItem, ToolState, UserItem
+from claude_tui.session.status import Activity
+from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.diff_view import DiffView
+from claude_tui.ui.widgets.messages import AssistantText, ThinkingBlock
+from claude_tui.ui.widgets.tool_card import ToolCard
+from tests.pilot.helpers import chat, idle, make_app, send, wait_for
+
+
+async def test_streamed_answer_is_rendered(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "Hello there, kw:plain")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        conversation = chat(app).conversation
+        assert [type(i) for i in conversation.items] == [UserItem, TextItem]
+        widget = app.screen.query_one(AssistantText)
+        await pilot.pause(0.2)
+        assert "Hello! You said" in widget.source
+        status = str(app.screen.query_one("#status-bar").render())
+        assert "idle" in status and "$0.0141" in status
+
+
+async def test_thinking_is_collapsed_and_toggles(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:think what is it")
+        await wait_for(pilot, lambda: idle(app))
+        block = app.screen.query_one(ThinkingBlock)
+        assert not block.expanded
+        assert not block._body_widget.display
+        await pilot.click(block._title_widget)
+        assert block.expanded and block._body_widget.display
+        assert "Let me think" in str(block._body_widget.render())
+
+
+async def test_bash_allowed_with_y(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:bash please")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
+        tool = next(i for i in chat(app).conversation.items if isinstance(i, ToolItem))
+        assert tool.state is ToolState.WAITING
+        await pilot.press("y")
+        await wait_for(pilot, lambda: idle(app))
+        assert tool.state is ToolState.DONE
+        notes = [i for i in chat(app).conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.DECISION]
+        assert notes and "Allowed" in notes[0].text
+
+
+async def test_bash_denied_with_n(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:bash please")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: idle(app))
+        tool = next(i for i in chat(app).conversation.items if isinstance(i, ToolItem))
+        assert tool.state is ToolState.DENIED
+        card = app.screen.query_one(ToolCard)
+        assert "denied" in str(card._header_widget.render())
+
+
+async def test_edit_shows_diff_in_card(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:edit the file")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: idle(app))
+        await pilot.pause(0.1)
+        card = app.screen.query_one(ToolCard)
+        diff = card.query_one(DiffView)
+        assert diff is not None and card.expanded
+
+
+async def test_escape_interrupts_and_keeps_draft(tmp_path: Path) -> None:
+    app = make_app(tmp_path, env={"FAKE_CLAUDE_DELAY_MS": "20"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:slow story")
+        screen = chat(app)
+        await wait_for(pilot, lambda: any(isinstance(i, TextItem) for i in screen.conversation.items))
+        prompt = screen.query_one("#prompt")
+        prompt.text = "my unsent draft"  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: idle(app), what="interrupted turn end")
+        assert any(isinstance(i, NoteItem) and i.kind is NoteKind.INTERRUPT for i in screen.conversation.items)
+        assert prompt.text == "my unsent draft"  # type: ignore[attr-defined]
+
+
+async def test_message_sent_during_a_turn_is_queued(tmp_path: Path) -> None:
+    app = make_app(tmp_path, env={"FAKE_CLAUDE_DELAY_MS": "10"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:slow story")
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.conversation.status.activity is not Activity.IDLE)
+        await send(pilot, "kw:plain and then this")
+        users = [i for i in screen.conversation.items if isinstance(i, UserItem)]
+        assert users[-1].queued
+        assert "(queued)" in str(app.screen.query(".user-prompt").last().render())
+
+
+async def test_subagent_output_is_not_in_the_main_log(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:agent go")
+        await wait_for(pilot, lambda: idle(app))
+        await pilot.pause(0.3)
+        texts = [w.source for w in app.screen.query_one(ChatLog).query(AssistantText)]
+        assert not any("Subagent here" in t for t in texts)
+        assert chat(app).conversation.subagents
+
+
+async def test_slash_completion_menu(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.conversation.commands)
+        screen.query_one("#prompt").focus()
+        await pilot.press("/", "c", "o", "m", "p")
+        menu = screen.query_one("#completion-menu")
+        assert menu.display
+        await pilot.press("tab")
+        assert screen.query_one("#prompt").text.startswith("/compact")  # type: ignore[attr-defined]
+        assert not menu.display
+
+
+async def test_file_completion_with_at(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "parser.py").write_text("x = 1\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        screen.query_one("#prompt").focus()
+        await pilot.press("l", "o", "o", "k", " ", "@", "p", "a", "r")
+        await wait_for(pilot, lambda: screen.query_one("#completion-menu").display, what="file menu")
+        await pilot.press("enter")
+        assert "@src/parser.py" in screen.query_one("#prompt").text  # type: ignore[attr-defined]
+
+
+async def test_history_walks_with_up_and_down(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:plain first")
+        await wait_for(pilot, lambda: idle(app))
+        prompt = chat(app).query_one("#prompt")
+        prompt.text = "draft"  # type: ignore[attr-defined]
+        await pilot.press("up")
+        assert prompt.text == "kw:plain first"  # type: ignore[attr-defined]
+        await pilot.press("down")
+        assert prompt.text == "draft"  # type: ignore[attr-defined]
+
+
+async def test_newline_keys_do_not_send(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        prompt = chat(app).query_one("#prompt")
+        prompt.focus()
+        await pilot.press("a", "ctrl+j", "b")
+        assert prompt.text == "a\nb"  # type: ignore[attr-defined]
+        assert not chat(app).conversation.items
+
+
+async def test_draft_survives_a_restart_of_the_app(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        prompt = chat(app).query_one("#prompt")
+        prompt.focus()
+        await pilot.press(*"half written")
+        await pilot.pause(0.7)
+    second = make_app(tmp_path)
+    async with second.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.1)
+        assert chat(second).query_one("#prompt").text == "half written"  # type: ignore[attr-defined]
+
+
+async def test_shift_tab_cycles_permission_mode(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.conversation.commands)
+        await pilot.press("shift+tab")
+        await wait_for(pilot, lambda: screen.conversation.status.permission_mode == "acceptEdits")
+        await pilot.press("shift+tab")
+        await wait_for(pilot, lambda: screen.conversation.status.permission_mode == "plan")
+        assert "plan" in str(screen.query_one("#status-bar").render())
+
+
+async def test_quit_while_busy_asks_first(tmp_path: Path) -> None:
+    app = make_app(tmp_path, env={"FAKE_CLAUDE_DELAY_MS": "30"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:slow story")
+        await wait_for(pilot, lambda: chat(app).busy)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await pilot.press("n")
+        assert app.is_running and type(app.screen).__name__ == "ChatScreen"
+
+
+async def test_cli_exit_is_reported_and_ctrl_r_resumes_same_session(tmp_path: Path) -> None:
+    app = make_app(tmp_path, env={"FAKE_CLAUDE_FAULT": "kill-mid-stream", "FAKE_CLAUDE_FAULT_AFTER": "12"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await send(pilot, "kw:plain hi")
+        await wait_for(pilot, lambda: screen.conversation.status.activity is Activity.EXITED, what="exit")
+        session_id = screen.conversation.status.session_id
+        assert session_id
+        errors = [i for i in screen.conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.ERROR]
+        assert errors and "Ctrl+R" in errors[-1].text
+        screen.options.env.pop("FAKE_CLAUDE_FAULT")
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands)
+        assert screen.options.resume == session_id
+        await send(pilot, "kw:plain again")
+        await wait_for(pilot, lambda: screen.conversation.status.turns >= 1 and idle(app))
+        assert screen.conversation.status.session_id == session_id
+
+
+async def test_untrusted_text_is_inert(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:escape show me")
+        await wait_for(pilot, lambda: idle(app))
+        await pilot.pause(0.2)
+        markdown = app.screen.query_one(Markdown)
+        assert "\x1b" not in markdown.source
+        svg = app.export_screenshot()
+        assert "[@click=app.quit]" in svg.replace("&#160;", " ")
+        assert app.is_running
