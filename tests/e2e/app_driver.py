@@ -185,9 +185,17 @@ class AppDriver:
         prompt.text = text
         prompt.move_cursor(prompt.document.end)
         await self.pilot.pause()
+        before = len(self.items)
+
+        def arrived() -> bool:
+            return any(isinstance(i, UserItem) and i.text == text for i in self.items[before:])
+
         await self.pilot.press("enter")
-        await self.wait(lambda: any(isinstance(i, UserItem) and i.text == text for i in self.items),
-                        f"the prompt {text!r} in the log", 10)
+        await self.pilot.pause()
+        if not arrived() and prompt.text.strip() == text:
+            # A "/command" opens the completion menu: the first Enter completes it, the second sends.
+            await self.pilot.press("enter")
+        await self.wait(arrived, f"the prompt {text!r} in the log", 10)
 
     async def turn(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Send a prompt that needs no answer from the user and wait for its turn to end."""

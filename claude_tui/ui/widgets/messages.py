@@ -123,7 +123,7 @@ class ThinkingBlock(Vertical):
 _NOTE_ICONS = {
     NoteKind.INFO: "ℹ",
     NoteKind.LOCAL_COMMAND: "⌘",
-    NoteKind.INTERRUPT: "⏹",
+    NoteKind.INTERRUPT: "■",
     NoteKind.COMPACT: "✂",
     NoteKind.ERROR: "✖",
     NoteKind.DECISION: "⚑",

@@ -58,7 +58,8 @@ class StatusBar(Static):
             parts.append((printable(status.short_session_id), "dim"))
         parts.append(sep)
         busy = status.activity not in (Activity.IDLE, Activity.EXITED, Activity.WAITING, Activity.STARTING)
-        spinner = _SPINNER[self._frame % len(_SPINNER)] + " " if busy else ""
+        animate = not self.is_attached or self.app.animation_level != "none"
+        spinner = (_SPINNER[self._frame % len(_SPINNER)] if animate else "●") + " " if busy else ""
         parts.append((spinner + printable(status.activity_words()), _ACTIVITY_STYLES.get(status.activity, "")))
         parts.append(sep)
         cost = f"${status.cost_total:.4f}" if status.cost_total < 1 else f"${status.cost_total:.2f}"

@@ -37,7 +37,7 @@ _STATE_WORDS = {
     ToolState.DONE: ("✓", "success"),
     ToolState.ERROR: ("✗ error", "error"),
     ToolState.DENIED: ("⊘ denied", "warning"),
-    ToolState.INTERRUPTED: ("⏹ interrupted", "warning"),
+    ToolState.INTERRUPTED: ("■ interrupted", "warning"),
 }
 _MAX_BODY_CHARS = 20_000
 _DIFF_TOOLS = ("Edit", "MultiEdit", "Write")
@@ -79,6 +79,8 @@ class ToolCard(Vertical):
 
     def on_mount(self) -> None:
         self.refresh_from(self.item)
+        # Updates that arrived before mounting could not mount the body yet.
+        self.call_after_refresh(self._render_body)
 
     # -- rendering --------------------------------------------------------------------
     def _header(self) -> Text:
@@ -88,7 +90,7 @@ class ToolCard(Vertical):
         text.append(printable(display_tool_name(item.name)), style="bold")
         summary = tool_summary(item.name, item.input) if item.input else ""
         cwd = str(getattr(getattr(self.app, "options", None), "cwd", "") or "") if self.is_attached else ""
-        if cwd and summary:
+        if cwd and cwd != "/" and summary:
             # Paths inside the project read better relative to it.
             summary = summary.replace(cwd.rstrip("/") + "/", "")
         if summary:

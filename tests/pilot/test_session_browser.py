@@ -1,0 +1,333 @@
+"""The session browser over a config tree built from the real CLI's transcripts."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import Input, Static
+
+from claude_tui.history.names import NameStore
+from claude_tui.history.synth import make_session, read_records, tree_digest
+from claude_tui.resources import styles_dir
+from claude_tui.session.items import TextItem
+from claude_tui.ui.screens.session_browser import BrowserChoice, SessionBrowserScreen, conversation_for
+from claude_tui.ui.screens.session_browser_preview import RenameScreen, SessionPreview
+from claude_tui.ui.screens.session_browser_table import ago, fuzzy_match, sort_rows
+from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.messages import AssistantText
+from tests.conftest import FIXTURES
+
+SESSIONS = FIXTURES / "sessions" / "-home-user-project"
+PLAIN = "f122259a-3b96-4c04-9b7c-9b19a6582dba"  # "Hello there, kw:plain"
+BASH = "3aa3043d-6dbe-4e80-8b58-4789dd1efc50"  # "kw:bash please" → Bash tool, "All done. The tool ran."
+RESUMED = "1371d147-61d8-4b34-beff-86ba0e32e82d"  # "kw:edit the file", then "follow-up after resume"
+OTHER = "0b6c8a1e-6f4f-4f59-9a43-2d3f7f0c0a11"
+NOW = 1_795_400_000.0
+CSS = [str(styles_dir() / name) for name in ("app.tcss", "chat.tcss", "diff.tcss", "session_browser.tcss")]
+
+
+def build_tree(tmp_path: Path, *, other_project: bool = True) -> Path:
+    """``tmp/config/projects/...``: the three recorded sessions (+ one in a second project)."""
+    root = tmp_path / "config"
+    project = root / "projects" / "-home-user-project"
+    project.mkdir(parents=True)
+    for i, sid in enumerate((PLAIN, BASH, RESUMED)):  # RESUMED is the newest
+        shutil.copyfile(SESSIONS / f"{sid}.jsonl", project / f"{sid}.jsonl")
+        os.utime(project / f"{sid}.jsonl", (NOW - 3600 + i * 600, NOW - 3600 + i * 600))
+    if other_project:
+        make_session(root / "projects" / "-home-user-other", read_records(SESSIONS / f"{PLAIN}.jsonl"),
+                     session_id=OTHER, cwd="/home/user/other", mtime=NOW - 86400 * 3)
+    return root
+
+
+class Host(App[None]):
+    CSS_PATH = CSS  # type: ignore[assignment]
+
+    def __init__(self, root: Path, tmp_path: Path, **options: object) -> None:
+        super().__init__()
+        self.choices: list[BrowserChoice | None] = []
+        self.browser = SessionBrowserScreen(Path("/home/user/project"), config_root=root,
+                                            index_path=tmp_path / "index.sqlite", now=lambda: NOW,
+                                            names_path=tmp_path / "names.json", poll_seconds=None,
+                                            **options)  # type: ignore[arg-type]
+
+    def on_mount(self) -> None:
+        self.push_screen(self.browser, self.choices.append)
+
+
+async def settle(pilot, rounds: int = 3) -> None:  # type: ignore[no-untyped-def]
+    """Let timers fire and thread workers finish, a few times over (results start new work)."""
+    for _ in range(rounds):
+        await pilot.pause(0.2)
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def titles(screen: SessionBrowserScreen) -> list[str]:
+    return [row.display_title for row in screen.table.listing.rows]
+
+
+def preview_texts(screen: SessionBrowserScreen) -> list[str]:
+    return [w.item.text for w in screen.query_one(SessionPreview).query(AssistantText)]
+
+
+@pytest.fixture
+def tree(tmp_path: Path):  # type: ignore[no-untyped-def]
+    root = build_tree(tmp_path)
+    before = tree_digest(root)
+    yield root
+    assert tree_digest(root) == before, "the browser changed the CLI's files"
+
+
+async def test_lists_every_session_with_counts_and_preview(tree: Path, tmp_path: Path) -> None:
+    app = Host(tree, tmp_path)
+    async with app.run_test(size=(130, 36)) as pilot:
+        await settle(pilot)
+        screen = app.browser
+        assert titles(screen) == ["follow-up after resume", "kw:bash please", "Hello there, kw:plain"]
+        assert all(row.entrypoint == "sdk-cli" for row in screen.rows)  # hidden by Claude Code's picker
+        assert [row.message_count for row in screen.table.listing.rows] == [6, 4, 2]
+        assert screen.indexed and screen.indexing is None
+        line = screen.table.render_line(1).text  # the first row, below the header
+        assert "follow-up after resume" in line and "40 min ago" in line and "$0.04" in line
+        assert "6" in line.split("40 min ago")[1]
+        assert screen.has_class("-wide")
+        assert any("follow-up after resume" in text for text in preview_texts(screen))
+        await pilot.press("down")
+        await settle(pilot)
+        assert screen.table.current_row.session_id == BASH
+        assert "All done. The tool ran." in " ".join(preview_texts(screen))
+        header = str(screen.query_one("#preview-header", Static).render())
+        assert "3aa3043d" in header and "/home/user/project" in header and "4 messages" in header
+
+
+async def test_first_paint_comes_from_the_index(tree: Path, tmp_path: Path) -> None:
+    first = Host(tree, tmp_path)
+    async with first.run_test() as pilot:
+        await settle(pilot)
+    again = Host(tree, tmp_path)
+    async with again.run_test() as pilot:
+        # Before any worker ran: rows straight from the warm index, counts included.
+        assert len(again.browser.table.listing.rows) == 3
+        assert [row.message_count for row in again.browser.rows] == [6, 4, 2]
+        await settle(pilot)
+
+
+async def test_typing_filters_titles_fuzzily(tree: Path, tmp_path: Path) -> None:
+    app = Host(tree, tmp_path)
+    async with app.run_test(size=(130, 36)) as pilot:
+        await settle(pilot)
+        screen = app.browser
+        await pilot.press("k", "w", "b", "s", "h")  # a non-command key starts the filter
+        assert screen.focused is screen.filter_input
+        assert screen.filter_input.value == "kwbsh"
+        assert titles(screen) == ["kw:bash please"]
+        assert screen.table.listing.positions[screen.table.listing.rows[0].path] == [0, 1, 3, 5, 6]
+        await pilot.press("backspace", "backspace", "backspace", "backspace", "backspace", "p", "l", "a", "i", "n")
+        assert titles(screen) == ["Hello there, kw:plain"]
+        await pilot.press("z", "z", "z")
+        assert titles(screen) == []
+        empty = str(screen.query_one("#browser-empty", Static).render())
+        assert "No session titles match" in empty and "/ to search" in empty
+        await pilot.press("escape")  # clears the filter, back to the table
+        assert screen.filter_input.value == "" and screen.focused is screen.table
+        assert len(titles(screen)) == 3
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.choices == [None]
+
+
+async def test_full_text_search_shows_snippets(tree: Path, tmp_path: Path) -> None:
+    app = Host(tree, tmp_path)
+    async with app.run_test(size=(130, 36)) as pilot:
+        await settle(pilot)
+        screen = app.browser
+        await pilot.press("slash")
+        assert screen.searching and screen.focused is screen.filter_input
+        await pilot.press(*"tool ran")
+        await settle(pilot)
+        assert titles(screen) == ["follow-up after resume", "kw:bash please"] or \
+            sorted(titles(screen)) == ["follow-up after resume", "kw:bash please"]
+        hits = screen.table.listing.hits
+        assert hits is not None and all("tool ran" in h[0].snippet.lower() for h in hits.values())
+        line = screen.table.render_line(1).text
+        assert "All done. The tool ran." in line  # the match column
+        for _ in "tool ran":
+            await pilot.press("backspace")
+        await pilot.press(*"follow-up after resume")
+        await settle(pilot)
+        assert titles(screen) == ["follow-up after resume"]
+        matches = str(screen.query_one("#preview-matches", Static).render())
+        assert "follow-up after resume" in matches and "turn 2" in matches
+        await pilot.press("escape")  # leaves search, not the browser
+        assert not screen.searching and app.choices == []
+        assert len(titles(screen)) == 3 and screen.focused is screen.table
+
+
+async def test_enter_resumes_and_f_forks(tree: Path, tmp_path: Path) -> None:
+    app = Host(tree, tmp_path)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+    choice = app.choices[0]
+    assert choice == BrowserChoice(BASH, tree / "projects" / "-home-user-project" / f"{BASH}.jsonl",
+                                   Path("/home/user/project"), False)
+    conversation = conversation_for(choice)
+    assert any(isinstance(i, TextItem) and "The tool ran" in i.text for i in conversation.items)
+    assert conversation.status.session_id == BASH and conversation.status.cost_total == pytest.approx(0.02828)
+
+    app = Host(tree, tmp_path)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await pilot.press("f")
+        await pilot.pause()
+    assert app.choices[0] is not None and app.choices[0].session_id == RESUMED and app.choices[0].fork
+
+
+async def test_enter_from_the_filter_resumes_the_top_match(tree: Path, tmp_path: Path) -> None:
+    app = Host(tree, tmp_path)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await pilot.press(*"hello", "enter")
+        await pilot.pause()
+    assert [c.session_id if c else None for c in app.choices] == [PLAIN]
+
+
+async def test_a_toggles_all_projects(tree: Path, tmp_path: Path) -> None:
+    app = Host(tree, tmp_path)
+    async with app.run_test(size=(130, 36)) as pilot:
+        await settle(pilot)
+        screen = app.browser
+        assert len(screen.rows) == 3
+        await pilot.press("a")
+        await settle(pilot)
+        assert screen.all_projects and len(screen.rows) == 4
+        assert OTHER in [row.session_id for row in screen.table.listing.rows]
+        assert "Project" in screen.table.render_line(0).text  # only shown across projects
+        assert "all projects" in str(screen.query_one("#browser-status", Static).render())
+        await pilot.press("a")
+        await settle(pilot)
+        assert not screen.all_projects and len(screen.rows) == 3
+        assert "Project" not in screen.table.render_line(0).text
+
+
+async def test_s_cycles_the_sort(tree: Path, tmp_path: Path) -> None:
+    app = Host(tree, tmp_path)
+    async with app.run_test(size=(130, 36)) as pilot:
+        await settle(pilot)
+        screen = app.browser
+        await pilot.press("s")
+        assert screen.sort == "created"
+        assert titles(screen) == ["follow-up after resume", "kw:bash please", "Hello there, kw:plain"]
+        await pilot.press("s")
+        assert screen.sort == "cost" and titles(screen)[0] == "follow-up after resume"
+        await pilot.press("s")
+        assert screen.sort == "title" and titles(screen) == ["follow-up after resume", "Hello there, kw:plain",
+                                                             "kw:bash please"]
+        assert "sorted by title" in str(screen.query_one("#browser-status", Static).render())
+        await pilot.press("s")
+        assert screen.sort == "last active"
+
+
+async def test_rename_persists_in_our_store(tree: Path, tmp_path: Path) -> None:
+    app = Host(tree, tmp_path)
+    async with app.run_test(size=(130, 36)) as pilot:
+        await settle(pilot)
+        screen = app.browser
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RenameScreen)
+        assert app.screen.query_one(Input).value == ""
+        await pilot.press(*"Parser fix", "enter")
+        await settle(pilot)
+        assert app.screen is screen
+        assert NameStore(tmp_path / "names.json").get(RESUMED) == "Parser fix"
+        assert titles(screen)[0] == "Parser fix"
+        assert "Parser fix" in screen.table.render_line(1).text
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == "Parser fix"
+        await pilot.press("escape")  # cancel keeps the name
+        await settle(pilot)
+        assert NameStore(tmp_path / "names.json").get(RESUMED) == "Parser fix"
+    names = json.loads((tmp_path / "names.json").read_text())
+    assert names == {RESUMED: "Parser fix"}
+    again = Host(tree, tmp_path)
+    async with again.run_test() as pilot:
+        assert titles(again.browser)[0] == "Parser fix"
+        await pilot.press(*"pfix")
+        assert titles(again.browser) == ["Parser fix"]
+        await settle(pilot)
+
+
+async def test_new_and_grown_sessions_appear_while_open(tree: Path, tmp_path: Path) -> None:
+    app = Host(tree, tmp_path)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = app.browser
+        extra = tree / "projects" / "-home-user-project" / "0f0f0f0f-1111-2222-3333-444444444444.jsonl"
+        make_session(extra.parent, read_records(SESSIONS / f"{BASH}.jsonl"), session_id=extra.stem,
+                     extra_turns=2, cwd="/home/user/project", mtime=NOW - 5)
+        screen.reload()
+        await settle(pilot)
+        assert len(screen.rows) == 4 and screen.table.listing.rows[0].session_id == extra.stem
+        assert screen.table.listing.rows[0].message_count == 8
+        extra.unlink()
+        screen.reload()
+        await settle(pilot)
+        assert len(screen.rows) == 3
+
+
+async def test_empty_tree_says_so(tmp_path: Path) -> None:
+    root = tmp_path / "config"
+    (root / "projects").mkdir(parents=True)
+    app = Host(root, tmp_path)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = app.browser
+        empty = str(screen.query_one("#browser-empty", Static).render())
+        assert "No sessions yet for /home/user/project" in empty and "Press a" in empty
+        assert not screen.query_one("#browser-body").display
+        await pilot.press("enter", "f", "r")  # nothing to act on
+        assert app.choices == [] and app.screen is screen
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.choices == [None]
+
+
+async def test_hostile_titles_are_inert(tmp_path: Path) -> None:
+    root = build_tree(tmp_path, other_project=False)
+    path = root / "projects" / "-home-user-project" / f"{PLAIN}.jsonl"
+    lines = path.read_text().splitlines()
+    lines.append(json.dumps({"type": "custom-title", "customTitle": "[bold red]x[/] \x1b[31mred", "sessionId": PLAIN}))
+    path.write_text("\n".join(lines) + "\n")
+    app = Host(root, tmp_path)
+    async with app.run_test(size=(130, 36)) as pilot:
+        await settle(pilot)
+        screen = app.browser
+        line = "\n".join(screen.table.render_line(y).text for y in range(4))
+        assert "[bold red]x[/]" in line and "\x1b" not in line
+
+
+def test_pure_helpers() -> None:
+    assert ago(NOW - 10, NOW) == "just now"
+    assert ago(NOW - 180, NOW) == "3 min ago"
+    assert ago(NOW - 3 * 3600, NOW) == "3 h ago"
+    assert ago(NOW - 86400 * 1.5, NOW) == "1 day ago"
+    assert ago(NOW - 86400 * 15, NOW) == "2 weeks ago"
+    assert ago(NOW - 86400 * 400, NOW) == "1 year ago"
+    assert ago(NOW + 50, NOW) == "just now"  # clock skew
+    assert fuzzy_match("bash", "kw:bash please") is not None
+    assert fuzzy_match("kbp", "kw:bash please") is not None
+    assert fuzzy_match("bash zzz", "kw:bash please") is None
+    assert fuzzy_match("tool", "kw:bash please") is None
+    exact = fuzzy_match("parse", "parser rewrite")
+    loose = fuzzy_match("parse", "please add real summaries everywhere")
+    assert exact is not None and loose is not None and exact[0] > loose[0]
+    assert sort_rows([], "cost") == []
