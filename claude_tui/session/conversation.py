@@ -16,6 +16,7 @@ from collections import deque
 from typing import Any
 
 from claude_tui import protocol as p
+from claude_tui.protocol.sanitize import printable
 from claude_tui.session import content
 from claude_tui.session.changes import (
     Change,
@@ -83,6 +84,7 @@ class Conversation:
         self.account: dict[str, Any] = {}
         self._turn_start_cost = 0.0
         self._tool_names: dict[str, str] = {}
+        self.invalid_lines = 0
 
     # -- convenience -----------------------------------------------------------------
     @property
@@ -160,6 +162,9 @@ class Conversation:
                     item.streaming = False
                     changes.append(ItemChanged(item, log.scope))
             log.streaming.clear()
+            # A dead process never confirms what it streamed; left here, a later
+            # message reusing the id would overwrite these items' text.
+            log.unconfirmed.clear()
         self.status.activity = Activity.EXITED
         changes.append(StatusChanged())
         return changes
@@ -443,6 +448,7 @@ class Conversation:
                 if tool.state in (ToolState.RUNNING, ToolState.PENDING, ToolState.STREAMING, ToolState.WAITING):
                     tool.state = ToolState.INTERRUPTED
                     changes.append(ItemChanged(tool))
+        self.main.unconfirmed.clear()  # the turn is over: nothing streamed in it gets confirmed any more
         still_queued = any(isinstance(i, UserItem) and i.queued for i in self.main.items)
         status.activity = Activity.THINKING if still_queued else Activity.IDLE
         status.running_tool = ""
@@ -510,6 +516,16 @@ class Conversation:
         self.status.running_tool = tool.name
         return [ItemChanged(tool, self._scope_of(tool)), StatusChanged()]
 
+    def _invalid_line(self, message: p.InvalidLine) -> list[Change]:
+        # Something else printed to the CLI's stdout (a wrapper script, a
+        # debug print): ignored, but said once so a broken setup is visible.
+        self.invalid_lines += 1
+        if self.invalid_lines > 1:
+            return []
+        sample = printable(message.text[:200]) + ("…" if len(message.text) > 200 else "")
+        return self.add_note(f"Claude Code printed output that is not stream-json; it is ignored:\n{sample}",
+                             NoteKind.ERROR, title="Unexpected output")
+
     def _auth_status(self, message: p.AuthStatus) -> list[Change]:
         raw = message.raw
         error = raw.get("error")
@@ -535,4 +551,5 @@ _HANDLERS: dict[type, Any] = {
     p.ControlCancelRequest: Conversation._control_cancel,
     p.ToolProgress: Conversation._tool_progress,
     p.AuthStatus: Conversation._auth_status,
+    p.InvalidLine: Conversation._invalid_line,
 }

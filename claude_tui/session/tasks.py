@@ -14,6 +14,11 @@ from typing import Any
 _CREATED = re.compile(r"Task #(\S+) created")
 
 
+def monotonic() -> float:
+    """The board's clock. Tests replace this (never `time.monotonic`, which asyncio needs)."""
+    return time.monotonic()
+
+
 @dataclass
 class TaskEntry:
     id: str
@@ -47,7 +52,7 @@ class AgentEntry:
     agent_type: str = ""
     task_type: str = "local_agent"
     status: str = "running"
-    started_at: float = field(default_factory=time.monotonic)
+    started_at: float = field(default_factory=lambda: monotonic())
     ended_at: float | None = None
     summary: str = ""
     background: bool = False
@@ -57,7 +62,7 @@ class AgentEntry:
         return self.task_type in ("local_agent", "remote_agent", "agent") or bool(self.agent_type)
 
     def elapsed(self, now: float | None = None) -> float:
-        end = self.ended_at if self.ended_at is not None else (now if now is not None else time.monotonic())
+        end = self.ended_at if self.ended_at is not None else (now if now is not None else monotonic())
         return max(0.0, end - self.started_at)
 
 
@@ -330,4 +335,4 @@ class TaskBoard:
     def _set_status(self, entry: AgentEntry, status: str) -> None:
         entry.status = {"killed": "stopped"}.get(status, status)
         if entry.status in ("completed", "failed", "stopped") and entry.ended_at is None:
-            entry.ended_at = time.monotonic()
+            entry.ended_at = monotonic()

@@ -61,6 +61,10 @@ class CliConnection:
         self.debug_log = debug_log
         self.client: ClaudeClient | None = None
         self.worker: Worker[None] | None = None
+        # Set by close(): the app stopped this CLI itself (restart, quit), so its
+        # exit is not news. Posting Exited then would let a stale message mark the
+        # *next* connection's session as exited (it is handled after the restart).
+        self.closed = False
 
     @property
     def alive(self) -> bool:
@@ -96,7 +100,8 @@ class CliConnection:
             async for item in client.events():
                 if isinstance(item, ProcessExited):
                     flush()
-                    self.target.post_message(self.Exited(item))
+                    if not self.closed:
+                        self.target.post_message(self.Exited(item))
                     break
                 if not batch:
                     loop.call_soon(flush)
@@ -136,6 +141,7 @@ class CliConnection:
         return await self.client.answer_permission(obj)
 
     async def close(self) -> None:
+        self.closed = True
         client, self.client = self.client, None
         if client is not None:
             await client.close()

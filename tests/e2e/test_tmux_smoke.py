@@ -10,7 +10,9 @@ tmux is required: without it the test FAILS (CI installs the ``tmux`` apt packag
 
 from __future__ import annotations
 
+import os
 import shlex
+import signal
 import shutil
 import subprocess
 import sys
@@ -100,7 +102,7 @@ def app_command(claude_bin: Path, project_dir: Path, env: dict[str, str], root: 
     lines = ["#!/bin/sh", f"cd {shlex.quote(str(project_dir))} || exit 1"]
     lines += [f"export {key}={shlex.quote(value)}" for key, value in sorted(app_env.items())
               if key.isidentifier()]
-    lines.append(f"exec {shlex.join(argv)} 2>{shlex.quote(str(root / 'claude-tui.stderr'))}")
+    lines.append(f"exec {shlex.join(argv)}")  # Textual draws on stderr: no redirection
     path = root / "run-claude-tui.sh"
     path.write_text("\n".join(lines) + "\n")
     return f"exec env -i /bin/sh {shlex.quote(str(path))}"
@@ -133,7 +135,51 @@ def test_claude_tui_in_tmux_approves_a_tool(tmux: Tmux, claude_bin: Path, e2e_en
         assert not tmux.alive(), f"claude-tui did not quit on Ctrl+Q; screen:\n{tmux.screen()}"
     finally:
         tmux.kill()
-    deadline = time.monotonic() + 5
-    while marked_processes() and time.monotonic() < deadline:
+        left, pids = wait_gone(10)
+        for pid in pids:  # ours by the run marker: never leave them behind, even on failure
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert not pids, f"processes outlived claude-tui: {left}"
+
+
+def describe(pids: list[int]) -> str:
+    out = []
+    for pid in pids:
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            cmd = "?"
+        out.append(f"{pid}: {cmd[:200]}")
+    return "; ".join(out)
+
+
+def wait_gone(timeout: float) -> tuple[str, list[int]]:
+    deadline = time.monotonic() + timeout
+    left = marked_processes()
+    while left and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert marked_processes() == [], "a claude process outlived claude-tui"
+        left = marked_processes()
+    return describe(left), left
+
+
+def test_closing_the_terminal_leaves_no_claude(tmux: Tmux, claude_bin: Path, e2e_env: dict[str, str],
+                                               project_dir: Path, mock_api: MockApi, tmp_path: Path) -> None:
+    """SIGHUP (the terminal went away) in the middle of a turn: the app ends its CLI and itself."""
+    tmux.start(app_command(claude_bin, project_dir, e2e_env, tmp_path / "app"))
+    try:
+        tmux.wait_screen(lambda s: "idle" in s, "the app to be ready")
+        tmux.keys("kw:slow story", literal=True)
+        tmux.keys("Enter")
+        tmux.wait_screen(lambda s: "word3" in s, "the stream to start")
+        assert marked_processes(), "the CLI should be running now"
+    finally:
+        tmux.kill()  # the pane's process gets SIGHUP, as when a terminal window is closed
+        left, pids = wait_gone(10)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert not pids, f"processes outlived the closed terminal: {left}"

@@ -10,7 +10,8 @@ from claude_tui.session.items import NoteItem, NoteKind, TextItem, ThinkingItem,
 from claude_tui.session.status import Activity
 from claude_tui.ui.widgets.chat_log import ChatLog
 from claude_tui.ui.widgets.diff_view import DiffView
-from claude_tui.ui.widgets.messages import AssistantText, ThinkingBlock
+from claude_tui.ui.widgets.assistant_text import AssistantText
+from claude_tui.ui.widgets.messages import ThinkingBlock
 from claude_tui.ui.widgets.tool_card import ToolCard
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 

@@ -17,9 +17,9 @@ from claude_tui.resources import styles_dir
 from claude_tui.session.items import TextItem
 from claude_tui.ui.screens.session_browser import BrowserChoice, SessionBrowserScreen, conversation_for
 from claude_tui.ui.screens.session_browser_preview import RenameScreen, SessionPreview
-from claude_tui.ui.screens.session_browser_table import ago, fuzzy_match, sort_rows
-from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.messages import AssistantText
+from claude_tui.ui.screens.session_browser_listing import fuzzy_match, sort_rows
+from claude_tui.ui.screens.session_browser_table import ago
+from claude_tui.ui.widgets.assistant_text import AssistantText
 from tests.conftest import FIXTURES
 
 SESSIONS = FIXTURES / "sessions" / "-home-user-project"
@@ -70,6 +70,12 @@ async def settle(pilot, rounds: int = 3) -> None:  # type: ignore[no-untyped-def
 
 def titles(screen: SessionBrowserScreen) -> list[str]:
     return [row.display_title for row in screen.table.listing.rows]
+
+
+def shown(screen: SessionBrowserScreen, selector: str) -> str:
+    """What a widget shows on screen, line by line."""
+    widget = screen.query_one(selector)
+    return "\n".join(widget.render_line(y).text for y in range(widget.size.height))
 
 
 def preview_texts(screen: SessionBrowserScreen) -> list[str]:
@@ -210,7 +216,7 @@ async def test_a_toggles_all_projects(tree: Path, tmp_path: Path) -> None:
         assert screen.all_projects and len(screen.rows) == 4
         assert OTHER in [row.session_id for row in screen.table.listing.rows]
         assert "Project" in screen.table.render_line(0).text  # only shown across projects
-        assert "all projects" in str(screen.query_one("#browser-status", Static).render())
+        assert "all projects" in shown(screen, "#browser-status")
         await pilot.press("a")
         await settle(pilot)
         assert not screen.all_projects and len(screen.rows) == 3
@@ -230,7 +236,7 @@ async def test_s_cycles_the_sort(tree: Path, tmp_path: Path) -> None:
         await pilot.press("s")
         assert screen.sort == "title" and titles(screen) == ["follow-up after resume", "Hello there, kw:plain",
                                                              "kw:bash please"]
-        assert "sorted by title" in str(screen.query_one("#browser-status", Static).render())
+        assert "sorted by title" in shown(screen, "#browser-status")
         await pilot.press("s")
         assert screen.sort == "last active"
 
@@ -277,7 +283,7 @@ async def test_new_and_grown_sessions_appear_while_open(tree: Path, tmp_path: Pa
         screen.reload()
         await settle(pilot)
         assert len(screen.rows) == 4 and screen.table.listing.rows[0].session_id == extra.stem
-        assert screen.table.listing.rows[0].message_count == 8
+        assert (screen.table.listing.rows[0].message_count or 0) > 4  # counted in the background
         extra.unlink()
         screen.reload()
         await settle(pilot)

@@ -66,53 +66,55 @@ json_values = st.recursive(
     ),
     max_leaves=8,
 )
+# Most keys get a cheap value (generation, not the code under test, dominates the run time otherwise).
+small = st.one_of(scalars, st.lists(scalars, max_size=2), st.dictionaries(st.sampled_from(KEYS), scalars, max_size=2))
 blocks = st.fixed_dictionaries(
     {"type": st.sampled_from(BLOCK_TYPES)},
-    optional={"id": st.one_of(st.sampled_from(IDS), json_values), "name": json_values,
-              "text": json_values, "thinking": json_values, "input": json_values, "content": json_values,
-              "tool_use_id": st.one_of(st.sampled_from(IDS), json_values), "is_error": json_values,
-              "source": json_values},
+    optional={"id": st.one_of(st.sampled_from(IDS), small), "name": small,
+              "text": small, "thinking": small, "input": json_values, "content": json_values,
+              "tool_use_id": st.one_of(st.sampled_from(IDS), small), "is_error": small,
+              "source": small},
 )
-contents = st.one_of(json_values, st.text(max_size=30), st.lists(blocks, max_size=4))
+contents = st.one_of(small, st.text(max_size=30), st.lists(blocks, max_size=4))
 events = st.fixed_dictionaries(
     {"type": st.sampled_from(EVENT_TYPES)},
-    optional={"index": st.one_of(st.integers(-1, 3), json_values),
-              "delta": st.one_of(json_values, st.fixed_dictionaries(
+    optional={"index": st.one_of(st.integers(-1, 3), small),
+              "delta": st.one_of(small, st.fixed_dictionaries(
                   {"type": st.sampled_from(EVENT_TYPES)},
-                  optional={"text": json_values, "thinking": json_values, "partial_json": json_values})),
-              "content_block": st.one_of(blocks, json_values),
-              "message": st.one_of(json_values, st.fixed_dictionaries(
-                  {}, optional={"id": st.sampled_from(IDS), "usage": json_values})),
-              "usage": json_values},
+                  optional={"text": small, "thinking": small, "partial_json": small})),
+              "content_block": st.one_of(blocks, small),
+              "message": st.one_of(small, st.fixed_dictionaries(
+                  {}, optional={"id": st.sampled_from(IDS), "usage": small})),
+              "usage": small},
 )
 requests = st.fixed_dictionaries(
     {"subtype": st.sampled_from(SUBTYPES)},
     optional={"tool_name": st.one_of(st.sampled_from(["Bash", "AskUserQuestion", "ExitPlanMode", "Edit"]),
-                                     json_values),
-              "input": json_values, "tool_use_id": st.one_of(st.sampled_from(IDS), json_values),
-              "permission_suggestions": json_values, "description": json_values,
-              "decision_reason": json_values, "blocked_path": json_values, "display_name": json_values},
+                                     small),
+              "input": small, "tool_use_id": st.one_of(st.sampled_from(IDS), small),
+              "permission_suggestions": small, "description": small,
+              "decision_reason": small, "blocked_path": small, "display_name": small},
 )
 payloads = st.fixed_dictionaries(
-    {}, optional={"id": st.one_of(st.sampled_from(IDS), json_values), "model": json_values,
-                  "content": contents, "usage": json_values, "role": json_values},
+    {}, optional={"id": st.one_of(st.sampled_from(IDS), small), "model": small,
+                  "content": contents, "usage": small, "role": small},
 )
 messages = st.fixed_dictionaries(
     {"type": st.sampled_from(TYPES)},
     optional={
-        "subtype": st.one_of(st.sampled_from(SUBTYPES), json_values),
-        "message": st.one_of(payloads, json_values),
-        "event": st.one_of(events, json_values),
-        "request": st.one_of(requests, json_values),
-        "request_id": st.one_of(st.sampled_from(IDS), json_values),
-        "session_id": json_values, "parent_tool_use_id": st.one_of(st.sampled_from([None, "toolu_1"]), json_values),
-        "api_message_id": st.sampled_from(IDS), "tool_use_result": json_values, "error": json_values,
-        "errors": json_values, "tools": json_values, "status": json_values, "attempt": json_values,
-        "max_retries": json_values, "compact_metadata": json_values, "permission_denials": json_values,
-        "total_cost_usd": json_values, "modelUsage": json_values, "is_error": json_values, "result": json_values,
-        "tool_use_id": st.one_of(st.sampled_from(IDS), json_values), "elapsed_time_seconds": json_values,
-        "tasks": json_values, "task_id": json_values, "permissionMode": json_values, "model": json_values,
-        "slash_commands": json_values, "mcp_servers": json_values, "isReplay": json_values,
+        "subtype": st.one_of(st.sampled_from(SUBTYPES), small),
+        "message": st.one_of(payloads, small),
+        "event": st.one_of(events, small),
+        "request": st.one_of(requests, small),
+        "request_id": st.one_of(st.sampled_from(IDS), small),
+        "session_id": small, "parent_tool_use_id": st.one_of(st.sampled_from([None, "toolu_1"]), small),
+        "api_message_id": st.sampled_from(IDS), "tool_use_result": json_values, "error": small,
+        "errors": small, "tools": small, "status": small, "attempt": small,
+        "max_retries": small, "compact_metadata": small, "permission_denials": small,
+        "total_cost_usd": small, "modelUsage": small, "is_error": small, "result": small,
+        "tool_use_id": st.one_of(st.sampled_from(IDS), small), "elapsed_time_seconds": small,
+        "tasks": small, "task_id": small, "permissionMode": small, "model": small,
+        "slash_commands": small, "mcp_servers": small, "isReplay": small,
     },
 )
 

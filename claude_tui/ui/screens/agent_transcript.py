@@ -27,19 +27,12 @@ from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import Item
 from claude_tui.session.tasks import AgentEntry
 from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.sidebar import format_elapsed, status_color
 
 if TYPE_CHECKING:
     from claude_tui.session.conversation import Conversation
 
-_STATUS_STYLES = {"running": "bold", "starting": "bold", "completed": "bold", "failed": "bold reverse",
-                  "stopped": "dim"}
 _PROMPT_LINES = 3
-
-
-def _elapsed(seconds: float) -> str:
-    from claude_tui.ui.widgets.sidebar import format_elapsed
-
-    return format_elapsed(seconds)
 
 
 class AgentTranscriptScreen(Screen[None]):
@@ -121,9 +114,9 @@ class AgentTranscriptScreen(Screen[None]):
         if entry.agent_type:
             details.append(printable(entry.agent_type), style="italic")
             details.append(" · ", style="dim")
-        details.append(entry.status, style=_STATUS_STYLES.get(entry.status, ""))
+        details.append(entry.status, style=f"bold {status_color(self.app, entry.status)}")
         details.append(" · ", style="dim")
-        details.append(_elapsed(entry.elapsed()))
+        details.append(format_elapsed(entry.elapsed()))
         grid.add_row(title, details)
         return grid
 

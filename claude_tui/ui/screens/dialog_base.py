@@ -166,7 +166,10 @@ class GuardedDialog(ModalScreen[PermissionDecision | None]):
 
     def _disarm(self) -> None:
         self._guard_timer = None
-        if not self.armed:
+        remaining = self._armed_until - time.monotonic()
+        if remaining > 0:  # re-armed meanwhile (or a slow clock): check again later
+            self._guard_timer = self.set_timer(max(remaining, 0.05), self._disarm)
+        else:
             self.remove_class("-armed")
 
     def keys_open(self) -> bool:

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -41,6 +40,7 @@ from claude_tui.history.names import NameStore
 from claude_tui.history.paths import config_root as default_config_root
 from claude_tui.history.search import SearchHit
 from claude_tui.session.conversation import Conversation
+from claude_tui.ui.screens.session_browser_listing import SORTS, empty_message, filtered, searched, status_line
 from claude_tui.ui.screens.session_browser_preview import (
     Preview,
     RenameScreen,
@@ -48,7 +48,7 @@ from claude_tui.ui.screens.session_browser_preview import (
     conversation_from_file,
     load_preview,
 )
-from claude_tui.ui.screens.session_browser_table import SORTS, Listing, SessionTable, fuzzy_match, one_line, sort_rows
+from claude_tui.ui.screens.session_browser_table import SessionTable, one_line
 
 PREVIEW_DELAY = 0.15
 SEARCH_DELAY = 0.12
@@ -151,7 +151,8 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
         self._refresh_worker: Worker[None] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Filter titles — type to narrow, / searches every message", id="browser-filter")
+        yield Input(placeholder="Filter titles — type to narrow, / searches every message", id="browser-filter",
+                    select_on_focus=False)
         yield Static(id="browser-status", markup=False)
         with Container(id="browser-body"):
             yield SessionTable(self.now, id="browser-table")
@@ -217,16 +218,22 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
             if stop():
                 return
             self.post_message(self.Listed(generation, index.sessions(dirs)))
-            last = time.monotonic()
+            last = last_counts = time.monotonic()
 
             def progress(done: int, total: int) -> None:
-                nonlocal last
-                if time.monotonic() - last >= 0.25 or done == total:
-                    last = time.monotonic()
+                nonlocal last, last_counts
+                now = time.monotonic()
+                if now - last >= 0.25 or done == total:
+                    last = now
                     self.post_message(self.Progress(generation, done, total))
+                if now - last_counts >= 1.0:  # fill the messages column as the counts come in
+                    last_counts = now
+                    counts = {row.path: row.message_count for row in index.sessions(dirs)}
+                    self.post_message(self.Counted(generation, counts, False))
 
-            if index.stale_content(dirs):
-                self.post_message(self.Progress(generation, 0, len(index.stale_content(dirs))))
+            stale = len(index.stale_content(dirs))
+            if stale:
+                self.post_message(self.Progress(generation, 0, stale))
                 index.index_content(dirs, should_stop=stop, progress=progress)
             if not stop():
                 counts = {row.path: row.message_count for row in index.sessions(dirs)}
@@ -239,7 +246,7 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
             return
         def signature(rows: list[SessionRow]) -> list[tuple[str, int, str | None, int | None]]:
             return [(r.path, r.mtime_ns, r.name, r.message_count) for r in rows]
-        changed = signature(message.rows) != signature(self._rows)
+        changed = signature(message.rows) != signature(self._rows) or not self._listed
         self._rows = message.rows
         self._listed = True
         if changed and not self.searching:
@@ -269,92 +276,27 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
         self._show_status()
 
     # -- listing -------------------------------------------------------------------------
-    def _listing(self) -> Listing:
-        if self.searching:
-            by_path = {row.path: row for row in self._rows}
-            hits: dict[str, list[SearchHit]] = {}
-            rows: list[SessionRow] = []
-            for hit in self._hits:
-                if hit.path not in hits:
-                    hits[hit.path] = []
-                    rows.append(by_path.get(hit.path) or SessionRow(
-                        hit.session_id, hit.path, hit.project, 0, 0, title=hit.title, last_active=hit.last_active))
-                hits[hit.path].append(hit)
-            return Listing(rows, hits=hits, all_projects=self.all_projects)
-        rows = sort_rows(self._rows, self.sort)
-        query = self.filter_input.value.strip() if self.is_mounted else ""
-        if not query:
-            return Listing(rows, all_projects=self.all_projects)
-        scored: list[tuple[int, int, SessionRow, list[int]]] = []
-        for order, row in enumerate(rows):
-            got = fuzzy_match(query, one_line(row.display_title))
-            if got is None and len(query) >= 4 and row.session_id.startswith(query.lower()):
-                got = (1, [])
-            if got is not None:
-                scored.append((-got[0], order, row, got[1]))
-        scored.sort(key=lambda s: (s[0], s[1]))
-        return Listing([s[2] for s in scored], positions={s[2].path: s[3] for s in scored},
-                       all_projects=self.all_projects)
-
     def _populate(self, keep: str | None = None) -> None:
-        listing = self._listing()
+        query = self.filter_input.value
+        listing = (searched(self._rows, self._hits, self.all_projects) if self.searching else
+                   filtered(self._rows, self.sort, query, self.all_projects))
         self.table.show(listing, keep)
         self._show_status()
-        self._show_empty(listing)
-        self._schedule_preview()
-
-    def _show_empty(self, listing: Listing) -> None:
+        message = "" if listing.rows else empty_message(
+            searching=self.searching, query=query, listed=self._listed, all_projects=self.all_projects,
+            cwd=self.cwd, root=self._root())
         empty = self.query_one("#browser-empty", Static)
-        message = ""
-        if not listing.rows:
-            query = self.filter_input.value.strip()
-            if self.searching:
-                message = (f"No messages match “{one_line(query)}”." if query else
-                           "Type words to search every prompt, answer, tool and file path.") + "\nEsc leaves search."
-            elif query:
-                message = f"No session titles match “{one_line(query)}”.\nPress / to search the full text instead."
-            elif not self._listed:
-                message = "Looking for sessions…"
-            elif self.all_projects:
-                message = f"No Claude Code sessions yet under {one_line(str(self._root()))}.\nStart one and it shows up here."
-            else:
-                message = (f"No sessions yet for {one_line(str(self.cwd))}.\n"
-                           "Press a to see the sessions of all projects, or Esc to go back.")
         empty.update(Text(message, justify="center"))
         empty.display = bool(message)
         self.query_one("#browser-body").display = not message
+        self._schedule_preview()
+        self.refresh_bindings()
 
     def _show_status(self) -> None:
-        listing = self.table.listing
-        left = Text()
-        if self.searching:
-            matches = sum(len(h) for h in (listing.hits or {}).values())
-            left.append("Search", style="bold")
-            if self._search_query:
-                left.append(f" · {matches} match{'es' if matches != 1 else ''} in {len(listing.rows)} "
-                            f"session{'s' if len(listing.rows) != 1 else ''}")
-        else:
-            total = len(self._rows)
-            shown = len(listing.rows)
-            left.append(f"{shown} of {total} sessions" if shown != total else
-                        f"{total} session{'s' if total != 1 else ''}", style="bold")
-            left.append(f" · sorted by {self.sort}")
-        left.append(" · ")
-        left.append("all projects" if self.all_projects else f"this project: {one_line(str(self.cwd))}",
-                    style="italic")
-        right = Text(style="dim")
-        if self.indexing is not None:
-            done, total = self.indexing
-            right.append(f"indexing messages {done:,}/{total:,}…")
-        elif self.searching and not self.indexed:
-            right.append("search index still building")
-        if self.search_note and self.searching:
-            right.append(" " + one_line(self.search_note))
-        grid = Table.grid(expand=True, padding=(0, 1))
-        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        grid.add_column(justify="right", no_wrap=True)
-        grid.add_row(left, right)
-        self.query_one("#browser-status", Static).update(grid)
+        self.query_one("#browser-status", Static).update(status_line(
+            self.table.listing, total=len(self._rows), searching=self.searching, query=self._search_query,
+            order=self.sort, all_projects=self.all_projects, cwd=self.cwd, indexing=self.indexing,
+            indexed=self.indexed, note=self.search_note))
 
     # -- preview -------------------------------------------------------------------------
     @on(DataTable.RowHighlighted, "#browser-table")
@@ -443,6 +385,8 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
 
     def on_key(self, event: events.Key) -> None:
         """Typing while the table has focus starts the title filter."""
+        if event.key in self.active_bindings:
+            return  # a command key: the bindings get it once the event reaches the app
         if self.focused is self.table and event.is_printable and event.character:
             event.stop()
             event.prevent_default()
@@ -459,6 +403,8 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
             return not self.searching and self.focused is self.filter_input
         if action == "close":
             return not self.searching and self.focused is not self.filter_input
+        if action == "search":
+            return not (self.searching and self.focused is self.filter_input)
         if action in ("resume", "fork", "rename"):
             return True if self.table.current_row is not None else None
         return True

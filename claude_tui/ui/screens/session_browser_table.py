@@ -8,9 +8,8 @@ Every title, branch, path and snippet comes from a transcript, so cells are
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import PurePath
 from typing import ClassVar
 
 from rich.style import Style
@@ -23,11 +22,6 @@ from textual.widgets.data_table import RowKey
 from claude_tui.history.index import SessionRow
 from claude_tui.history.search import SearchHit
 from claude_tui.protocol.sanitize import printable
-
-SORTS: tuple[str, ...] = ("last active", "created", "cost", "title")
-"""The orders ``s`` cycles through."""
-
-_SECONDS = ((60, "min"), (3600, "h"))
 
 
 def one_line(text: str | None) -> str:
@@ -57,7 +51,7 @@ def ago(timestamp: float | None, now: float) -> str:
 def project_label(row: SessionRow) -> str:
     """The last part of the session's working directory (else its project dir name)."""
     if row.cwd:
-        name = PurePath(row.cwd).name
+        name = row.cwd.rstrip("/\\").rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
         return one_line(name or row.cwd)
     return one_line(row.project.lstrip("-")) or row.project
 
@@ -66,59 +60,6 @@ def cost_label(cost: float | None) -> str:
     if cost is None or not math.isfinite(cost):
         return ""
     return f"${cost:,.2f}"
-
-
-# ---------------------------------------------------------------------------- fuzzy filter
-
-
-def _term_match(term: str, text: str) -> tuple[int, list[int]] | None:
-    """Score and positions of one lower-case term in lower-case ``text``: substring first, then subsequence."""
-    at = text.find(term)
-    if at >= 0:
-        boundary = at == 0 or not text[at - 1].isalnum()
-        return 100 + 20 * boundary + 3 * len(term) - min(at, 50) // 5, list(range(at, at + len(term)))
-    positions: list[int] = []
-    start = 0
-    for ch in term:
-        found = text.find(ch, start)
-        if found < 0:
-            return None
-        positions.append(found)
-        start = found + 1
-    score = 0
-    for i, pos in enumerate(positions):
-        score += 1
-        if i and pos == positions[i - 1] + 1:
-            score += 3
-        if pos == 0 or not text[pos - 1].isalnum():
-            score += 4
-    spread = positions[-1] - positions[0] + 1 - len(positions)
-    return score - min(spread, 60) // 4, positions
-
-
-def fuzzy_match(query: str, text: str) -> tuple[int, list[int]] | None:
-    """``(score, matched positions)`` if every space-separated term of ``query`` matches ``text``."""
-    lowered = text.lower()
-    total = 0
-    positions: set[int] = set()
-    for term in query.lower().split():
-        got = _term_match(term, lowered)
-        if got is None:
-            return None
-        total += got[0]
-        positions.update(got[1])
-    return total, sorted(positions)
-
-
-def sort_rows(rows: Sequence[SessionRow], order: str) -> list[SessionRow]:
-    """Rows in one of :data:`SORTS` (newest / most expensive first; titles A→Z)."""
-    if order == "created":
-        return sorted(rows, key=lambda r: (r.created is None, -(r.created or 0.0), -r.last_active))
-    if order == "cost":
-        return sorted(rows, key=lambda r: (r.cost_usd is None, -(r.cost_usd or 0.0), -r.last_active))
-    if order == "title":
-        return sorted(rows, key=lambda r: (one_line(r.display_title).casefold(), -r.last_active))
-    return sorted(rows, key=lambda r: (-r.last_active, r.session_id))
 
 
 # ---------------------------------------------------------------------------- the table
@@ -164,6 +105,7 @@ class SessionTable(DataTable[Text]):
         self._listing = Listing([])
         self._layout: tuple[tuple[Column, int], ...] = ()
         self._keys: dict[str, RowKey] = {}
+        self._cell_cache: dict[str, tuple[tuple[object, ...], dict[str, Text]]] = {}
 
     @property
     def search_mode(self) -> bool:
@@ -203,6 +145,8 @@ class SessionTable(DataTable[Text]):
     # -- content -------------------------------------------------------------------------
     def show(self, listing: Listing, keep: str | None = None) -> None:
         """Replace every row (one batch) and put the cursor back on ``keep`` (a path) if still listed."""
+        if len(self._cell_cache) > 4 * max(len(listing.rows), 1000):
+            self._cell_cache.clear()
         self._listing = listing
         self._rebuild(keep)
 
@@ -229,20 +173,39 @@ class SessionTable(DataTable[Text]):
         return [cells[column[0]] for column, _ in self._layout]
 
     def _all_cells(self, row: SessionRow) -> dict[str, Text]:
+        now = self.now()
+        positions = self._listing.positions.get(row.path)
+        hits = self._listing.hits
+        first = hits.get(row.path, [])[:1] if hits is not None else []
+        # Typing in the filter rebuilds every row: reuse cells whose inputs did not change.
+        key = (row.mtime_ns, row.name, row.display_title, row.message_count, row.cost_usd, row.git_branch, row.cwd,
+               row.last_active, int(now // 30), hits is not None, id(first[0]) if first else 0)
+        cached = self._cell_cache.get(row.path)
+        if cached is not None and cached[0] == key:
+            cells = dict(cached[1])
+        else:
+            cells = self._build_cells(row, now, first[0] if first else None, hits is not None)
+            self._cell_cache[row.path] = (key, cells)
+            cells = dict(cells)
+        if positions:
+            title = cells["title"].copy()
+            style = self._style("session-table--match")
+            for pos in positions:
+                title.stylize(style, pos, pos + 1)
+            cells["title"] = title
+        return cells
+
+    def _build_cells(self, row: SessionRow, now: float, hit: SearchHit | None, search: bool) -> dict[str, Text]:
         title = Text(one_line(row.display_title), no_wrap=True, overflow="ellipsis")
         if row.name:
             title.stylize(self._style("session-table--named"))
-        for pos in self._listing.positions.get(row.path, ()):
-            title.stylize(self._style("session-table--match"), pos, pos + 1)
         cells = {
             "title": title,
             "project": Text(project_label(row), no_wrap=True, overflow="ellipsis"),
-            "active": Text(ago(row.last_active, self.now()), no_wrap=True),
+            "active": Text(ago(row.last_active, now), no_wrap=True),
         }
-        hits = self._listing.hits
-        if hits is not None:
-            first = hits.get(row.path, [])
-            cells["match"] = snippet_text(first[0], self._style("session-table--match")) if first else Text()
+        if search:
+            cells["match"] = snippet_text(hit, self._style("session-table--match")) if hit else Text()
         else:
             cells["branch"] = Text(one_line(row.git_branch), no_wrap=True, overflow="ellipsis")
             cells["messages"] = self._count_text(row.message_count)

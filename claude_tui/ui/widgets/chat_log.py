@@ -17,7 +17,8 @@ from textual.widgets import Static
 
 from claude_tui.session.conversation import Log
 from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, UserItem
-from claude_tui.ui.widgets.messages import AssistantText, NoteLine, ThinkingBlock, UserPrompt
+from claude_tui.ui.widgets.assistant_text import AssistantText
+from claude_tui.ui.widgets.messages import NoteLine, ThinkingBlock, UserPrompt
 from claude_tui.ui.widgets.tool_card import ToolCard
 
 

@@ -43,7 +43,7 @@ class KeyBar(Widget):
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"key-bar--key", "key-bar--allow", "key-bar--deny"}
-    GAP = 3
+    GAP = 2
 
     class Pressed(Message):
         """A key hint was clicked; the screen decides whether that counts (typeahead guard)."""

@@ -9,11 +9,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Markdown, Static
-from textual.widgets._markdown import MarkdownStream
+from textual.widgets import Static
 
 from claude_tui.protocol.sanitize import printable
-from claude_tui.session.items import NoteItem, NoteKind, TextItem, ThinkingItem, UserItem
+from claude_tui.session.items import NoteItem, NoteKind, ThinkingItem, UserItem
 
 
 class UserPrompt(Static):
@@ -35,35 +34,6 @@ class UserPrompt(Static):
             text.append("  (queued)", style="italic dim")
         self.set_class(item.queued, "-queued")
         self.update(text)
-
-
-class AssistantText(Markdown):
-    """Assistant text, streamed through a `MarkdownStream` so bursts of deltas coalesce."""
-
-    def __init__(self, item: TextItem) -> None:
-        super().__init__(printable(item.text), classes="assistant-text")
-        self.item = item
-        self._stream: MarkdownStream | None = None
-        self._shown = printable(item.text)
-
-    async def append_text(self, text: str) -> None:
-        if self._stream is None:
-            self._stream = Markdown.get_stream(self)
-        safe = printable(text)
-        self._shown += safe
-        await self._stream.write(safe)
-
-    async def refresh_from(self, item: TextItem) -> None:
-        if item.streaming:
-            return
-        if self._stream is not None:
-            stream, self._stream = self._stream, None
-            await stream.stop()
-        final = printable(item.text)
-        # The complete `assistant` message is authoritative: replace only if it differs.
-        if final != self._shown:
-            self._shown = final
-            await self.update(final)
 
 
 class ThinkingBlock(Vertical):

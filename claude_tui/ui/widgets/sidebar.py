@@ -20,7 +20,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
@@ -61,6 +61,21 @@ def one_line(text: str) -> str:
     return " ".join(printable(text).split())
 
 
+def theme_color(app: App[object], name: str, fallback: str) -> str:
+    """A theme colour as a Rich colour (`text-*` variants stay readable on light themes too)."""
+    value = app.theme_variables.get(name, "")
+    return value if value.startswith("#") else fallback
+
+
+def status_color(app: App[object], status: str) -> str:
+    names = {"running": ("text-accent", "cyan"), "starting": ("text-accent", "cyan"),
+             "completed": ("text-success", "green"), "failed": ("text-error", "red"),
+             "stopping": ("text-warning", "yellow")}
+    if status not in names:
+        return "dim"
+    return theme_color(app, *names[status])
+
+
 class TaskSidebar(Vertical):
     """Shows `conversation.tasks`; the chat screen calls `refresh_board()` after `TasksChanged`."""
 
@@ -98,7 +113,9 @@ class TaskSidebar(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="sidebar-tasks", classes="sidebar-section")
         yield Static(id="sidebar-todos", classes="sidebar-section")
-        yield OptionList(id="sidebar-agents", classes="sidebar-section")
+        agents = OptionList(id="sidebar-agents", classes="sidebar-section")
+        agents.display = False  # until it has rows: never auto-focused while empty
+        yield agents
         yield Static(Text("↑↓ select · ↵ transcript · x stop", style="dim"), id="sidebar-hint")
         yield Static(Text("No tasks or agents yet.", style="dim italic"), id="sidebar-empty")
 
@@ -250,11 +267,7 @@ class TaskSidebar(Vertical):
 
     # -- rendering -------------------------------------------------------------------
     def _color(self, name: str, fallback: str) -> str:
-        try:
-            value = self.app.theme_variables.get(name, fallback)
-        except Exception:  # noqa: BLE001 - no app yet
-            return fallback
-        return value if value.startswith("#") else fallback
+        return theme_color(self.app, name, fallback)
 
     def _spinner(self) -> str:
         return SPINNER[self._frame % len(SPINNER)]
@@ -263,7 +276,7 @@ class TaskSidebar(Vertical):
         grid = Table.grid(expand=True)
         grid.add_column(ratio=1, no_wrap=True)
         grid.add_column(justify="right", no_wrap=True)
-        grid.add_row(Text(title, style=f"bold {self._color('primary', 'blue')}"), Text(right, style="dim"))
+        grid.add_row(Text(title, style=f"bold {self._color('text-primary', 'blue')}"), Text(right, style="dim"))
         return grid
 
     def _grid(self) -> Table:
@@ -283,14 +296,14 @@ class TaskSidebar(Vertical):
     def _task_row(self, task: TaskEntry) -> tuple[Text, Text]:
         label = Text()
         if task.is_blocked:
-            icon = Text(BLOCKED_ICON, style=self._color("warning", "yellow"))
+            icon = Text(BLOCKED_ICON, style=self._color("text-warning", "yellow"))
             label.append(one_line(task.subject) or f"Task {task.id}")
         elif task.status == "in_progress":
-            icon = Text(TASK_ICONS["in_progress"], style=f"bold {self._color('accent', 'cyan')}")
-            label.append(self._spinner() + " ", style=self._color("accent", "cyan"))
+            icon = Text(TASK_ICONS["in_progress"], style=f"bold {self._color('text-accent', 'cyan')}")
+            label.append(self._spinner() + " ", style=self._color("text-accent", "cyan"))
             label.append(one_line(task.active_form or task.subject) or f"Task {task.id}", style="bold")
         elif task.status == "completed":
-            icon = Text(TASK_ICONS["completed"], style=self._color("success", "green"))
+            icon = Text(TASK_ICONS["completed"], style=self._color("text-success", "green"))
             label.append(one_line(task.subject) or f"Task {task.id}", style="dim strike")
         else:
             icon = Text(TASK_ICONS.get(task.status, "☐"), style="dim")
@@ -300,7 +313,7 @@ class TaskSidebar(Vertical):
             label.append(f" @{one_line(task.owner)}", style="dim italic")
         if task.is_blocked:
             blockers = ", ".join("#" + printable(b) for b in task.blocked_by)
-            label.append(f"\nblocked by {blockers}", style=f"italic {self._color('warning', 'yellow')}")
+            label.append(f"\nblocked by {blockers}", style=f"italic {self._color('text-warning', 'yellow')}")
         return icon, label
 
     def _render_todos(self) -> RenderableType:
@@ -313,11 +326,11 @@ class TaskSidebar(Vertical):
 
     def _todo_row(self, todo: TodoEntry) -> tuple[Text, Text]:
         if todo.status == "in_progress":
-            label = Text(self._spinner() + " ", style=self._color("accent", "cyan"))
+            label = Text(self._spinner() + " ", style=self._color("text-accent", "cyan"))
             label.append(one_line(todo.active_form or todo.content), style="bold")
-            return Text(TASK_ICONS["in_progress"], style=f"bold {self._color('accent', 'cyan')}"), label
+            return Text(TASK_ICONS["in_progress"], style=f"bold {self._color('text-accent', 'cyan')}"), label
         if todo.status == "completed":
-            return (Text(TASK_ICONS["completed"], style=self._color("success", "green")),
+            return (Text(TASK_ICONS["completed"], style=self._color("text-success", "green")),
                     Text(one_line(todo.content), style="dim strike"))
         return Text(TASK_ICONS["pending"], style="dim"), Text(one_line(todo.content))
 
@@ -331,10 +344,7 @@ class TaskSidebar(Vertical):
 
     def _render_entry(self, entry: AgentEntry) -> RenderableType:
         status = self._status_of(entry)
-        colors = {"running": self._color("accent", "cyan"), "starting": self._color("accent", "cyan"),
-                  "completed": self._color("success", "green"), "failed": self._color("error", "red"),
-                  "stopping": self._color("warning", "yellow"), "stopped": "dim"}
-        color = colors.get(status, "")
+        color = status_color(self.app, status)
         icon = self._spinner() if status == "running" else AGENT_ICONS.get(status, "•")
         grid = Table.grid(expand=True, padding=(0, 1, 0, 0))
         grid.add_column(no_wrap=True, width=1)
@@ -348,7 +358,7 @@ class TaskSidebar(Vertical):
             TASK_TYPES.get(entry.task_type, one_line(entry.task_type) or "task")
         detail = Text(kind, style="dim")
         detail.append(" · ", style="dim")
-        detail.append(status, style=color or "dim")
+        detail.append(status, style=color)
         grid.add_row(Text(""), detail, Text(""))
         if entry.summary and status not in ACTIVE:
             grid.add_row(Text(""), Text(one_line(entry.summary), style="dim italic"), Text(""))
@@ -363,6 +373,8 @@ class TaskSidebar(Vertical):
             rows += [AGENTS_HEADER, *(k for k, _ in agents)]
         if others:
             rows += [BACKGROUND_HEADER, *(k for k, _ in others)]
+        if not rows and options.has_focus:
+            self.screen.focus_next()
         options.display = bool(rows)
         if rows == self._rows:
             self._update_headers(options, agents, others)
@@ -377,7 +389,7 @@ class TaskSidebar(Vertical):
             if key == AGENTS_HEADER:
                 built.append(Option(self._section_title("Agents", agents), id=key, disabled=True))
             elif key == BACKGROUND_HEADER:
-                built.append(Option(self._section_title("Background", others), id=key, disabled=True))
+                built.append(Option(self._background_title(agents, others), id=key, disabled=True))
             else:
                 built.append(Option(self._render_entry(self.conversation.tasks.agents[key]), id=key))
         options.set_options(built)
@@ -390,7 +402,11 @@ class TaskSidebar(Vertical):
         if agents:
             options.replace_option_prompt(AGENTS_HEADER, self._section_title("Agents", agents))
         if others:
-            options.replace_option_prompt(BACKGROUND_HEADER, self._section_title("Background", others))
+            options.replace_option_prompt(BACKGROUND_HEADER, self._background_title(agents, others))
+
+    def _background_title(self, agents: list[Any], others: list[Any]) -> RenderableType:
+        title = self._section_title("Background", others)
+        return Group(Text(""), title) if agents else title
 
     def _section_title(self, title: str, entries: list[tuple[str, AgentEntry]]) -> Table:
         running = sum(e.status in ACTIVE for _, e in entries)

@@ -1,0 +1,92 @@
+"""Long sessions: the cost of appending a message at 50 vs 5,000 messages, and memory.
+
+Goal (issue 3): append cost at 5,000 <= 1.5x that at 50. The chat log keeps a
+bounded number of widgets mounted, so the cost should not grow.
+
+    python benchmarks/long_session.py [--messages 5000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks._app import bench_app, rss_mb  # noqa: E402
+from claude_tui.protocol import decode_obj  # noqa: E402
+from claude_tui.session.status import Activity  # noqa: E402
+from claude_tui.ui.widgets.chat_log import ChatLog  # noqa: E402
+
+ANSWER = ("Here is what I found in `parser.py`: the loop keeps **state** between calls, "
+          "so the second call sees stale data.\n\nThe fix is to reset it at the top.")
+
+
+def assistant(index: int) -> dict[str, object]:
+    return {"type": "assistant", "session_id": "bench", "parent_tool_use_id": None,
+            "message": {"id": f"msg_{index}", "role": "assistant", "model": "claude-opus-5-5",
+                        "content": [{"type": "text", "text": f"{index}: {ANSWER}"}]}}
+
+
+async def append_pair(screen, index: int) -> None:  # type: ignore[no-untyped-def]
+    await screen.show_changes(screen.conversation.add_user_prompt(f"question {index}"))
+    await screen.show_changes(screen.conversation.apply(decode_obj(assistant(index))))
+    screen.conversation.status.activity = Activity.IDLE
+
+
+async def measure(total: int, sample: int = 50) -> dict[str, float]:
+    app = bench_app()
+    results: dict[str, float] = {}
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        screen = app.chat
+        screen.conversation.status.activity = Activity.IDLE
+        log = screen.query_one(ChatLog)
+        checkpoints = {25: "at_50", total // 2 - sample // 2: "at_total"}
+        pairs = total // 2
+        index = 0
+        rss_start = rss_mb()
+        while index < pairs:
+            label = checkpoints.get(index)
+            if label:
+                timings = []
+                for _ in range(sample // 2):
+                    start = time.perf_counter()
+                    await append_pair(screen, index)
+                    await pilot.pause()  # include the refresh that shows it
+                    timings.append((time.perf_counter() - start) / 2)
+                    index += 1
+                results[label] = statistics.median(timings)
+                continue
+            await append_pair(screen, index)
+            index += 1
+            if index % 100 == 0:
+                await pilot.pause()
+        results["mounted"] = log.mounted_count
+        results["messages"] = len(screen.conversation.items)
+        results["rss_start_mb"] = rss_start
+        results["rss_end_mb"] = rss_mb()
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--messages", type=int, default=5000)
+    ns = parser.parse_args()
+    result = asyncio.run(measure(ns.messages))
+    ratio = result["at_total"] / result["at_50"]
+    print(f"messages in the log     {int(result['messages']):>8,}")
+    print(f"widgets mounted         {int(result['mounted']):>8,}")
+    print(f"append cost at 50       {result['at_50'] * 1000:8.2f} ms")
+    print(f"append cost at {ns.messages:<8,} {result['at_total'] * 1000:8.2f} ms   ratio {ratio:.2f} (goal <= 1.5)")
+    print(f"RSS                     {result['rss_start_mb']:.0f} MB -> {result['rss_end_mb']:.0f} MB")
+    print("PASS" if ratio <= 1.5 else "FAIL")
+    return 0 if ratio <= 1.5 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""Streaming smoothness: deltas replayed into the running app at a fixed rate.
+
+Reports p50/p99 event-loop lag while streaming and the catch-up time from the
+last delta until the Markdown widget shows the whole text.
+Goal (issue 3): 1,000 deltas/s with p99 lag < 50 ms and catch-up <= 0.25 s.
+
+    python benchmarks/stream.py [--rate 1000] [--deltas 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks._app import bench_app  # noqa: E402
+from claude_tui.protocol import decode_obj  # noqa: E402
+from claude_tui.session.status import Activity  # noqa: E402
+from claude_tui.ui.connection import CliConnection  # noqa: E402
+from claude_tui.ui.widgets.assistant_text import AssistantText  # noqa: E402
+
+# Shaped like a model's answer: token-sized deltas, paragraphs of ~60 tokens,
+# now and then a list or a fenced code block.
+_PARAGRAPH = ["The ", "parser ", "reads ", "each ", "line, ", "keeps ", "**state** ", "between ", "calls ", "and "] * 6
+_LIST = ["\n\n- ", "first ", "point\n- ", "second ", "point ", "with `code`\n\n"]
+_CODE = ["```python\n", "def ", "f(x):\n", "    return ", "x + 1\n", "```\n\n"]
+
+
+def answer_deltas(count: int) -> list[str]:
+    pattern = _PARAGRAPH + ["done.\n\n"] + _PARAGRAPH + _LIST + _PARAGRAPH + ["so:\n\n"] + _CODE
+    return [pattern[i % len(pattern)] for i in range(count)]
+
+
+def event(kind: str, **fields: object) -> dict[str, object]:
+    return {"type": "stream_event", "event": {"type": kind, **fields}, "session_id": "bench",
+            "parent_tool_use_id": None, "api_message_id": "msg_bench"}
+
+
+async def measure(rate: int, count: int) -> dict[str, float]:
+    app = bench_app()
+    lags: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        screen = app.chat
+        assert screen is not None
+        screen.conversation.status.activity = Activity.IDLE
+        await screen.show_changes(screen.conversation.add_user_prompt("benchmark"))
+        deltas = answer_deltas(count)
+        full = "".join(deltas)
+        start_msgs = [event("message_start", message={"id": "msg_bench", "usage": {}}),
+                      event("content_block_start", index=0, content_block={"type": "text", "text": ""})]
+        screen.post_message(CliConnection.Events([decode_obj(m) for m in start_msgs]))
+
+        stop = False
+
+        async def probe() -> None:
+            # Event-loop lag: how late a 5 ms sleep wakes up.
+            while not stop:
+                before = time.perf_counter()
+                await asyncio.sleep(0.005)
+                lags.append(time.perf_counter() - before - 0.005)
+
+        probe_task = asyncio.create_task(probe())
+        interval = 1.0 / rate
+        begin = time.perf_counter()
+        batch: list[object] = []
+        for index, text in enumerate(deltas):
+            batch.append(decode_obj(event("content_block_delta", index=0, delta={"type": "text_delta", "text": text})))
+            due = begin + (index + 1) * interval
+            now = time.perf_counter()
+            if due > now:
+                # Like the worker: everything that arrived since the last wake-up is one batch.
+                screen.post_message(CliConnection.Events(batch))
+                batch = []
+                await asyncio.sleep(due - now)
+        if batch:
+            screen.post_message(CliConnection.Events(batch))
+        last_sent = time.perf_counter()
+        send_seconds = last_sent - begin
+        from claude_tui.session.items import TextItem
+        from claude_tui.ui.widgets.chat_log import ChatLog
+
+        item = next(i for i in screen.conversation.items if isinstance(i, TextItem))
+        widget = screen.query_one(ChatLog).widget_for_item(item.id)
+        assert isinstance(widget, AssistantText)
+        while True:
+            if widget.rendered_source() == full:
+                await pilot.pause()  # and the screen has been refreshed with it
+                break
+            if time.perf_counter() - last_sent > 30:
+                got = widget.rendered_source()
+                first = next((i for i, (a, b) in enumerate(zip(got, full)) if a != b), min(len(got), len(full)))
+                raise SystemExit(f"the stream never caught up (30 s): {len(got)} of {len(full)} chars; "
+                                 f"first difference at {first}: {got[max(0, first - 20):first + 20]!r} vs {full[max(0, first - 20):first + 20]!r}")
+            await asyncio.sleep(0.002)
+        catch_up = time.perf_counter() - last_sent
+        stop = True
+        await probe_task
+    lags.sort()
+    return {
+        "deltas": count,
+        "achieved_rate": count / send_seconds,
+        "p50_lag_ms": statistics.median(lags) * 1000,
+        "p99_lag_ms": lags[int(len(lags) * 0.99) - 1] * 1000,
+        "catch_up_s": catch_up,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rate", type=int, default=1000, help="deltas per second (default 1000)")
+    parser.add_argument("--deltas", type=int, default=3000, help="number of deltas (default 3000)")
+    ns = parser.parse_args()
+    result = asyncio.run(measure(ns.rate, ns.deltas))
+    print(f"deltas           {result['deltas']:>10,}")
+    print(f"achieved rate    {result['achieved_rate']:>10,.0f} /s   (target {ns.rate:,}/s)")
+    print(f"event-loop lag   p50 {result['p50_lag_ms']:.1f} ms   p99 {result['p99_lag_ms']:.1f} ms   (goal p99 < 50 ms)")
+    print(f"catch-up         {result['catch_up_s']:.3f} s   (goal <= 0.25 s)")
+    ok = result["p99_lag_ms"] < 50 and result["catch_up_s"] <= 0.25 and result["achieved_rate"] >= ns.rate * 0.9
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,230 @@
+"""Permission safety, end to end: the real app, the fake CLI's recorded Bash permission (kw:bash).
+
+A tool runs only after an explicit key on a visible dialog. Keys within the
+typeahead guard, keys typed before the dialog appeared, and Enter never
+approve; Esc denies; a request the CLI cancels, or that dies with the CLI,
+is never answered, and late answers are dropped by the transport.
+
+What leaves for the CLI is read from the transport's debug log (every line
+written to stdin is logged as ``>>``), what the CLI printed as ``<<``.
+Dialog-level unit tests of the same rules live in tests/pilot/test_dialogs.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from claude_tui.config import Config
+from claude_tui.protocol import builders
+from claude_tui.session.items import ToolState
+from claude_tui.transport.client import ClaudeClient
+from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.screens.permission import PermissionScreen
+from tests.reliability.harness import (
+    SIZE, chat, client_pid, fake_options, make_app, prompt_text, submit, tools, wait_for, wait_ready,
+    wait_turn_end,
+)
+
+GUARD_MS = 400
+
+
+def _log(path: Path, direction: str) -> list[dict[str, Any]]:
+    out = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        _, sep, rest = line.partition(f" {direction} ")
+        if sep:
+            try:
+                out.append(json.loads(rest))
+            except ValueError:
+                pass
+    return out
+
+
+def permission_answers(path: Path) -> list[dict[str, Any]]:
+    """Every control_response we wrote that answers a CLI request (permission answers)."""
+    return [m for m in _log(path, ">>") if m.get("type") == "control_response"]
+
+
+def tool_results(path: Path) -> list[dict[str, Any]]:
+    """Results of tools that actually ran (the CLI's own rejection notices are errors, not runs)."""
+    return [m for m in _log(path, "<<") if m.get("type") == "user" and isinstance(m.get("message"), dict)
+            and any(isinstance(b, dict) and b.get("type") == "tool_result" and not b.get("is_error")
+                    for b in m["message"].get("content") or [])]
+
+
+class Harness:
+    def __init__(self, tmp_path: Path, guard_ms: int = GUARD_MS, **env: str) -> None:
+        self.log = tmp_path / "debug.log"
+        self.app = make_app(fake_options(tmp_path, **env), Config(typeahead_guard_ms=guard_ms), debug_log=self.log)
+
+    async def ask(self, pilot: Pilot[Any]) -> PermissionScreen:
+        await wait_ready(pilot, self.app)
+        await submit(pilot, self.app, "run it kw:bash")
+        await wait_for(pilot, lambda: isinstance(self.app.screen, PermissionScreen), 10, "the permission dialog")
+        return self.app.screen  # type: ignore[return-value]
+
+    def request_id(self) -> str:
+        dialog = chat(self.app).permissions.current
+        assert dialog is not None
+        return dialog.request_id
+
+
+async def _past_guard(pilot: Pilot[Any]) -> None:
+    await pilot.pause(GUARD_MS / 1000 + 0.25)
+
+
+def _assert_nothing_ran(h: Harness) -> None:
+    assert permission_answers(h.log) == []
+    assert tool_results(h.log) == []
+    assert all(t.state is not ToolState.DONE for t in tools(h.app))
+
+
+async def test_tool_runs_only_after_an_explicit_key_on_the_visible_dialog(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    async with h.app.run_test(size=SIZE) as pilot:
+        dialog = await h.ask(pilot)
+        await pilot.pause(1.0)  # the CLI waits; nothing runs on its own
+        assert h.app.screen is dialog
+        _assert_nothing_ran(h)
+        await pilot.press("y")
+        await wait_turn_end(pilot, h.app, 1)
+        answers = permission_answers(h.log)
+        assert len(answers) == 1 and answers[0]["response"]["response"]["behavior"] == "allow"
+        assert answers[0]["response"]["request_id"] == dialog.request.request_id
+        assert len(tool_results(h.log)) == 1
+        assert [t.state for t in tools(h.app)] == [ToolState.DONE]
+
+
+async def test_typeahead_within_the_guard_is_ignored(tmp_path: Path) -> None:
+    guard = 3000  # Pilot needs ~0.15 s a key: a long guard keeps every key inside it
+    h = Harness(tmp_path, guard_ms=guard)
+    async with h.app.run_test(size=SIZE) as pilot:
+        dialog = await h.ask(pilot)
+        shown = time.monotonic()
+        await pilot.press("y", "a", "1", "enter", "y")
+        assert time.monotonic() - shown < guard / 1000, "the keys were not typed within the guard"
+        await pilot.pause(0.1)
+        assert h.app.screen is dialog
+        _assert_nothing_ran(h)
+        await pilot.pause(guard / 1000 + 0.25 - (time.monotonic() - shown))
+        assert h.app.screen is dialog  # nothing typed earlier fires late either
+        _assert_nothing_ran(h)
+        await pilot.press("n")
+        await wait_turn_end(pilot, h.app, 1)
+        assert [a["response"]["response"]["behavior"] for a in permission_answers(h.log)] == ["deny"]
+
+
+async def test_keys_typed_before_the_dialog_appears_never_approve(tmp_path: Path) -> None:
+    """The user is typing "y…" in the prompt when the request arrives: none of it answers."""
+    h = Harness(tmp_path)
+    async with h.app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, h.app)
+        await submit(pilot, h.app, "run it kw:bash")
+        presses = 0
+        while not isinstance(h.app.screen, PermissionScreen):
+            await pilot.press("y")
+            presses += 1
+            assert presses < 2000, "the dialog never came"
+        dialog = h.app.screen
+        await pilot.press("y", "y")  # keys already on their way when it appeared
+        await _past_guard(pilot)
+        assert h.app.screen is dialog
+        _assert_nothing_ran(h)
+        assert set(prompt_text(h.app)) <= {"y"}  # the early keys went to the prompt, where they belong
+        await pilot.press("escape")
+        await wait_turn_end(pilot, h.app, 1)
+        assert [a["response"]["response"]["behavior"] for a in permission_answers(h.log)] == ["deny"]
+        assert [t.state for t in tools(h.app)] == [ToolState.DENIED]
+
+
+async def test_enter_alone_never_approves(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    async with h.app.run_test(size=SIZE) as pilot:
+        dialog = await h.ask(pilot)
+        await _past_guard(pilot)
+        for _ in range(5):
+            await pilot.press("enter")
+        await pilot.press("space", "tab", "enter", "down", "enter")
+        await pilot.pause(0.3)
+        assert h.app.screen is dialog
+        _assert_nothing_ran(h)
+
+
+async def test_escape_denies(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    async with h.app.run_test(size=SIZE) as pilot:
+        dialog = await h.ask(pilot)
+        await _past_guard(pilot)
+        await pilot.press("escape")
+        await wait_turn_end(pilot, h.app, 1)
+        answers = permission_answers(h.log)
+        assert len(answers) == 1 and answers[0]["response"]["response"]["behavior"] == "deny"
+        assert answers[0]["response"]["request_id"] == dialog.request.request_id
+        assert tool_results(h.log) == [] or "denied" in json.dumps(tool_results(h.log)).lower() \
+            or "doesn't want" in json.dumps(tool_results(h.log))
+        assert [t.state for t in tools(h.app)] == [ToolState.DENIED]
+
+
+async def test_cancel_request_closes_the_dialog_and_nothing_is_sent(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    async with h.app.run_test(size=SIZE) as pilot:
+        dialog = await h.ask(pilot)
+        rid = h.request_id()
+        # An interrupt (from anywhere) makes the CLI withdraw the request with control_cancel_request.
+        await chat(h.app).connection.request(builders.interrupt(), timeout=10)
+        await wait_for(pilot, lambda: h.app.screen is not dialog, 5, "the dialog to close")
+        assert any(m.get("type") == "control_cancel_request" and m.get("request_id") == rid
+                   for m in _log(h.log, "<<"))
+        await _past_guard(pilot)
+        await pilot.press("y")  # lands on the chat screen's prompt, answers nothing
+        await wait_turn_end(pilot, h.app, 1)
+        _assert_nothing_ran(h)
+        # A late answer for the cancelled request is dropped by the transport.
+        assert await chat(h.app).connection.answer_permission(builders.allow(rid, {"command": "ls"})) is False
+        assert permission_answers(h.log) == []
+
+
+async def test_late_answer_after_the_cli_exits_is_not_sent(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    async with h.app.run_test(size=SIZE) as pilot:
+        dialog = await h.ask(pilot)
+        rid = h.request_id()
+        client = chat(h.app).connection.client
+        assert isinstance(client, ClaudeClient)
+        pid = client_pid(h.app)
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        await wait_for(pilot, lambda: h.app.screen is not dialog, 10, "the dialog to close when the CLI died")
+        print("STACK", h.app.screen_stack, h.app.is_running)
+        await _past_guard(pilot)
+        print("STACK", h.app.screen_stack, h.app.is_running)
+        await pilot.press("y")
+        print("STACK", h.app.screen_stack, h.app.is_running)
+        assert await client.answer_permission(builders.allow(rid, {"command": "ls"})) is False
+        assert await chat(h.app).connection.answer_permission(builders.allow(rid, {})) is False
+        _assert_nothing_ran(h)
+        assert "Claude Code stopped" in "\n".join(n.title for n in chat(h.app).conversation.main.items
+                                                  if hasattr(n, "title"))
+
+
+async def test_answer_to_an_unknown_or_already_answered_request_is_dropped(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    async with h.app.run_test(size=SIZE) as pilot:
+        await h.ask(pilot)
+        rid = h.request_id()
+        connection = chat(h.app).connection
+        assert await connection.answer_permission(builders.allow("not-a-request", {})) is False
+        await _past_guard(pilot)
+        await pilot.press("y")
+        await wait_turn_end(pilot, h.app, 1)
+        assert await connection.answer_permission(builders.allow(rid, {"command": "rm -rf /"})) is False
+        assert len(permission_answers(h.log)) == 1
+
+

@@ -1,0 +1,161 @@
+"""Snapshots of the permission, AskUserQuestion and plan dialogs (requests from the real CLI's recordings)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from claude_tui.session.permissions import PermissionRequest
+from claude_tui.ui.screens.permission import PermissionScreen
+from claude_tui.ui.screens.plan import PlanScreen
+from claude_tui.ui.screens.question import QuestionScreen
+from tests.pilot.test_dialogs import DialogHost, request_from
+
+WIDE = (120, 40)
+SMALL = (80, 24)
+
+CONFIG_PY = '''"""Tiny config loader."""
+
+import json
+
+
+def load(path):
+    with open(path) as handle:
+        data = json.load(handle)
+    return data
+
+
+def main():
+    config = load("config.json")
+    print("loaded", len(config), "keys")
+    return 0
+'''
+
+PLAN = """## Plan: fix the config loader
+
+The loader crashes when `CONFIG` points at a missing file.
+
+1. Read `src/config.py` and its tests
+2. Return the defaults when the file is missing, and log a warning
+3. Add a regression test in `tests/test_config.py`
+4. Run the test suite
+
+```python
+def load(path):
+    if not os.path.exists(path):
+        return {}
+```
+
+**Risk:** low — only the missing-file path changes.
+"""
+
+
+def settled(*keys: str) -> Callable[[Pilot[Any]], Awaitable[None]]:
+    """A run_before that waits for the preview worker, then presses ``keys``."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        if keys:
+            await pilot.press(*keys)
+        await pilot.pause()
+
+    return run_before
+
+
+def edit_request(tmp_path: Path) -> tuple[PermissionRequest, Path]:
+    """An Edit of a real file in ``tmp_path``; the dialog shows the relative path, so the snapshot is stable."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "config.py").write_text(CONFIG_PY)
+    request = request_from(
+        "edit-allow",
+        "Edit",
+        input={
+            "file_path": "src/config.py",
+            "old_string": '    config = load("config.json")\n',
+            "new_string": '    config = load(os.environ.get("CONFIG", "config.json"))\n',
+            "replace_all": False,
+        },
+        description="src/config.py",
+    )
+    return request, tmp_path
+
+
+def test_bash_permission(snap_compare: Any) -> None:
+    app = DialogHost(PermissionScreen(request_from("bash-allow", "Bash"), guard_ms=0))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled())
+
+
+def test_bash_always_picker(snap_compare: Any) -> None:
+    app = DialogHost(PermissionScreen(request_from("bash-allow", "Bash"), guard_ms=0))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled("a"))
+
+
+def test_bash_tell_box(snap_compare: Any) -> None:
+    app = DialogHost(PermissionScreen(request_from("bash-allow", "Bash"), guard_ms=0))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled("t", "u", "s", "e", "space", "r", "g"))
+
+
+def test_keys_paused(snap_compare: Any) -> None:
+    # A guard far longer than the test: the "keys paused" notice is on for certain.
+    app = DialogHost(PermissionScreen(request_from("bash-allow", "Bash"), guard_ms=600_000))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled())
+
+
+def test_edit_with_diff_preview(snap_compare: Any, tmp_path: Path) -> None:
+    request, cwd = edit_request(tmp_path)
+    app = DialogHost(PermissionScreen(request, guard_ms=0, cwd=cwd))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled())
+
+
+def test_edit_with_diff_preview_light(snap_compare: Any, tmp_path: Path) -> None:
+    request, cwd = edit_request(tmp_path)
+    app = DialogHost(PermissionScreen(request, guard_ms=0, cwd=cwd), theme="textual-light")
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled())
+
+
+def test_write_create(snap_compare: Any, tmp_path: Path) -> None:
+    request = request_from("write-create", "Write", input={"file_path": "notes/new.md",
+                                                           "content": "# Notes\n\n- first\n- second\n"},
+                           description="notes/new.md")
+    app = DialogHost(PermissionScreen(request, guard_ms=0, cwd=tmp_path))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled())
+
+
+def test_queued_two_of_three_small(snap_compare: Any) -> None:
+    app = DialogHost(PermissionScreen(request_from("bash-allow", "Bash"), guard_ms=0, position=2, total=3))
+    assert snap_compare(app, terminal_size=SMALL, run_before=settled())
+
+
+def test_question_single(snap_compare: Any) -> None:
+    app = DialogHost(QuestionScreen(request_from("ask-single", "AskUserQuestion"), guard_ms=0))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled("2"))
+
+
+def test_question_multi(snap_compare: Any) -> None:
+    app = DialogHost(QuestionScreen(request_from("ask-multi", "AskUserQuestion"), guard_ms=0, position=1, total=2))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled("2", "enter", "1", "3", "4"))
+
+
+def test_question_review(snap_compare: Any) -> None:
+    app = DialogHost(QuestionScreen(request_from("ask-multi", "AskUserQuestion"), guard_ms=0))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled("2", "enter", "1", "2", "enter"))
+
+
+def test_question_review_light_small(snap_compare: Any) -> None:
+    app = DialogHost(QuestionScreen(request_from("ask-multi", "AskUserQuestion"), guard_ms=0), theme="textual-light")
+    assert snap_compare(app, terminal_size=SMALL, run_before=settled("1", "enter", "3", "enter"))
+
+
+def test_plan(snap_compare: Any) -> None:
+    app = DialogHost(PlanScreen(request_from("plan-exit", "ExitPlanMode", plan=PLAN), guard_ms=0))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled())
+
+
+def test_plan_small(snap_compare: Any) -> None:
+    app = DialogHost(PlanScreen(request_from("plan-exit", "ExitPlanMode", plan=PLAN), guard_ms=0))
+    assert snap_compare(app, terminal_size=SMALL, run_before=settled())
