@@ -322,9 +322,13 @@ class Conversation:
         scope = raw.get("parent_tool_use_id")
         log = self.log_for(scope)
         changes: list[Change] = []
+        error = raw.get("error")
         if msg.get("model") == "<synthetic>":
+            # The CLI reports API failures (e.g. authentication_failed) as synthetic messages too.
             text = content.blocks_text(msg.get("content"))
-            if text.strip():
+            if error:
+                changes += self._note_in(log, content.assistant_error_words(str(error), msg), NoteKind.ERROR)
+            elif text.strip():
                 changes += self._note_in(log, text, NoteKind.LOCAL_COMMAND)
             return changes
         message_id = str(msg.get("id") or "")
@@ -350,7 +354,6 @@ class Conversation:
                     changes.append(TasksChanged())
         if pending is not None and not pending:
             log.unconfirmed.pop(message_id, None)
-        error = raw.get("error")
         if error:
             changes += self._note_in(log, content.assistant_error_words(str(error), msg), NoteKind.ERROR)
         return changes
@@ -441,7 +444,7 @@ class Conversation:
             errors = [str(e) for e in raw.get("errors") or [] if not str(e).startswith("[ede_diagnostic]")]
             words = _RESULT_NOTICES[subtype] + ("\n" + "\n".join(errors) if errors else "")
             changes += self.add_note(words, NoteKind.ERROR)
-        elif is_error and subtype == "success" and raw.get("result"):
+        elif is_error and subtype == "success" and raw.get("result") and not self._already_said(str(raw["result"])):
             changes += self.add_note(str(raw["result"]), NoteKind.ERROR)
         for log in (self.main,):
             for tool in log.tools.values():
@@ -456,6 +459,13 @@ class Conversation:
         changes.append(TurnEnded(subtype, is_error, status.cost_last_turn))
         self._turn_start_cost = status.cost_total
         return changes
+
+    def _already_said(self, text: str) -> bool:
+        """True when the latest error note already carries `text` (the CLI repeats it in the result)."""
+        for item in reversed(self.main.items[-5:]):
+            if isinstance(item, NoteItem) and item.kind is NoteKind.ERROR and text.strip() in item.text:
+                return True
+        return False
 
     def _just_interrupted(self) -> bool:
         last = self.main.items[-1] if self.main.items else None

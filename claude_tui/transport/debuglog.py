@@ -14,6 +14,7 @@ post-mortems, so losing the last lines in a crash would defeat it.
 from __future__ import annotations
 
 import datetime as _dt
+import os
 from pathlib import Path
 from typing import IO
 
@@ -26,8 +27,10 @@ NOTE = "--"
 class DebugLog:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: IO[str] | None = open(self.path, "a", encoding="utf-8", errors="replace", buffering=1)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # The log holds whole conversations and tool output: readable by the user only.
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        self._fh: IO[str] | None = os.fdopen(fd, "a", encoding="utf-8", errors="replace", buffering=1)
 
     def write(self, direction: str, data: bytes | str) -> None:
         if self._fh is None:

@@ -11,6 +11,7 @@ import pytest
 from textual.app import App
 from textual.widgets import Input, Static
 
+from claude_tui.history.index import SessionRow
 from claude_tui.history.names import NameStore
 from claude_tui.history.synth import make_session, read_records, tree_digest
 from claude_tui.resources import styles_dir
@@ -18,7 +19,7 @@ from claude_tui.session.items import TextItem
 from claude_tui.ui.screens.session_browser import BrowserChoice, SessionBrowserScreen, conversation_for
 from claude_tui.ui.screens.session_browser_preview import RenameScreen, SessionPreview
 from claude_tui.ui.screens.session_browser_listing import fuzzy_match, sort_rows
-from claude_tui.ui.screens.session_browser_table import ago
+from claude_tui.ui.screens.session_browser_table import PAGE, Listing, SessionTable, ago
 from claude_tui.ui.widgets.assistant_text import AssistantText
 from tests.conftest import FIXTURES
 
@@ -60,7 +61,7 @@ class Host(App[None]):
         self.push_screen(self.browser, self.choices.append)
 
 
-async def settle(pilot, rounds: int = 3) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot, rounds: int = 2) -> None:  # type: ignore[no-untyped-def]
     """Let timers fire and thread workers finish, a few times over (results start new work)."""
     for _ in range(rounds):
         await pilot.pause(0.2)
@@ -204,6 +205,15 @@ async def test_enter_from_the_filter_resumes_the_top_match(tree: Path, tmp_path:
         await pilot.pause()
     assert [c.session_id if c else None for c in app.choices] == [PLAIN]
 
+    app = Host(tree, tmp_path)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await pilot.press("e")  # every title has an "e": best match first, then newest
+        assert titles(app.browser) == ["Hello there, kw:plain", "follow-up after resume", "kw:bash please"]
+        await pilot.press("down", "enter")  # arrows move the table's cursor while typing
+        await pilot.pause()
+    assert [c.session_id if c else None for c in app.choices] == [RESUMED]
+
 
 async def test_a_toggles_all_projects(tree: Path, tmp_path: Path) -> None:
     app = Host(tree, tmp_path)
@@ -337,3 +347,34 @@ def test_pure_helpers() -> None:
     loose = fuzzy_match("parse", "please add real summaries everywhere")
     assert exact is not None and loose is not None and exact[0] > loose[0]
     assert sort_rows([], "cost") == []
+
+
+class TableHost(App[None]):
+    CSS_PATH = CSS  # type: ignore[assignment]
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield SessionTable(lambda: NOW, id="browser-table")
+
+
+async def test_long_listings_are_added_a_page_at_a_time() -> None:
+    rows = [SessionRow(f"{i:08x}-0000-4000-8000-000000000000", f"/p/{i}.jsonl", "-p", 0, 0, title=f"session {i}",
+                       last_active=NOW - i * 60, message_count=i) for i in range(450)]
+    app = TableHost()
+    async with app.run_test(size=(100, 30)) as pilot:
+        table = app.query_one(SessionTable)
+        table.show(Listing(rows))
+        await pilot.pause()
+        assert table.row_count == PAGE and len(table.listing.rows) == 450
+        await pilot.press("pagedown", "pagedown", "pagedown", "pagedown", "pagedown", "pagedown", "pagedown")
+        await pilot.pause()  # the cursor neared the end of what is loaded: the next page came in
+        assert table.cursor_row > PAGE // 2 and table.row_count == 2 * PAGE
+        await pilot.press("end")  # End means the last session, not the last loaded one
+        await pilot.pause()
+        assert table.row_count == 450 and table.current_row is rows[-1]
+        await pilot.press("home")
+        assert table.current_row is rows[0]
+        table.show(Listing(rows), keep="/p/420.jsonl")  # keeping a row far down loads up to it
+        await pilot.pause()
+        assert table.current_row is rows[420] and table.row_count >= 421
+        table.set_counts({"/p/3.jsonl": 99})
+        assert "99" in [cell.plain for cell in table.get_row_at(3)]

@@ -142,6 +142,6 @@ class AgentTranscriptScreen(Screen[None]):
             self.notify("This agent is not running.", severity="warning")
             return
         if self.on_stop is None or not self.on_stop(entry.task_id):
-            self.notify("This agent cannot be stopped yet.", severity="warning")
+            self.notify("A stop was already requested, or the agent has no task id yet.", severity="warning")
             return
         self.notify("Stopping the agent…")

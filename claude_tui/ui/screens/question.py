@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.table import Table
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -96,16 +98,17 @@ class QuestionScreen(GuardedDialog):
         return "Claude has a question"
 
     def compose_head(self) -> ComposeResult:
+        # The question stays in the (docked) head so it is visible however far the options scroll.
         yield Static(id="steps", markup=False)
-
-    def compose_body(self) -> ComposeResult:
         yield Static(id="question", markup=False)
         yield Static(id="question-hint", markup=False)
+
+    def compose_body(self) -> ComposeResult:
         yield ChoiceList(id="choices")
-        yield Input(id="other", placeholder="Type your answer, then Enter", select_on_focus=False)
         yield Static(id="review", markup=False)
 
     def compose_foot(self) -> ComposeResult:
+        yield Input(id="other", placeholder="Type your answer, then Enter", select_on_focus=False)
         yield Static(id="step-note", markup=False)
 
     def hints(self) -> list[Hint]:
@@ -178,12 +181,18 @@ class QuestionScreen(GuardedDialog):
         description = clean(question.choices[index].description) if not other else ""
         if other:
             description = f"“{clean(answer.other)}”" if answer.other else "type your own answer"
-        prompt = Content.assemble(
-            (f"{index + 1} ", "dim"), (mark, "bold" if on else ""), " ", (label, "bold")
-        )
+        # A two-column grid gives long labels and descriptions a hanging indent.
+        # Text(...) is built from plain strings: nothing here is parsed as markup.
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column(ratio=1)
+        body = Text()
+        body.append(label, style="bold")
         if description:
-            prompt = Content.assemble(prompt, "\n", "    ", (description, "dim"))
-        return Option(prompt)
+            body.append("\n")
+            body.append(description, style="dim")
+        grid.add_row(Text.assemble((f"{index + 1}", "dim"), " ", (mark, "bold" if on else "")), body)
+        return Option(grid)
 
     def _review_content(self) -> Content:
         if not self.questions:
@@ -205,7 +214,13 @@ class QuestionScreen(GuardedDialog):
         self._show_other(question, answer)
 
     def _show_other(self, question: Question, answer: Answer) -> None:
-        self.query_one("#other", Input).display = len(question.choices) in answer.picked
+        other = self.query_one("#other", Input)
+        shown = len(question.choices) in answer.picked
+        if other.display != shown:
+            other.display = shown
+            # The box takes room from the options: keep the highlighted one in view.
+            choices = self.query_one("#choices", ChoiceList)
+            self.call_after_refresh(choices.scroll_to_highlight)
 
     def _note(self, text: str) -> None:
         self.query_one("#step-note", Static).update(text)

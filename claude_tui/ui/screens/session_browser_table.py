@@ -83,6 +83,9 @@ _LIST_COLUMNS: tuple[Column, ...] = (
 _SEARCH_COLUMNS: tuple[Column, ...] = (
     ("title", "Title", None, 2, False), ("match", "Match", None, 3, False), ("project", "Project", 14, 0, False),
     ("active", "Last active", 13, 0, False))
+PAGE = 200
+"""Rows are added to the DataTable a page at a time (and more as the cursor or scroll nears the end):
+adding and measuring every row of a 5,000-session listing on each keystroke would make filtering lag."""
 MIN_TITLE = 24
 """Optional columns are dropped (in :data:`_DROP_ORDER`) until the title gets at least this width."""
 _DROP_ORDER = ("branch", "cost", "project", "messages")
@@ -91,12 +94,18 @@ _DROP_ORDER = ("branch", "cost", "project", "messages")
 class SessionTable(DataTable[Text]):
     """A row-cursor DataTable whose flexible columns share the width left by the fixed ones.
 
+    :attr:`listing` holds every row; only the first pages are in the DataTable (see :data:`PAGE`).
+
     In the current-project scope every row has the same project, so that column
     only appears for all projects; narrow tables drop optional columns first.
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"session-table--match", "session-table--dim", "session-table--named"}
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Resume", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Resume", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+    ]
 
     def __init__(self, now: Callable[[], float], *, id: str | None = None) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, cursor_foreground_priority="renderable",
@@ -155,11 +164,39 @@ class SessionTable(DataTable[Text]):
         self.clear(columns=True)
         for (key, label, _, _, right), width in self._layout:
             self.add_column(Text(label, justify="right" if right else "left"), width=width, key=key)
-        keys = self.add_rows(self._cells(row) for row in self._listing.rows)
-        self._keys = {row.path: key for row, key in zip(self._listing.rows, keys)}
+        self._keys = {}
         index = next((i for i, row in enumerate(self._listing.rows) if row.path == keep), 0)
+        self._load(index + PAGE)
         if self._listing.rows:
             self.move_cursor(row=index, animate=False, scroll=True)
+
+    def _load(self, upto: int) -> None:
+        """Add rows (one batch) until ``upto`` of the listing are in the table."""
+        rows = self._listing.rows[self.row_count:upto]
+        if rows:
+            keys = self.add_rows(self._cells(row) for row in rows)
+            self._keys.update((row.path, key) for row, key in zip(rows, keys))
+
+    def _load_more_near(self, index: int) -> None:
+        if index >= self.row_count - PAGE // 4 and self.row_count < len(self._listing.rows):
+            self._load(self.row_count + PAGE)
+
+    def action_first(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=0)
+
+    def action_last(self) -> None:
+        self._load(len(self._listing.rows))
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._load_more_near(event.cursor_row)  # the event still bubbles to the screen
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if new_value >= self.max_scroll_y - 2:
+            self._load_more_near(self.row_count)
 
     def on_resize(self, event: Resize) -> None:
         if self._listing.rows and self._compute_layout() != self._layout:
@@ -250,7 +287,8 @@ class SessionTable(DataTable[Text]):
     @property
     def current_row(self) -> SessionRow | None:
         rows = self._listing.rows
-        return rows[self.cursor_row] if rows and 0 <= self.cursor_row < len(rows) else None
+        return rows[self.cursor_row] if self.row_count and 0 <= self.cursor_row < min(len(rows), self.row_count) \
+            else None
 
     @property
     def current_path(self) -> str | None:

@@ -48,7 +48,7 @@ def widget_for(item: Item, show_thinking: bool = False) -> Widget | None:
 class ChatLog(VerticalScroll):
     """Renders a session `Log` (the main conversation or a subagent's)."""
 
-    def __init__(self, log: Log, *, max_mounted: int = 200, page: int = 50, show_thinking: bool = False,
+    def __init__(self, log: Log, *, max_mounted: int = 80, page: int = 40, show_thinking: bool = False,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.log_data = log
@@ -102,7 +102,9 @@ class ChatLog(VerticalScroll):
         if widget is None:
             return
         self.mount(widget)
-        if self.is_anchored_to_end and len(self._widgets) > self.max_mounted:
+        # Prune in batches: one removal (and one relayout) per `page` appends
+        # instead of one per append.
+        if self.is_anchored_to_end and len(self._widgets) > self.max_mounted + self.page:
             self._prune_oldest(len(self._widgets) - self.max_mounted)
 
     @property
@@ -162,7 +164,7 @@ class ChatLog(VerticalScroll):
         super().watch_scroll_y(old_value, new_value)
         if new_value <= 0 and old_value > 0 and self._first > 0:
             self.call_after_refresh(self.show_earlier)
-        elif self.is_anchored_to_end and len(self._widgets) > self.max_mounted:
+        elif self.is_anchored_to_end and len(self._widgets) > self.max_mounted + self.page:
             # Back at the bottom after reading history: drop what scrolled far away.
             self.call_after_refresh(self._prune_oldest, len(self._widgets) - self.max_mounted)
 

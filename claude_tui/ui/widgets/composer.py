@@ -47,7 +47,10 @@ class PromptInput(TextArea):
                 event.prevent_default()
                 menu.action_cursor_up() if event.key == "up" else menu.action_cursor_down()
                 return
-            if event.key in ("tab", "enter"):
+            if event.key == "enter" and menu.exact_match_highlighted():
+                # "/context" fully typed: Enter sends it rather than completing it again.
+                menu.close()
+            elif event.key in ("tab", "enter"):
                 event.stop()
                 event.prevent_default()
                 menu.accept()
@@ -130,6 +133,14 @@ class CompletionMenu(OptionList):
     def close(self) -> None:
         self.display = False
 
+    def exact_match_highlighted(self) -> bool:
+        index = self.highlighted
+        return index is not None and 0 <= index < len(self._candidates) and \
+            self._candidates[index].value == self.query_text
+
+    query_text = ""
+    """What the user has typed after the sigil (set by the composer)."""
+
     def accept(self) -> None:
         index = self.highlighted
         if index is not None and 0 <= index < len(self._candidates) and self.on_accept is not None:
@@ -188,6 +199,7 @@ class Composer(Vertical):
             self.menu.close()
             return
         sigil, query = token
+        self.menu.query_text = query
         if sigil == "/":
             self.menu.show(rank(query, self.slash, limit=30), "/")
         else:

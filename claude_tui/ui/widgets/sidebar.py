@@ -125,8 +125,14 @@ class TaskSidebar(Vertical):
 
     # -- what the chat screen calls --------------------------------------------------
     def refresh_board(self) -> None:
+        """Show the board's current state; while hidden, only decide whether to show."""
         board = self.conversation.tasks
         self._stopping &= {entry.task_id for entry in board.agents.values() if entry.status in ACTIVE}
+        self._apply_visibility()
+        if self.transcript is not None and self.transcript.is_attached:
+            self.transcript.refresh_header()
+        if not self.display:
+            return
         tasks = self.query_one("#sidebar-tasks", Static)
         tasks.display = bool(board.visible_tasks)
         if tasks.display:
@@ -137,29 +143,25 @@ class TaskSidebar(Vertical):
             todos.update(self._render_todos())
         self._refresh_agents()
         self.query_one("#sidebar-empty").display = not board.has_content
-        self._apply_visibility()
-        if self.transcript is not None and self.transcript.is_attached:
-            self.transcript.refresh_header()
 
     def tick(self) -> None:
         """Called 4×/s: advance spinners and elapsed times, only if something runs."""
         if not self.display:
             return
         board = self.conversation.tasks
-        running_tasks = any(t.status == "in_progress" for t in board.visible_tasks) or any(
-            t.status == "in_progress" for t in board.todos)
-        entries = self._live_entries()
-        if not running_tasks and not entries:
+        tasks_running = any(t.status == "in_progress" for t in board.visible_tasks)
+        todos_running = any(t.status == "in_progress" for t in board.todos)
+        entries = [(key, e) for key, e in board.agents.items() if e.status in ACTIVE and key in self._rows]
+        if not (tasks_running or todos_running or entries):
             return
         self._frame += 1
-        if any(t.status == "in_progress" for t in board.visible_tasks):
+        if tasks_running:
             self.query_one("#sidebar-tasks", Static).update(self._render_tasks())
-        if any(t.status == "in_progress" for t in board.todos):
+        if todos_running:
             self.query_one("#sidebar-todos", Static).update(self._render_todos())
         options = self.query_one("#sidebar-agents", OptionList)
         for key, entry in entries:
-            if key in self._rows:
-                options.replace_option_prompt(key, self._render_entry(entry))
+            options.replace_option_prompt(key, self._render_entry(entry))
 
     def toggle(self) -> None:
         self._user_choice = not self.display
@@ -186,23 +188,22 @@ class TaskSidebar(Vertical):
         self.display = show
 
     async def agent_text(self, scope: str, item: Item, text: str) -> None:
-        if self._transcript_for(scope):
-            assert self.transcript is not None
-            await self.transcript.append_text(item, text)
+        if (screen := self._transcript_for(scope)) is not None:
+            await screen.append_text(item, text)
 
     def agent_item_added(self, scope: str, item: Item) -> None:
-        if self._transcript_for(scope):
-            assert self.transcript is not None
-            self.transcript.add_item(item)
+        if (screen := self._transcript_for(scope)) is not None:
+            screen.add_item(item)
 
     def agent_item_changed(self, scope: str, item: Item) -> None:
-        if self._transcript_for(scope):
-            assert self.transcript is not None
-            self.transcript.update_item(item)
+        if (screen := self._transcript_for(scope)) is not None:
+            screen.update_item(item)
 
-    def _transcript_for(self, scope: str) -> bool:
+    def _transcript_for(self, scope: str) -> AgentTranscriptScreen | None:
         screen = self.transcript
-        return screen is not None and screen.tool_use_id == scope and screen.is_attached
+        if screen is not None and screen.tool_use_id == scope and screen.is_attached:
+            return screen
+        return None
 
     # -- opening and stopping ----------------------------------------------------------
     def focus(self, scroll_visible: bool = True) -> TaskSidebar:
@@ -333,9 +334,6 @@ class TaskSidebar(Vertical):
             return (Text(TASK_ICONS["completed"], style=self._color("text-success", "green")),
                     Text(one_line(todo.content), style="dim strike"))
         return Text(TASK_ICONS["pending"], style="dim"), Text(one_line(todo.content))
-
-    def _live_entries(self) -> list[tuple[str, AgentEntry]]:
-        return [(key, e) for key, e in self.conversation.tasks.agents.items() if e.status in ACTIVE]
 
     def _status_of(self, entry: AgentEntry) -> str:
         if entry.task_id in self._stopping and entry.status in ("running", "starting"):

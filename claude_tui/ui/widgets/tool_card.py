@@ -88,6 +88,13 @@ class ToolCard(Vertical):
         icon = _ICONS.get(item.name, "⚙")
         text = Text(f"{icon} ", style="bold")
         text.append(printable(display_tool_name(item.name)), style="bold")
+        # The state comes before the summary: a long command is cut, its state never.
+        words, colour = _STATE_WORDS[item.state]
+        text.append(" ")
+        text.append(words, style=self._theme_style(colour, bold=item.state is ToolState.WAITING))
+        if item.state is ToolState.RUNNING:
+            elapsed = item.elapsed_seconds if item.elapsed_seconds is not None else time.monotonic() - self._started
+            text.append(f" {elapsed:.0f}s", style="dim")
         summary = tool_summary(item.name, item.input) if item.input else ""
         cwd = str(getattr(getattr(self.app, "options", None), "cwd", "") or "") if self.is_attached else ""
         if cwd and cwd != "/" and summary:
@@ -95,13 +102,7 @@ class ToolCard(Vertical):
             summary = summary.replace(cwd.rstrip("/") + "/", "")
         if summary:
             text.append("  ")
-            text.append(printable(summary.splitlines()[0] if summary else ""), style="")
-        words, colour = _STATE_WORDS[item.state]
-        text.append("  ")
-        text.append(words, style=self._theme_style(colour, bold=item.state is ToolState.WAITING))
-        if item.state is ToolState.RUNNING:
-            elapsed = item.elapsed_seconds if item.elapsed_seconds is not None else time.monotonic() - self._started
-            text.append(f" {elapsed:.0f}s", style="dim")
+            text.append(printable(summary.splitlines()[0]))
         if item.decision and item.state is not ToolState.DENIED:
             text.append(f"  · {printable(item.decision)}", style="dim")
         text.no_wrap = True
@@ -123,7 +124,7 @@ class ToolCard(Vertical):
         self.set_class(item.state is ToolState.WAITING, "-waiting")
         self._header_widget.update(self._header())
         # Edits are the heart of a coding agent: their diff opens as soon as it exists.
-        if item.name in _DIFF_TOOLS and self._patch() and not self._diff_shown:
+        if self._has_diff() and not self._diff_shown:
             self._diff_shown = True
             self.expanded = True
         if item.state is ToolState.ERROR and not self.expanded:
@@ -131,10 +132,14 @@ class ToolCard(Vertical):
         self._render_body()
 
     def _patch(self) -> list[dict[str, Any]] | None:
+        """The structured patch, if the result has one ([] for a Write that created a file)."""
         result = self.item.structured
         if isinstance(result, dict) and isinstance(result.get("structuredPatch"), list):
             return result["structuredPatch"]
         return None
+
+    def _has_diff(self) -> bool:
+        return self.item.name in _DIFF_TOOLS and self._patch() is not None
 
     def _render_body(self) -> None:
         body = self._body
@@ -147,7 +152,7 @@ class ToolCard(Vertical):
     def _body_widgets(self) -> list[Widget]:
         item = self.item
         widgets: list[Widget] = []
-        if item.name not in _DIFF_TOOLS or not self._patch():
+        if not self._has_diff():
             if item.input:
                 widgets.append(Static(self._input_text(), classes="tool-input"))
         diff = self._diff_widget()
@@ -168,8 +173,7 @@ class ToolCard(Vertical):
         return Text(printable(_clip(dumped, 4000)))
 
     def _diff_widget(self) -> Widget | None:
-        patch = self._patch()
-        if not patch:
+        if not self._has_diff():
             return None
         return diff_for_tool_result(self.item.name, self.item.input, self.item.structured)
 

@@ -1,0 +1,175 @@
+"""No Claude Code process outlives the app: quit, crash, SIGTERM, SIGHUP (terminal closed).
+
+In-process Pilot tests check quitting and a crash; real subprocess tests run
+`claude-tui --demo` in a pseudo-terminal, send the signal, and then scan
+/proc for the fake CLI (found by its command line plus an environment marker
+only this test run sets).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import sys
+import termios
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.reliability.harness import (
+    SIZE, client_pid, fake_options, make_app, pid_alive, processes_with_env, run_turn, wait_for, wait_gone,
+    wait_ready,
+)
+
+FAKE_MODULE = b"claude_tui.fakecli"
+
+
+def fake_clis(marker: str) -> list[int]:
+    """Live fake-CLI processes carrying ``CLAUDE_TUI_TEST_MARKER=marker``."""
+    found = []
+    for pid in processes_with_env(f"CLAUDE_TUI_TEST_MARKER={marker}"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if FAKE_MODULE in f.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+# -- in process -----------------------------------------------------------------------------------------------
+
+async def test_quit_leaves_no_cli_behind(tmp_path: Path) -> None:
+    options = fake_options(tmp_path)
+    marker = options.env["CLAUDE_TUI_TEST_MARKER"] = f"quit-{uuid.uuid4()}"
+    app = make_app(options)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await run_turn(pilot, app, "hello kw:plain")
+        pid = client_pid(app)
+        assert pid is not None and fake_clis(marker) == [pid]
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running, 15, "the app to exit")
+    assert await wait_gone([pid], 5) == []
+    assert fake_clis(marker) == []
+
+
+async def test_crash_in_a_handler_leaves_no_cli_behind(tmp_path: Path) -> None:
+    options = fake_options(tmp_path)
+    marker = options.env["CLAUDE_TUI_TEST_MARKER"] = f"crash-{uuid.uuid4()}"
+    app = make_app(options)
+    pid = None
+    with pytest.raises(ZeroDivisionError):
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_ready(pilot, app)
+            pid = client_pid(app)
+            assert pid is not None and pid_alive(pid)
+            app.chat.set_timer(0.05, lambda: 1 / 0)  # type: ignore[union-attr]
+            await pilot.pause(0.5)
+    assert pid is not None
+    assert await wait_gone([pid], 8) == [], "the CLI survived an app crash"
+    assert fake_clis(marker) == []
+
+
+# -- a real app process in a pty ------------------------------------------------------------------------------
+
+CRASH_CODE = """
+import sys
+from claude_tui.ui.screens.chat import ChatScreen
+from claude_tui.ui.connection import CliConnection
+original = CliConnection.__init__
+def patched(self, *args, **kwargs):
+    original(self, *args, **kwargs)
+    self.target.set_timer(2.0, lambda: 1 / 0)
+CliConnection.__init__ = patched
+"""
+
+
+def _spawn_app(tmp_path: Path, marker: str, prelude: str = "") -> tuple[int, int, threading.Thread]:
+    env = dict(os.environ)
+    env["CLAUDE_TUI_TEST_MARKER"] = marker
+    env["TERM"] = "xterm-256color"
+    env.pop("TEXTUAL", None)
+    code = prelude + "\nimport sys\nfrom claude_tui.cli import main\nsys.exit(main())\n"
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.chdir(tmp_path)
+            os.execve(sys.executable, [sys.executable, "-c", code, "--demo"], env)
+        finally:
+            os._exit(127)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
+
+    def drain() -> None:  # the app must never block on a full terminal
+        while True:
+            try:
+                ready, _, _ = select.select([fd], [], [], 0.2)
+                if ready and not os.read(fd, 65536):
+                    return
+            except OSError:
+                return
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    return pid, fd, reader
+
+
+def _wait_exit(pid: int, timeout: float) -> int | None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.05)
+    return None
+
+
+def _wait_cli(marker: str, timeout: float = 30) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = fake_clis(marker)
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("the app never started the fake CLI")
+
+
+def _run_and_end(tmp_path: Path, end: str) -> None:
+    marker = f"{end}-{uuid.uuid4()}"
+    pid, fd, reader = _spawn_app(tmp_path, marker, CRASH_CODE if end == "crash" else "")
+    status = None
+    try:
+        children = _wait_cli(marker)
+        time.sleep(0.5)  # past initialize: the app is fully up
+        if end == "crash":
+            pass  # the patched timer raises two seconds after the connection was made
+        else:
+            os.kill(pid, {"SIGTERM": signal.SIGTERM, "SIGHUP": signal.SIGHUP}[end])
+        status = _wait_exit(pid, 20)
+        if end == "crash":
+            assert status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) != 0
+        assert status is not None, f"the app did not exit after {end}"
+        deadline = time.monotonic() + 5
+        while fake_clis(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert fake_clis(marker) == [], f"a Claude Code process survived {end}"
+        assert not any(pid_alive(c) for c in children)
+    finally:
+        if status is None:
+            os.kill(pid, signal.SIGKILL)
+            _wait_exit(pid, 5)
+        os.close(fd)
+        for leftover in fake_clis(marker):
+            os.kill(leftover, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("end", ["SIGTERM", "SIGHUP", "crash"])
+def test_app_process_ending_leaves_no_cli_behind(tmp_path: Path, end: str) -> None:
+    _run_and_end(tmp_path, end)
