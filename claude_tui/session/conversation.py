@@ -16,6 +16,8 @@ from collections import deque
 from typing import Any
 
 from claude_tui import protocol as p
+from claude_tui.diff.results import file_diff_from_tool_result
+from claude_tui.diff.stats import ChangeSet
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session import content
 from claude_tui.session.changes import (
@@ -78,6 +80,8 @@ class Conversation:
         self.main = Log(None)
         self.subagents: dict[str, Log] = {}
         self.tasks = TaskBoard()
+        self.changes = ChangeSet()
+        """Files changed this turn and this session (the "what changed" panel)."""
         self.permissions: dict[str, PermissionRequest] = {}
         self.commands: list[dict[str, Any]] = []
         self.models: list[dict[str, Any]] = []
@@ -115,6 +119,7 @@ class Conversation:
         if not busy:
             self.status.activity = Activity.THINKING
             self._turn_start_cost = self.status.cost_total
+            self.changes.begin_turn()
             changes.append(StatusChanged())
         return changes
 
@@ -417,6 +422,10 @@ class Conversation:
         changes.append(ItemChanged(tool, log.scope))
         if self.tasks.on_tool_result(tool_use_id, tool.name, structured, text, tool.result_is_error):
             changes.append(TasksChanged())
+        if not tool.result_is_error and isinstance(structured, dict):
+            diff = file_diff_from_tool_result(tool.name, tool.input, structured)
+            if diff is not None:
+                self.changes.record(diff)
         return changes
 
     def _result(self, message: p.ResultMessage) -> list[Change]:

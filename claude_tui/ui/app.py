@@ -29,7 +29,7 @@ class ClaudeTuiApp(App[None]):
     CSS_PATH = CSS_FILES  # type: ignore[assignment]
     BINDINGS = [
         Binding("ctrl+q", "quit_app", "Quit", show=True, priority=True),
-        Binding("ctrl+c", "quit_app", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "quit_app", "Quit", show=False),
         Binding("f1", "help", "Help", show=True),
     ]
 

@@ -236,3 +236,21 @@ async def test_untrusted_text_is_inert(tmp_path: Path) -> None:
         svg = app.export_screenshot()
         assert "[@click=app.quit]" in svg.replace("&#160;", " ")
         assert app.is_running
+
+
+async def test_what_changed_panel_lists_edited_files(tmp_path: Path) -> None:
+    from claude_tui.ui.widgets.changes_panel import ChangesScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:edit the file")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: idle(app))
+        chat(app).focus()
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChangesScreen), what="changes panel")
+        svg = app.export_screenshot().replace("&#160;", " ")
+        assert "a.txt" in svg
+        await pilot.press("escape")
+        assert type(app.screen).__name__ == "ChatScreen"

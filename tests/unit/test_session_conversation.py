@@ -155,3 +155,17 @@ def test_plan_request_carries_the_plan_text() -> None:
     assert request.tool_name == "ExitPlanMode"
     assert request.input == {}
     assert request.plan.strip()
+
+
+def test_file_changes_are_collected_for_the_what_changed_panel() -> None:
+    conversation = Conversation()
+    conversation.status.activity = Activity.IDLE
+    conversation.add_user_prompt("kw:edit the file")
+    for line in recording("edit-allow"):
+        conversation.apply(decode_line(line))
+    files = conversation.changes.session
+    assert [f.path for f in files] == ["/home/user/project/a.txt"]
+    assert (files[0].added, files[0].removed) == (1, 1)
+    assert conversation.changes.turn and conversation.changes.turn[0].path == files[0].path
+    conversation.add_user_prompt("next")
+    assert conversation.changes.turn == [] and len(conversation.changes.session) == 1

@@ -48,6 +48,8 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+t", "toggle_thinking", "Thinking", show=False),
         Binding("ctrl+r", "restart", "Restart CLI", show=False),
         Binding("ctrl+o", "open_sessions", "Sessions", show=True),
+        Binding("ctrl+g", "what_changed", "Changes", show=True),
+        Binding("ctrl+s", "focus_sidebar", "Focus sidebar", show=False),
     ]
 
     def __init__(self, options: CliOptions, conversation: Conversation | None = None,
@@ -282,6 +284,24 @@ class ChatScreen(Screen[None]):
             f"Restarting Claude Code{' in session ' + session_id[:8] if session_id else ''}…", NoteKind.INFO))
         self.connection = CliConnection(self, self.options, self.debug_log)
         self.connection.start()
+
+    def action_what_changed(self) -> None:
+        from claude_tui.ui.widgets.changes_panel import ChangesScreen
+
+        self.app.push_screen(ChangesScreen(self.conversation.changes))
+
+    def action_focus_sidebar(self) -> None:
+        sidebar = self.query_one(TaskSidebar)
+        if not sidebar.display:
+            sidebar.toggle()
+        sidebar.focus()
+
+    @on(TaskSidebar.StopRequested)
+    async def _stop_task(self, message: TaskSidebar.StopRequested) -> None:
+        try:
+            await self.connection.request(builders.stop_task(message.task_id), timeout=10)
+        except Exception as error:  # noqa: BLE001
+            self.notify(f"Could not stop the task: {error}", severity="error")
 
     def action_open_sessions(self) -> None:
         self.tui.action_open_sessions()

@@ -247,12 +247,15 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
         def signature(rows: list[SessionRow]) -> list[tuple[str, int, str | None, int | None]]:
             return [(r.path, r.mtime_ns, r.name, r.message_count) for r in rows]
         changed = signature(message.rows) != signature(self._rows) or not self._listed
-        self._rows = message.rows
         self._listed = True
-        if changed and not self.searching:
-            self._populate(self.table.current_path)
-        else:
+        if not changed:  # keep the row objects the table and preview already hold
             self._show_status()
+            return
+        self._rows = message.rows
+        if self.searching:
+            self._show_status()
+        else:
+            self._populate(self.table.current_path)
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:
@@ -351,7 +354,7 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
     @on(Input.Changed, "#browser-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         if not self.searching:
-            self._populate(self.table.current_path)
+            self._populate()  # the best match on top gets the cursor, so Enter opens it
             return
         if self._search_timer is not None:
             self._search_timer.stop()
