@@ -798,3 +798,19 @@ async def test_plan_cancel() -> None:
         dialog.cancel("cancelled")
         await settle(pilot)
     assert app.results == [None]
+
+
+async def test_a_failing_preview_leaves_the_dialog_answerable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def boom(*args: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("claude_tui.ui.screens.permission.load_preview", boom)
+    request = request_from("edit-allow", "Edit")
+    app = DialogHost(PermissionScreen(request, guard_ms=0, cwd=tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert "No preview: RuntimeError." in screen_text(app)
+        await pilot.press("n")
+        await settle(pilot)
+    assert app.results and app.results[0] is not None and not app.results[0].allow

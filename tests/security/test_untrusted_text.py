@@ -304,3 +304,28 @@ async def test_session_titles_are_inert(tmp_path: Path) -> None:
         assert tag is not None, rows
         await assert_literal_and_harmless(pilot, app, tag, "session browser")
         assert app.is_running
+
+
+async def test_the_checks_catch_raw_escapes_and_live_markup() -> None:
+    """The checker itself can fail: raw control characters and parsed markup are both caught."""
+    import pytest
+    from rich.text import Text
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class Raw(App[None]):
+        def __init__(self, widget: Static) -> None:
+            super().__init__()
+            self.widget = widget
+
+        def compose(self) -> ComposeResult:
+            yield self.widget
+
+    for widget in (Static(Text("\x1b]52;c;cHduZWQ=\x07 raw")),  # not sanitized
+                   Static("[@click=app.quit]click me[/]"),  # markup parsed: a live action
+                   Static(f"[link='https://{EVIL_HOST}']link[/link]")):  # a live link
+        app = Raw(widget)
+        async with app.run_test(size=(60, 5)) as pilot:
+            await pilot.pause()
+            with pytest.raises(AssertionError):
+                assert_inert(app, "self-test")  # type: ignore[arg-type]

@@ -119,6 +119,7 @@ class GuardedDialog(ModalScreen[PermissionDecision | None]):
         return f"permission needed for {self.request.tool_name}"
 
     def on_mount(self) -> None:
+        # Textual calls each class's on_mount in turn: subclasses must not call super().
         dialog = self.query_one("#dialog")
         dialog.border_title = self.dialog_title()
         self._show_position()

@@ -182,14 +182,18 @@ class PermissionScreen(GuardedDialog):
                 yield Static("Ctrl+S allow edited · Esc back", classes="box-hint", markup=False)
 
     def on_mount(self) -> None:
-        super().on_mount()
         if self.file_path is not None:
             self._load_preview()
 
-    @work(thread=True, exclusive=True, group="preview")
+    @work(thread=True, exclusive=True, group="preview", exit_on_error=False)
     def _load_preview(self) -> None:
         # Reads the file on disk (guarded: regular files only, size-capped); never touches widgets.
-        self.post_message(self.PreviewReady(load_preview(self.request.tool_name, self.request.input, self.cwd)))
+        # A preview is a courtesy: whatever goes wrong, the dialog must stay answerable.
+        try:
+            diff = load_preview(self.request.tool_name, self.request.input, self.cwd)
+        except Exception as error:  # noqa: BLE001
+            diff = FileDiff(self.file_path or "", "edit", note=f"No preview: {type(error).__name__}.")
+        self.post_message(self.PreviewReady(diff))
 
     @on(PreviewReady)
     async def _show_preview(self, event: PreviewReady) -> None:

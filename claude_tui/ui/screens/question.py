@@ -129,7 +129,6 @@ class QuestionScreen(GuardedDialog):
         ]
 
     def on_mount(self) -> None:
-        super().on_mount()
         self._render_step()
 
     def watch_step(self) -> None:
