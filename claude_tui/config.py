@@ -47,7 +47,7 @@ class Config(BaseModel):
     cli_args: list[str] = Field(default_factory=list)
     cli_env: dict[str, str] = Field(default_factory=dict)
     keymap: dict[str, str] = Field(default_factory=dict)
-    """Binding id -> keys, e.g. {"app.toggle_sidebar" = "ctrl+b"}."""
+    """Binding id -> keys, e.g. {"chat.toggle_sidebar" = "ctrl+b"} (ids: see the help screen, F1)."""
 
 
 class ConfigError(Exception):

@@ -52,7 +52,8 @@ def replay(
     """Feed the main chain (root → leaf) and each subagent's records into a conversation."""
     conversation = conversation or Conversation()
     for record in records:
-        if record.get("isMeta"):
+        # Meta records and the compaction summary (sent to the model, not said by anyone) are not shown.
+        if record.get("isMeta") or record.get("isCompactSummary") or record.get("isVisibleInTranscriptOnly"):
             continue
         message = record_to_message(record)
         if message is not None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import signal
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding
 
@@ -17,7 +19,11 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
 from claude_tui.transport.reaper import kill_all_children
 from claude_tui.ui.notify import attention
+from claude_tui.ui.palette import ChatCommands
 from claude_tui.ui.screens.chat import ChatScreen
+
+if TYPE_CHECKING:
+    from claude_tui.ui.screens.session_browser import BrowserChoice
 
 _STYLES = styles_dir()
 # Every screen's TCSS is loaded app-wide: screens are small and share variables.
@@ -28,10 +34,11 @@ class ClaudeTuiApp(App[None]):
     TITLE = "claude-tui"
     CSS_PATH = CSS_FILES  # type: ignore[assignment]
     BINDINGS = [
-        Binding("ctrl+q", "quit_app", "Quit", show=True, priority=True),
+        Binding("ctrl+q", "quit_app", "Quit", show=True, priority=True, id="app.quit"),
         Binding("ctrl+c", "quit_app", "Quit", show=False),
-        Binding("f1", "help", "Help", show=True),
+        Binding("f1", "help", "Help", show=True, id="app.help"),
     ]
+    COMMANDS = App.COMMANDS | {ChatCommands}
 
     def __init__(self, options: CliOptions, config: Config | None = None, *, debug_log: Path | None = None,
                  conversation: Conversation | None = None, open_browser: bool = False) -> None:
@@ -43,8 +50,13 @@ class ClaudeTuiApp(App[None]):
         self.open_browser = open_browser
         self.is_quitting = False
         self.version = __version__
-        if self.config.theme:
-            self.theme = self.config.theme
+        self.startup_warnings: list[str] = []
+        from claude_tui.ui.state import apply_startup_theme, load_state
+
+        split = load_state().get("split_diffs")
+        self.diff_split: bool | None = split if isinstance(split, bool) else None
+        """Split/unified for every diff (palette: toggle split diffs); None: by width."""
+        apply_startup_theme(self)
 
     @property
     def bypass_allowed(self) -> bool:
@@ -61,7 +73,26 @@ class ClaudeTuiApp(App[None]):
 
     def on_mount(self) -> None:
         self._install_signal_handlers()
+        from claude_tui.ui.keymap import apply_user_keymap
+        from claude_tui.ui.state import ThemeMemory
+
+        ThemeMemory(self).start()
+        apply_user_keymap(self, self.config.keymap)
+        for warning in self.startup_warnings:
+            self.notify(warning, title="Config", severity="warning", timeout=10)
+        if self.open_browser:
+            # `--resume` without an id: pick a session first; closing the browser starts a new one.
+            from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+
+            self.push_screen(SessionBrowserScreen(Path(self.options.cwd or ".").resolve()), self._first_choice)
+            return
         self.push_screen(ChatScreen(self.options, self.initial_conversation, self.debug_log))
+
+    def _first_choice(self, choice: "BrowserChoice | None") -> None:
+        if choice is None:
+            self.push_screen(ChatScreen(self.options, None, self.debug_log))
+        else:
+            self._load_choice(choice)
 
     def _install_signal_handlers(self) -> None:
         # A closed terminal (SIGHUP) or a kill (SIGTERM) must not leave a `claude` behind.
@@ -76,6 +107,10 @@ class ClaudeTuiApp(App[None]):
                 pass
 
     def notify_turn_ended(self, change: TurnEnded) -> None:
+        chat = self.chat
+        duration = chat.turn_duration() if chat is not None else None
+        if duration is not None and duration < self.config.notifications.long_turn_seconds:
+            return  # a quick turn: you were just there
         if not self.app_focus:
             attention(self, "Claude finished" if not change.is_error else "Claude stopped with an error",
                       bell=self.config.notifications.bell, desktop=self.config.notifications.desktop)
@@ -110,4 +145,30 @@ class ClaudeTuiApp(App[None]):
         self.push_screen(HelpScreen())
 
     def action_open_sessions(self) -> None:
-        self.notify("The session browser opens here (see `claude-tui --resume`).")
+        from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+
+        self.push_screen(SessionBrowserScreen(Path(self.options.cwd or ".").resolve()), self._browser_choice)
+
+    def _browser_choice(self, choice: "BrowserChoice | None") -> None:
+        if choice is not None:
+            self._load_choice(choice)
+
+    @work(thread=True, exclusive=True, group="resume")
+    def _load_choice(self, choice: "BrowserChoice") -> None:
+        from claude_tui.ui.screens.session_browser import conversation_for
+
+        conversation = conversation_for(choice)  # reads the transcript: off the UI thread
+        self.call_from_thread(self._switch_session, choice, conversation)
+
+    async def _switch_session(self, choice: "BrowserChoice", conversation: Conversation) -> None:
+        """Leave the current session (its CLI is closed) and continue the chosen one."""
+        current = self.chat
+        if current is not None:
+            await current.shutdown()
+        options = replace(self.options, resume=choice.session_id, continue_session=False,
+                          fork_session=choice.fork, env=dict(self.options.env))
+        if choice.cwd is not None and Path(choice.cwd).is_dir():
+            options.cwd = str(choice.cwd)
+        self.options = options
+        screen = ChatScreen(options, conversation, self.debug_log)
+        await self.switch_screen(screen) if current is self.screen else await self.push_screen(screen)

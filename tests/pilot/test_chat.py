@@ -38,9 +38,12 @@ async def test_thinking_is_collapsed_and_toggles(tmp_path: Path) -> None:
         block = app.screen.query_one(ThinkingBlock)
         assert not block.expanded
         assert not block._body_widget.display
+        await pilot.pause(0.2)  # let the log settle so the title is where the click lands
         await pilot.click(block._title_widget)
         assert block.expanded and block._body_widget.display
         assert "Let me think" in str(block._body_widget.render())
+        await pilot.press("ctrl+t")
+        assert not block.expanded
 
 
 async def test_bash_allowed_with_y(tmp_path: Path) -> None:
@@ -254,3 +257,35 @@ async def test_what_changed_panel_lists_edited_files(tmp_path: Path) -> None:
         assert "a.txt" in svg
         await pilot.press("escape")
         assert type(app.screen).__name__ == "ChatScreen"
+
+
+async def test_ctrl_o_resumes_a_past_session_with_its_history(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    from tests.conftest import FIXTURES
+
+    config = tmp_path / "claude-config"
+    shutil.copytree(FIXTURES / "sessions", config / "projects")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    project = tmp_path / "project"
+    project.mkdir()
+    app = make_app(project)
+    async with app.run_test(size=(130, 40)) as pilot:
+        first = chat(app)
+        await wait_for(pilot, lambda: first.connection.alive)
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "SessionBrowserScreen", what="browser")
+        await pilot.pause(0.3)
+        await pilot.press("a")  # the recorded sessions belong to another project
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.chat is not None and app.chat is not first, what="resumed chat")
+        resumed = chat(app)
+        session_id = resumed.options.resume
+        assert session_id
+        await wait_for(pilot, lambda: resumed.connection.alive and resumed.conversation.commands)
+        assert any(isinstance(i, UserItem) for i in resumed.conversation.items)
+        assert resumed.conversation.status.cost_total > 0
+        await send(pilot, "kw:plain carry on")
+        await wait_for(pilot, lambda: resumed.conversation.status.turns >= 1 and idle(app))
+        assert resumed.conversation.status.session_id == session_id

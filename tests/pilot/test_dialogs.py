@@ -34,7 +34,7 @@ class DialogHost(App[None]):
     def __init__(self, dialog: GuardedDialog, theme: str = "textual-dark") -> None:
         super().__init__()
         self.dialog = dialog
-        self.results: list[PermissionDecision | None] = []
+        self.results: list[PermissionDecision] = []
         self.quit_requested = False
         self._theme_name = theme
 
@@ -366,10 +366,10 @@ async def test_cancel_closes_without_a_decision() -> None:
         await settle(pilot)
         dialog.cancel("cancelled")
         await settle(pilot)
-        assert app.screen is not dialog
+        assert app.screen is not dialog and dialog not in app.screen_stack
         await pilot.press("y")
         await settle(pilot)
-    assert app.results == [None]
+    assert app.results == []  # the push_screen callback is never called for a cancelled dialog
     assert dialog.cancel_reason == "cancelled"
 
 
@@ -386,8 +386,8 @@ async def test_cancel_while_covered_closes_when_uncovered() -> None:
         assert app.screen is cover and app.results == []
         app.pop_screen()
         await settle(pilot)
-        assert dialog not in app.screen_stack
-    assert app.results == [None]
+        assert dialog not in app.screen_stack and app.screen is app.screen_stack[0]
+    assert app.results == []
 
 
 async def test_decision_after_cancel_is_impossible() -> None:
@@ -399,7 +399,8 @@ async def test_decision_after_cancel_is_impossible() -> None:
         dialog.action_allow()
         dialog.cancel()
         await settle(pilot)
-    assert app.results == [None]
+        assert dialog not in app.screen_stack
+    assert app.results == []
 
 
 # ---------------------------------------------------------------- guard, Enter, untrusted text
@@ -797,7 +798,8 @@ async def test_plan_cancel() -> None:
         await settle(pilot)
         dialog.cancel("cancelled")
         await settle(pilot)
-    assert app.results == [None]
+        assert dialog not in app.screen_stack
+    assert app.results == []
 
 
 async def test_a_failing_preview_leaves_the_dialog_answerable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -814,3 +816,46 @@ async def test_a_failing_preview_leaves_the_dialog_answerable(monkeypatch: pytes
         await pilot.press("n")
         await settle(pilot)
     assert app.results and app.results[0] is not None and not app.results[0].allow
+
+
+async def test_keys_stay_visible_and_wrap_whole_pairs_on_a_small_terminal() -> None:
+    command = "\n".join(f"echo line {i}" for i in range(200))
+    app = DialogHost(PermissionScreen(bash_request(input={"command": command}), guard_ms=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Allow once" in text and "Deny and stop" in text  # never split inside a pair
+        assert "echo line 0" in text and "echo line 199" not in text
+        await pilot.press("end")  # the body scrolls; the keys stay put
+        await settle(pilot)
+        text = screen_text(app)
+        assert "echo line 199" in text and "Allow once" in text
+
+
+async def test_cancel_before_the_dialog_is_shown_means_it_never_acts() -> None:
+    dialog = PermissionScreen(bash_request(), guard_ms=0)
+    dialog.cancel("cancelled")  # withdrawn while still queued
+    app = DialogHost(dialog)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert dialog not in app.screen_stack
+    assert app.results == []
+
+
+async def test_cancel_then_next_dialog_gets_its_own_answer() -> None:
+    """The app's flow: cancel the shown dialog, push the next; only the next one's answer arrives."""
+    first = PermissionScreen(bash_request(), guard_ms=0)
+    second_request = bash_request(request_id="second")
+    second = PermissionScreen(second_request, guard_ms=0, position=1, total=1)
+    app = DialogHost(first)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first.cancel("cancelled")
+        app.push_screen(second, app.results.append)
+        await settle(pilot)
+        assert app.screen is second
+        await pilot.press("n")
+        await settle(pilot)
+    assert [d.request_id for d in app.results] == ["second"]

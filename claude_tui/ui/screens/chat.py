@@ -27,6 +27,7 @@ from claude_tui.session.items import NoteKind
 from claude_tui.session.status import Activity
 from claude_tui.store import DraftStore, PromptHistory
 from claude_tui.transport.options import CliOptions
+from claude_tui.ui.chat_polish import ChatPolish
 from claude_tui.ui.connection import CliConnection
 from claude_tui.ui.permission_flow import PermissionFlow
 from claude_tui.ui.widgets.chat_log import ChatLog
@@ -40,16 +41,22 @@ if TYPE_CHECKING:
 MODES = ["default", "acceptEdits", "plan"]
 
 
-class ChatScreen(Screen[None]):
+class ChatScreen(ChatPolish, Screen[None]):
     BINDINGS = [
-        Binding("escape", "interrupt", "Interrupt", show=True, priority=False),
-        Binding("shift+tab", "cycle_mode", "Mode", show=True),
-        Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=True),
-        Binding("ctrl+t", "toggle_thinking", "Thinking", show=False),
-        Binding("ctrl+r", "restart", "Restart CLI", show=False),
-        Binding("ctrl+o", "open_sessions", "Sessions", show=True),
-        Binding("ctrl+g", "what_changed", "Changes", show=True),
-        Binding("ctrl+s", "focus_sidebar", "Focus sidebar", show=False),
+        Binding("escape", "interrupt", "Interrupt", show=True, priority=False, id="chat.interrupt"),
+        Binding("shift+tab", "cycle_mode", "Mode", show=True, id="chat.cycle_mode"),
+        Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=True, id="chat.toggle_sidebar"),
+        Binding("ctrl+t", "toggle_thinking", "Thinking", show=False, id="chat.toggle_thinking"),
+        Binding("ctrl+r", "restart", "Restart CLI", show=False, id="chat.restart"),
+        Binding("ctrl+o", "open_sessions", "Sessions", show=True, id="chat.open_sessions"),
+        Binding("ctrl+g", "what_changed", "Changes", show=True, id="chat.what_changed"),
+        Binding("ctrl+s", "focus_sidebar", "Focus sidebar", show=False, id="chat.focus_sidebar"),
+        # Polish (claude_tui/ui/chat_polish.py). Ctrl+Y is TextArea's redo, hence priority.
+        Binding("ctrl+y", "copy_last_answer", "Copy answer", show=False, priority=True, id="chat.copy_last_answer"),
+        Binding("ctrl+f", "find", "Find", show=False, id="chat.find"),
+        Binding("f3", "find_next", "Find next", show=False, id="chat.find_next"),
+        Binding("ctrl+up,f2", "select_messages", "Select message", show=False, id="chat.select_messages"),
+        Binding("question_mark", "app.help", "Help", show=False, id="chat.help"),
     ]
 
     def __init__(self, options: CliOptions, conversation: Conversation | None = None,

@@ -5,9 +5,12 @@ Ways out
 --------
 * Every key or click that ends the dialog goes through :meth:`GuardedDialog.decide`,
   which dismisses with a :class:`PermissionDecision` — Esc included (it denies).
-* :meth:`GuardedDialog.cancel` is the *only* path that dismisses with ``None``: the
-  app calls it when the CLI withdraws the request (``control_cancel_request``) or
-  exits. A ``None`` result therefore always means "send nothing".
+* :meth:`GuardedDialog.cancel` closes the dialog WITHOUT a result: the app calls it
+  when the CLI withdraws the request (``control_cancel_request``) or exits. The
+  screen is popped and the ``push_screen`` callback is never called, so the callback
+  only ever sees real decisions and the app (which called ``cancel``) already knows
+  the request is gone. (Use the callback form of ``push_screen``: a
+  ``wait_for_dismiss`` future would never resolve for a cancelled dialog.)
 
 Typeahead guard
 ---------------
@@ -41,10 +44,10 @@ DEFAULT_GUARD_MS: int = Config.model_fields["typeahead_guard_ms"].default
 """The config's default (400 ms), so the dialogs and the config cannot drift apart."""
 
 
-class GuardedDialog(ModalScreen[PermissionDecision | None]):
+class GuardedDialog(ModalScreen[PermissionDecision]):
     """Base of the three dialogs. Subclasses provide ``compose_body``, ``hints`` and the actions.
 
-    The result is a :class:`PermissionDecision`, or ``None`` only after :meth:`cancel`.
+    The result is always a :class:`PermissionDecision`; :meth:`cancel` closes without one.
     """
 
     AUTO_FOCUS: ClassVar[str | None] = "#body"
@@ -75,7 +78,7 @@ class GuardedDialog(ModalScreen[PermissionDecision | None]):
         self.position = position
         self.total = total
         self.cancel_reason: str | None = None
-        """Set by :meth:`cancel`; the dialog then closes with ``None``."""
+        """Set by :meth:`cancel`; the dialog then closes without calling the result callback."""
         self._settled = False
         self._armed_until = 0.0
         self._guard_timer: Timer | None = None
@@ -181,7 +184,7 @@ class GuardedDialog(ModalScreen[PermissionDecision | None]):
         if self._settled:
             if self.cancel_reason is not None:
                 # Cancelled while another screen covered us: leave now, still without a decision.
-                self.dismiss(None)
+                self._close_without_result()
             return
         self.arm()
         self._shown = True
@@ -201,8 +204,8 @@ class GuardedDialog(ModalScreen[PermissionDecision | None]):
     def cancel(self, reason: str = "") -> None:
         """Close WITHOUT a decision: the request was withdrawn or the CLI exited.
 
-        The result callback receives ``None`` and must send nothing. ``reason`` is
-        kept in :attr:`cancel_reason` (the app shows any notice). Safe to call at any time:
+        The ``push_screen`` callback is not called. ``reason`` is kept in
+        :attr:`cancel_reason` (the app shows any notice). Safe to call at any time:
         if another screen covers the dialog it closes as soon as it is uncovered,
         and a dialog that was never shown simply never acts.
         """
@@ -211,7 +214,12 @@ class GuardedDialog(ModalScreen[PermissionDecision | None]):
         self._settled = True
         self.cancel_reason = reason
         if self.is_active:
-            self.dismiss(None)
+            self._close_without_result()
+
+    def _close_without_result(self) -> None:
+        # App.pop_screen drops this screen's result callback without calling it
+        # (Screen.dismiss would call it); only valid while we are the top screen.
+        self.app.pop_screen()
 
     # ------------------------------------------------------------------ shared handlers
 

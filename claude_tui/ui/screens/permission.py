@@ -54,7 +54,7 @@ _EDIT_LABELS = {"command": "command", "new_string": "replacement text", "content
 
 
 class PermissionScreen(GuardedDialog):
-    """Ask whether a tool may run. Dismisses with a PermissionDecision (None only via cancel())."""
+    """Ask whether a tool may run. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "allow", "Allow once"),

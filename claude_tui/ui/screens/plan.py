@@ -38,7 +38,7 @@ def plan_text(request: PermissionRequest) -> str:
 
 
 class PlanScreen(GuardedDialog):
-    """Approve Claude's plan or keep planning. Dismisses with a PermissionDecision (None only via cancel())."""
+    """Approve Claude's plan or keep planning. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "approve", "Approve"),

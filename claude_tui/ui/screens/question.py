@@ -40,7 +40,7 @@ HEADER_LIMIT = 24
 
 
 class QuestionScreen(GuardedDialog):
-    """Ask Claude's questions. Dismisses with a PermissionDecision (None only via cancel())."""
+    """Ask Claude's questions. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     AUTO_FOCUS: ClassVar[str | None] = "#choices"
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -156,6 +156,22 @@ class ChatLog(VerticalScroll):
         self._marker.show_count(self._first)
         return len(widgets)
 
+    async def reveal(self, item_id: str) -> Widget | None:
+        """The widget of `item_id`, mounting it (and everything after it) if it scrolled out of the window."""
+        widget = self._widgets.get(item_id)
+        if widget is not None:
+            return widget
+        items = self.log_data.items
+        index = next((i for i in range(self._first - 1, -1, -1) if items[i].id == item_id), None)
+        if index is None:
+            return None
+        widgets = [w for w in (self._make(item) for item in items[index:self._first]) if w is not None]
+        self._first = index
+        if widgets:
+            await self.mount_all(widgets, after=self._marker)
+        self._marker.show_count(self._first)
+        return self._widgets.get(item_id)
+
     @on(Click, ".earlier-marker")
     def _clicked_marker(self) -> None:
         self.show_earlier()

@@ -194,6 +194,8 @@ class DiffView(ScrollView, can_focus=True):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._on_theme_changed)
+        if self.split is None:  # follow the app-wide choice (palette: "Toggle split diffs")
+            self.split = getattr(self.app, "diff_split", None)
 
     def _on_theme_changed(self, _theme: object) -> None:
         self._clear_styles()

@@ -1,0 +1,164 @@
+"""The live conversation as plain text: export (Markdown, JSON), copy and find.
+
+Everything here works on the raw item data (what the model and the tools
+actually produced), never on rendered text, so copies and exports carry no
+wrapping or indentation artefacts. Pure: no Textual.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable
+
+from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, UserItem
+from claude_tui.session.status import SessionStatus
+
+_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})([^\n`]*)$")
+
+
+def tool_output(item: ToolItem) -> str:
+    """A tool's output as the tool printed it (Bash stdout then stderr, else the result text)."""
+    structured = item.structured
+    if item.name == "Bash" and isinstance(structured, dict):
+        parts = [str(structured.get(key) or "") for key in ("stdout", "stderr")]
+        joined = "\n".join(part.rstrip("\n") for part in parts if part)
+        if joined:
+            return joined
+    text = item.result_text
+    return text.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
+
+
+def tool_input_text(item: ToolItem) -> str:
+    if item.name == "Bash" and isinstance(item.input.get("command"), str):
+        return item.input["command"]
+    try:
+        return json.dumps(item.input, indent=2, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(item.input)
+
+
+def item_text(item: Item) -> str:
+    """The raw text of one item, as it would be copied."""
+    if isinstance(item, (UserItem, TextItem, ThinkingItem)):
+        return item.text
+    if isinstance(item, ToolItem):
+        output = tool_output(item)
+        return output if output else tool_input_text(item)
+    if isinstance(item, NoteItem):
+        return f"{item.title}: {item.text}" if item.title else item.text
+    return ""
+
+
+def searchable_text(item: Item) -> str:
+    """Everything find should look at in an item (for a tool: name, input and output)."""
+    if isinstance(item, ToolItem):
+        return "\n".join(part for part in (item.name, tool_input_text(item), tool_output(item)) if part)
+    return item_text(item)
+
+
+def find_items(items: Iterable[Item], query: str) -> list[str]:
+    """Ids of the items containing `query` (case-insensitive), in log order."""
+    needle = query.casefold()
+    if not needle:
+        return []
+    return [item.id for item in items if needle in searchable_text(item).casefold()]
+
+
+def code_blocks(markdown: str) -> list[str]:
+    """The contents of the fenced code blocks in `markdown`, without the fences."""
+    blocks: list[str] = []
+    lines: list[str] | None = None
+    fence = ""
+    for line in markdown.splitlines():
+        match = _FENCE.match(line.rstrip())
+        if lines is None:
+            if match:
+                fence, lines = match.group(2), []
+        elif match and match.group(2).startswith(fence[0]) and len(match.group(2)) >= len(fence) \
+                and not match.group(3).strip():
+            blocks.append("\n".join(lines))
+            lines = None
+        else:
+            lines.append(line)
+    if lines is not None:  # an unclosed fence (still streaming) still counts
+        blocks.append("\n".join(lines))
+    return blocks
+
+
+def last_answer(items: list[Item]) -> TextItem | None:
+    for item in reversed(items):
+        if isinstance(item, TextItem) and item.text.strip():
+            return item
+    return None
+
+
+# -- export -------------------------------------------------------------------------------
+
+def _fence_for(text: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
+    return "`" * (longest + 1)
+
+
+def _quote(text: str) -> str:
+    return "\n".join("> " + line if line else ">" for line in text.splitlines()) or ">"
+
+
+def to_markdown(items: list[Item], status: SessionStatus | None = None, *, include_thinking: bool = False) -> str:
+    """The conversation as a Markdown document: prompts, answers, tool calls with their output."""
+    out: list[str] = ["# Claude Code session", ""]
+    if status is not None:
+        for label, value in (("Session", status.session_id), ("Model", status.model), ("Directory", status.cwd),
+                             ("Claude Code", status.cli_version)):
+            if value:
+                out.append(f"- {label}: `{value}`")
+        if status.cost_total:
+            out.append(f"- Cost: ${status.cost_total:.4f}")
+        out.append("")
+    for item in items:
+        if isinstance(item, UserItem):
+            out += ["## You", "", item.text, ""]
+        elif isinstance(item, TextItem):
+            out += ["## Claude", "", item.text, ""]
+        elif isinstance(item, ThinkingItem):
+            if include_thinking and item.text:
+                out += ["<details><summary>Thinking</summary>", "", item.text, "", "</details>", ""]
+        elif isinstance(item, ToolItem):
+            command = tool_input_text(item)
+            fence = _fence_for(command)
+            out += [f"### Tool: {item.name} ({item.state.value})", "", f"{fence}{'bash' if item.name == 'Bash' else 'json'}",
+                    command, fence, ""]
+            output = tool_output(item)
+            if output:
+                fence = _fence_for(output)
+                out += [f"{fence}text", output, fence, ""]
+            if item.decision:
+                out += [f"*{item.decision}*", ""]
+        elif isinstance(item, NoteItem):
+            out += [_quote(item_text(item)), ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _item_json(item: Item) -> dict[str, Any]:
+    if isinstance(item, UserItem):
+        return {"type": "user", "text": item.text}
+    if isinstance(item, TextItem):
+        return {"type": "assistant", "text": item.text}
+    if isinstance(item, ThinkingItem):
+        return {"type": "thinking", "text": item.text, "redacted": item.redacted}
+    if isinstance(item, ToolItem):
+        return {"type": "tool", "name": item.name, "tool_use_id": item.tool_use_id, "input": item.input,
+                "state": item.state.value, "output": tool_output(item), "is_error": item.result_is_error,
+                "decision": item.decision}
+    if isinstance(item, NoteItem):
+        return {"type": "note", "kind": item.kind.value, "title": item.title, "text": item.text}
+    return {"type": type(item).__name__}
+
+
+def to_json(items: list[Item], status: SessionStatus | None = None) -> str:
+    data: dict[str, Any] = {}
+    if status is not None:
+        data["session"] = {"session_id": status.session_id, "model": status.model, "cwd": status.cwd,
+                           "cli_version": status.cli_version, "cost_usd": status.cost_total}
+    data["items"] = [_item_json(item) for item in items]
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"

@@ -1,0 +1,96 @@
+"""User keymaps from `config.keymap` (binding id -> keys) through Textual's `App.set_keymap`.
+
+Every binding a user may want to move carries an `id=`. Entries naming an
+unknown id or an unknown key are reported (a notification), never fatal; the
+valid ones still apply.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from textual.binding import Binding
+from textual.keys import Keys, _character_to_key, key_to_character
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+MODIFIERS = {"ctrl", "shift", "alt", "meta", "super", "hyper"}
+_NAMED_KEYS = {key.value.rpartition("+")[2] for key in Keys} | {"space", "tab", "enter", "escape", "backspace",
+                                                              "delete", "insert", "home", "end", "pageup", "pagedown"}
+
+
+def bindable_classes() -> list[type]:
+    """Every class whose BINDINGS may carry user-remappable ids."""
+    from claude_tui.ui.app import ClaudeTuiApp
+    from claude_tui.ui.screens.chat import ChatScreen
+    from claude_tui.ui.widgets.find_bar import FindBar
+    from claude_tui.ui.widgets.select_bar import SelectBar
+
+    return [ClaudeTuiApp, ChatScreen, FindBar, SelectBar]
+
+
+def known_binding_ids(classes: Iterable[type] | None = None) -> dict[str, Binding]:
+    found: dict[str, Binding] = {}
+    for cls in classes if classes is not None else bindable_classes():
+        for binding in getattr(cls, "BINDINGS", []):
+            if isinstance(binding, Binding) and binding.id:
+                found[binding.id] = binding
+    return found
+
+
+def valid_key(key: str) -> bool:
+    """Whether `key` ("ctrl+shift+f", "f3", "?", "question_mark") names a key Textual can deliver."""
+    if not key:
+        return False
+    if len(key) == 1:
+        return key.isprintable()
+    *modifiers, base = key.split("+")
+    if any(modifier not in MODIFIERS for modifier in modifiers) or not base:
+        return False
+    if len(base) == 1:
+        return base.isprintable()
+    return base in _NAMED_KEYS or key_to_character(base) is not None
+
+
+def check_keymap(keymap: dict[str, str], known: Iterable[str]) -> tuple[dict[str, str], list[str]]:
+    """Split `keymap` into the entries that can apply and readable problems for the rest."""
+    known_ids = set(known)
+    good: dict[str, str] = {}
+    problems: list[str] = []
+    for binding_id, keys in keymap.items():
+        if binding_id not in known_ids:
+            problems.append(f"keymap: unknown binding id {binding_id!r}")
+            continue
+        if not isinstance(keys, str) or not keys.strip():
+            problems.append(f"keymap: {binding_id!r} has no keys")
+            continue
+        parts = [part.strip() for part in keys.split(",")]
+        bad = [part for part in parts if not valid_key(part if len(part) == 1 else part.lower())]
+        if bad:
+            problems.append(f"keymap: {binding_id!r}: unknown key{'s' if len(bad) > 1 else ''} "
+                            f"{', '.join(repr(b) for b in bad)}")
+            continue
+        good[binding_id] = ",".join(_character_to_key(p) if len(p) == 1 else p.lower() for p in parts)
+    return good, problems
+
+
+def apply_user_keymap(app: "App[object]", keymap: dict[str, str]) -> list[str]:
+    """Apply the valid entries of `keymap` to `app`; notify and return the problems."""
+    if not keymap:
+        return []
+    known = known_binding_ids()
+    good, problems = check_keymap(keymap, known)
+    if good:
+        app.set_keymap(good)
+    if problems:
+        hint = "Known ids: " + ", ".join(sorted(known))
+        app.notify("\n".join(problems) + "\n" + hint, title="Config: keymap", severity="warning", timeout=12)
+    return problems
+
+
+def effective_keys(binding: Binding, keymap: dict[str, str]) -> str:
+    """The keys a binding answers to once the keymap is applied."""
+    if binding.id and binding.id in keymap:
+        return keymap[binding.id]
+    return binding.key

@@ -1,0 +1,117 @@
+"""The command palette's chat commands (Ctrl+P), built from the current state on every open.
+
+Models come from the CLI's initialize response, permission modes from what the
+session allows, themes from the app: the palette never offers a stale choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from claude_tui.protocol.sanitize import printable
+
+if TYPE_CHECKING:
+    from claude_tui.ui.screens.chat import ChatScreen
+
+MODE_WORDS = {
+    "default": "ask before edits and commands",
+    "acceptEdits": "accept file edits without asking",
+    "plan": "plan only, change nothing",
+    "bypassPermissions": "never ask (dangerous)",
+}
+
+
+@dataclass(frozen=True)
+class Command:
+    text: str
+    callback: Callable[[], Any]
+    help: str = ""
+    discover: bool = False
+
+
+def _first_line(value: Any, limit: int = 100) -> str:
+    text = printable(str(value or "")).strip()
+    return text.splitlines()[0][:limit] if text else ""
+
+
+def chat_commands(chat: "ChatScreen") -> list[Command]:
+    """Every chat command for the current state (pure apart from reading `chat`)."""
+    app = chat.tui
+    conversation = chat.conversation
+    status = conversation.status
+    alive = chat.connection.alive
+    commands = [
+        Command("New session", chat.new_session, "Restart Claude Code in a fresh session (clears the log)", True),
+        Command("Resume a session…", app.action_open_sessions, "Browse past sessions of this project (Ctrl+O)", True),
+        Command("Search sessions…", app.action_open_sessions, "Full-text search in past sessions (/ in the browser)"),
+    ]
+    if status.session_id:
+        commands.append(Command("Fork this session", chat.fork_session,
+                                f"Continue {status.short_session_id} as a new session (--fork-session)", True))
+    commands += [
+        Command("Find in conversation", chat.action_find, "Ctrl+F · F3 next", True),
+        Command("Copy last answer", chat.action_copy_last_answer, "Raw Markdown of Claude's last answer (Ctrl+Y)", True),
+        Command("Select a message to copy", chat.action_select_messages,
+                "Ctrl+Up / F2: pick a message, code block or tool output"),
+        Command("Export transcript as Markdown", partial(chat.export_transcript, "md"),
+                "Write this conversation to a .md file in the working directory", True),
+        Command("Export transcript as JSON", partial(chat.export_transcript, "json"),
+                "Write this conversation to a .json file in the working directory"),
+        Command("What changed", chat.action_what_changed, "Files changed this turn and this session (Ctrl+G)", True),
+        Command("Toggle sidebar", chat.action_toggle_sidebar, "Tasks and agents (Ctrl+B)"),
+        Command("Toggle thinking", chat.action_toggle_thinking, "Open or close the latest thinking block (Ctrl+T)"),
+        Command("Toggle split diffs", chat.action_toggle_split_diffs,
+                f"Now: {'side by side' if app.diff_split else 'unified' if app.diff_split is False else 'by width'}"),
+        Command("Restart Claude Code", chat.action_restart, "Same session, new process (Ctrl+R)"),
+        Command("Help", app.action_help, "Keys, slash commands, tools, MCP servers (F1)"),
+    ]
+    if alive:
+        for slash, words in (("/compact", "Summarise the conversation to free context"),
+                             ("/cost", "Cost and usage of this session"),
+                             ("/context", "What fills the context window")):
+            commands.append(Command(f"Send {slash}", partial(chat.send_slash, slash), words, True))
+        for model in conversation.models:
+            value = str(model.get("value") or "")
+            if not value:
+                continue
+            name = _first_line(model.get("displayName") or value, 40)
+            current = " (current)" if value in (status.model, model.get("resolvedModel")) else ""
+            commands.append(Command(f"Model: {name}{current}", partial(chat.set_model, value),
+                                    _first_line(model.get("description"))))
+        modes = list(MODE_WORDS) if app.bypass_allowed else [m for m in MODE_WORDS if m != "bypassPermissions"]
+        for mode in modes:
+            current = " (current)" if mode == status.permission_mode else ""
+            commands.append(Command(f"Permission mode: {mode}{current}", partial(chat.set_mode, mode),
+                                    MODE_WORDS[mode]))
+    commands.append(Command("Theme…", app.action_change_theme, f"Pick a theme (now {app.theme})"))
+    for name in sorted(app.available_themes):
+        current = " (current)" if name == app.theme else ""
+        commands.append(Command(f"Theme: {name}{current}", partial(setattr, app, "theme", name), "Remembered for next time"))
+    return commands
+
+
+class ChatCommands(Provider):
+    """Chat commands that follow the session (models, modes, themes, sessions, export …)."""
+
+    def _commands(self) -> list[Command]:
+        chat = getattr(self.app, "chat", None)
+        if chat is None or not chat.is_attached:
+            return []
+        return chat_commands(chat)
+
+    async def discover(self) -> Hits:
+        for command in self._commands():
+            if command.discover:
+                yield DiscoveryHit(command.text, command.callback, help=command.help or None)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for command in self._commands():
+            score = matcher.match(command.text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(command.text), command.callback, text=command.text,
+                          help=command.help or None)
