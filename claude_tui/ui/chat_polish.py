@@ -50,6 +50,12 @@ class ChatPolish:
 
     _code_cycle: tuple[str, int] = ("", 0)
     turn_started_at: float | None = None
+    initialize_response: dict[str, Any] | None = None
+    """The CLI's whole initialize response (agents with descriptions, version …) for the help screen."""
+
+    def on_cli_connection_ready(self, message: Any) -> None:
+        response = getattr(message, "response", None)
+        self.initialize_response = response if isinstance(response, dict) else None
 
     # -- helpers ------------------------------------------------------------------------
     def _me(self) -> "ChatScreen":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from textual.binding import Binding
-from textual.keys import Keys, _character_to_key, key_to_character
+from textual.keys import REPLACED_KEYS, Keys, _character_to_key, key_to_character
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -50,7 +50,11 @@ def valid_key(key: str) -> bool:
         return False
     if len(base) == 1:
         return base.isprintable()
-    return base in _NAMED_KEYS or key_to_character(base) is not None
+    if base in _NAMED_KEYS:
+        return True
+    # Named printable keys ("question_mark", "slash", "at"); not any Unicode name ("banana" is 🍌).
+    character = key_to_character(REPLACED_KEYS.get(base, base))
+    return character is not None and character.isascii() and character.isprintable()
 
 
 def check_keymap(keymap: dict[str, str], known: Iterable[str]) -> tuple[dict[str, str], list[str]]:

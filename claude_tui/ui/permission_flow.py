@@ -8,6 +8,7 @@ is never answered.
 from __future__ import annotations
 
 from collections import OrderedDict
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_tui.protocol import builders
@@ -25,7 +26,8 @@ def build_answer(request: PermissionRequest, decision: PermissionDecision) -> di
                          interrupt=decision.interrupt)
 
 
-def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: int, bell: bool, desktop: bool) -> Any:
+def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: int, bell: bool, desktop: bool,
+               cwd: Path | None = None) -> Any:
     if request.tool_name == "AskUserQuestion":
         from claude_tui.ui.screens.question import QuestionScreen
 
@@ -36,7 +38,8 @@ def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: 
         return PlanScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell, desktop=desktop)
     from claude_tui.ui.screens.permission import PermissionScreen
 
-    return PermissionScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell, desktop=desktop)
+    return PermissionScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell, desktop=desktop,
+                            cwd=cwd)
 
 
 class PermissionFlow:
@@ -75,14 +78,14 @@ class PermissionFlow:
         config = self.screen.tui.config
         total = self.answered + 1 + len(self.queue)
         self.dialog = dialog_for(request, self.answered + 1, total, config.typeahead_guard_ms,
-                                 config.notifications.bell, config.notifications.desktop)
+                                 config.notifications.bell, config.notifications.desktop,
+                                 cwd=Path(self.screen.options.cwd or "."))
         self.screen.app.push_screen(self.dialog, self._decided)
 
     async def _decided(self, decision: PermissionDecision | None) -> None:
         request, self.current, self.dialog = self.current, None, None
         if decision is None or request is None or decision.request_id != request.request_id:
-            # Cancelled dialogs dismiss with None: nothing is sent.
-            self._show_next()
+            # Defensive: cancelled dialogs never call back (see GuardedDialog.cancel); nothing is sent.
             return
         self.answered += 1
         sent = await self.screen.connection.answer_permission(build_answer(request, decision))

@@ -229,7 +229,7 @@ async def _silent_permission_dialog(pilot: Pilot[Any], app: ClaudeTuiApp) -> tup
     pid = client_pid(app)
     assert pid is not None
     # Silence: the dialog stays up, the app keeps handling input and timers.
-    await pilot.pause(1.0)
+    await pilot.pause(0.5)
     assert isinstance(app.screen, PermissionScreen)
     assert chat(app).connection.alive
     ticks = chat(app).conversation.status.activity, time.monotonic()

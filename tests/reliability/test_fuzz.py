@@ -28,7 +28,7 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.session.replay import record_to_message, replay
 from tests.conftest import FIXTURES, recording
 
-FAST = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+FAST = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 SLOW_10K = settings(max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck))
 SLOW_100K = settings(max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck))
 

@@ -141,7 +141,8 @@ class GuardedDialog(ModalScreen[PermissionDecision]):
 
     def _show_position(self) -> None:
         label = f"{self.position} of {self.total}" if self.total > 1 else ""
-        self.query_one("#dialog").border_subtitle = Content(label)
+        for dialog in self.query("#dialog"):  # absent once the dialog is closing
+            dialog.border_subtitle = Content(label)
 
     # ------------------------------------------------------------------ guard
 

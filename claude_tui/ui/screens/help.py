@@ -1,75 +1,219 @@
-"""F1 / ?: keys (read from the bindings themselves), slash commands, tools, agents, skills, MCP, versions."""
+"""F1 / ?: keys (read from the bindings themselves, keymap applied), slash commands, tools, agents,
+skills, MCP servers, versions — from `system/init` and the initialize response. Type to filter.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
+from textual.keys import format_key
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from claude_tui.protocol.sanitize import printable
+from claude_tui.ui.keymap import effective_keys
 
 # Keys handled inside widgets rather than by bindings.
-_PROMPT_KEYS = [
+PROMPT_KEYS = [
     ("enter", "send the prompt"),
     ("ctrl+j / alt+enter / shift+enter", "new line in the prompt"),
-    ("up / down (at the first/last line)", "walk prompt history"),
+    ("up / down (first/last line)", "walk prompt history"),
     ("/", "slash-command completion"),
     ("@", "file path completion"),
     ("tab", "accept a completion"),
+    ("? (empty prompt)", "this help"),
 ]
 
+MCP_STATUS_STYLE = {"connected": "green", "failed": "red", "needs-auth": "yellow", "pending": "yellow"}
 
-def _binding_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
+
+def display_keys(keys: str) -> str:
+    """ "ctrl+q,question_mark" -> "ctrl+q / ?" """
+    shown = []
+    for key in keys.split(","):
+        *modifiers, base = key.strip().split("+")
+        shown.append("+".join([*modifiers, format_key(base) if base else "+"]))
+    return " / ".join(shown)
+
+
+@dataclass
+class Section:
+    title: str
+    rows: list[tuple[str, str]] = field(default_factory=list)
+    """(left, right) pairs; the left one is shown bold."""
+    styles: list[str] = field(default_factory=list)
+    """Optional style for each right-hand cell."""
+
+    def filtered(self, needle: str) -> "Section":
+        if not needle:
+            return self
+        keep = [i for i, (left, right) in enumerate(self.rows)
+                if needle in left.casefold() or needle in right.casefold() or needle in self.title.casefold()]
+        return Section(self.title, [self.rows[i] for i in keep],
+                       [self.styles[i] for i in keep] if self.styles else [])
+
+
+def binding_rows(bindings: Iterable[Any], keymap: dict[str, str]) -> list[tuple[str, str]]:
     rows = []
+    seen: set[tuple[str, str]] = set()
     for binding in bindings:
         if isinstance(binding, Binding) and binding.description:
-            rows.append((binding.key.replace(",", " / "), binding.description))
+            row = (display_keys(effective_keys(binding, keymap)), binding.description)
+            if row not in seen:
+                seen.add(row)
+                rows.append(row)
     return rows
 
 
+def key_sections(app: Any) -> list[Section]:
+    from claude_tui.ui.screens.chat import ChatScreen
+    from claude_tui.ui.screens.permission import PermissionScreen
+    from claude_tui.ui.screens.plan import PlanScreen
+    from claude_tui.ui.screens.question import QuestionScreen
+    from claude_tui.ui.widgets.diff_view import DiffView
+    from claude_tui.ui.widgets.find_bar import FindBar
+    from claude_tui.ui.widgets.select_bar import SelectBar
+
+    keymap: dict[str, str] = dict(getattr(app, "_keymap", {}) or {})
+    general = binding_rows(type(app).BINDINGS, keymap)
+    if getattr(app, "ENABLE_COMMAND_PALETTE", False):
+        general.append((display_keys(app.COMMAND_PALETTE_BINDING), "Command palette"))
+    return [
+        Section("Keys", general + binding_rows(ChatScreen.BINDINGS, keymap)),
+        Section("Prompt", list(PROMPT_KEYS)),
+        Section("Find (Ctrl+F)", binding_rows(FindBar.BINDINGS, keymap) + [("enter", "Next match")]),
+        Section("Select a message (Ctrl+Up / F2)", binding_rows(SelectBar.BINDINGS, keymap)),
+        Section("Diffs", binding_rows(DiffView.BINDINGS, keymap)),
+        Section("Permission dialogs", binding_rows(PermissionScreen.BINDINGS, keymap)
+                + binding_rows(PlanScreen.BINDINGS, keymap) + binding_rows(QuestionScreen.BINDINGS, keymap)),
+    ]
+
+
+def session_sections(chat: Any, app: Any) -> list[Section]:
+    if chat is None:
+        return []
+    conversation = chat.conversation
+    status = conversation.status
+    init: dict[str, Any] = getattr(chat, "initialize_response", None) or {}
+    sections: list[Section] = []
+    commands = Section("Slash commands")
+    for command in conversation.commands:
+        name = "/" + printable(str(command.get("name", "")))
+        hint = printable(str(command.get("argumentHint") or ""))
+        aliases = [printable(str(a)) for a in command.get("aliases") or [] if isinstance(a, str)]
+        left = f"{name} {hint}".strip()
+        if aliases:
+            left += "  (" + ", ".join("/" + alias for alias in aliases) + ")"
+        description = str(command.get("description") or "")
+        commands.rows.append((left, printable(description.splitlines()[0] if description else "")[:160]))
+    if not commands.rows:
+        for name in status.slash_commands:
+            commands.rows.append(("/" + printable(name), ""))
+    sections.append(commands)
+    agents = Section("Agents")
+    described = [a for a in init.get("agents") or [] if isinstance(a, dict)]
+    for agent in described:
+        text = printable(str(agent.get("description") or "")).strip()
+        agents.rows.append((printable(str(agent.get("name", ""))), text.splitlines()[0][:160] if text else ""))
+    if not agents.rows:
+        agents.rows = [(printable(name), "") for name in status.agents]
+    sections.append(agents)
+    sections.append(Section("Tools", [(printable(name), "") for name in status.tools]))
+    sections.append(Section("Skills", [(printable(name), "") for name in status.skills]))
+    mcp = Section("MCP servers")
+    for server in status.mcp_servers:
+        state = printable(str(server.get("status", "unknown")))
+        mcp.rows.append((printable(str(server.get("name", "?"))), state))
+        mcp.styles.append(MCP_STATUS_STYLE.get(state, ""))
+    if not mcp.rows:
+        mcp.rows.append(("(none)", "no MCP servers configured" if status.session_id else "known after the first turn"))
+        mcp.styles.append("dim")
+    sections.append(mcp)
+    version = status.cli_version or str(init.get("claude_code_version") or "")
+    about = Section("Versions", [
+        ("Claude Code", printable(version or "unknown")),
+        ("claude-tui", str(getattr(app, "version", ""))),
+    ])
+    if status.model:
+        about.rows.append(("Model", printable(status.model)))
+    if status.session_id:
+        about.rows.append(("Session", printable(status.session_id)))
+    about.rows.append(("Theme", str(app.theme)))
+    sections.append(about)
+    return sections
+
+
+def render_sections(sections: list[Section]) -> RenderableType:
+    parts: list[RenderableType] = []
+    for section in sections:
+        if not section.rows:
+            continue
+        if all(not right for _, right in section.rows):
+            # A plain list (tools, skills): one wrapped paragraph.
+            body = Text(", ".join(left for left, _ in section.rows))
+        else:
+            body = Table(show_header=False, box=None, padding=(0, 2), expand=False)
+            body.add_column(style="bold", no_wrap=True, max_width=50, overflow="fold")
+            body.add_column(ratio=1)
+            for index, (left, right) in enumerate(section.rows):
+                style = section.styles[index] if index < len(section.styles) else ""
+                body.add_row(Text(left), Text(right, style=style))
+        parts += [Text(section.title, style="bold underline"), body, Text("")]
+    if not parts:
+        parts.append(Text("Nothing matches.", style="italic"))
+    return Group(*parts)
+
+
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,f1,question_mark", "dismiss_help", "Close")]
+    BINDINGS = [
+        Binding("escape,f1", "dismiss_help", "Close"),
+        Binding("question_mark,q", "dismiss_help", "Close", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("up", "scroll(-1)", show=False),
+        Binding("pagedown", "scroll(20)", show=False),
+        Binding("pageup", "scroll(-20)", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sections: list[Section] = []
+        self.shown: list[Section] = []
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box"):
-            yield Static(self._content(), id="help-content")
+        with Vertical(id="help-box") as box:
+            box.border_title = "Help · type to filter · Esc closes"
+            yield Input(placeholder="Filter keys, commands, tools…", id="help-filter")
+            with VerticalScroll(id="help-scroll"):
+                yield Static(id="help-content")
 
-    def _content(self) -> Table:
-        from claude_tui.ui.screens.chat import ChatScreen
-
+    def on_mount(self) -> None:
         app = self.app
-        chat = getattr(app, "chat", None)
-        outer = Table.grid(padding=(0, 2))
-        outer.add_column()
-        keys = Table(title="Keys", title_justify="left", show_header=False, box=None, padding=(0, 2))
-        rows = _binding_rows(list(app.BINDINGS)) + _binding_rows(list(ChatScreen.BINDINGS)) + _PROMPT_KEYS
-        for key, words in rows:
-            keys.add_row(Text(key, style="bold"), Text(words))
-        outer.add_row(keys)
-        if chat is not None:
-            conversation = chat.conversation
-            status = conversation.status
-            commands = Table(title="Slash commands", title_justify="left", show_header=False, box=None, padding=(0, 2))
-            for command in conversation.commands:
-                name = "/" + printable(str(command.get("name", "")))
-                hint = printable(str(command.get("argumentHint", "")))
-                description = printable(str(command.get("description", "")).splitlines()[0] if command.get("description") else "")
-                commands.add_row(Text(f"{name} {hint}".strip(), style="bold"), Text(description[:120]))
-            outer.add_row(commands)
-            for title, values in (("Tools", status.tools), ("Agents", status.agents), ("Skills", status.skills)):
-                if values:
-                    outer.add_row(Text.assemble((f"{title}: ", "bold"), printable(", ".join(values))))
-            if status.mcp_servers:
-                servers = ", ".join(f"{printable(str(s.get('name')))} ({printable(str(s.get('status')))})"
-                                    for s in status.mcp_servers)
-                outer.add_row(Text.assemble(("MCP servers: ", "bold"), servers))
-            outer.add_row(Text.assemble(("Claude Code: ", "bold"), printable(status.cli_version or "unknown"),
-                                        ("   claude-tui: ", "bold"), getattr(app, "version", "")))
-        return outer
+        self.sections = key_sections(app) + session_sections(getattr(app, "chat", None), app)
+        self._show("")
+
+    def _show(self, needle: str) -> None:
+        self.shown = [section.filtered(needle.casefold().strip()) for section in self.sections]
+        self.query_one("#help-content", Static).update(render_sections(self.shown))
+
+    @on(Input.Changed, "#help-filter")
+    def _filter(self, event: Input.Changed) -> None:
+        self._show(event.value)
+        self.query_one("#help-scroll").scroll_home(animate=False)
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#help-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def action_dismiss_help(self) -> None:
         self.dismiss(None)
+
+    def text(self) -> str:
+        """The plain text shown, filter applied (for tests and screen readers)."""
+        return "\n".join(f"{s.title}\n" + "\n".join(f"{a}  {b}" for a, b in s.rows) for s in self.shown if s.rows)

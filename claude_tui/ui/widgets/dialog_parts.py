@@ -1,9 +1,9 @@
 """Small parts shared by the permission, question and plan dialogs.
 
 The dialogs are key-driven and deliberately have no Buttons: a focused Button
-turns Enter into a press, and Enter alone must never approve anything. Key
-hints are plain widgets that can be clicked; a click only *asks* the screen to
-run the action, and the screen applies the same typeahead guard as for keys.
+turns Enter into a press, and Enter alone must never approve anything. The key
+bar can be clicked; a click only *asks* the screen to run the action, and the
+screen applies the same typeahead guard as for keys.
 """
 
 from __future__ import annotations

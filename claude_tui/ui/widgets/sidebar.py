@@ -154,7 +154,8 @@ class TaskSidebar(Vertical):
         entries = [(key, e) for key, e in board.agents.items() if e.status in ACTIVE and key in self._rows]
         if not (tasks_running or todos_running or entries):
             return
-        self._frame += 1
+        if self.app.animation_level != "none":  # still frames for snapshots and reduced motion
+            self._frame += 1
         if tasks_running:
             self.query_one("#sidebar-tasks", Static).update(self._render_tasks())
         if todos_running:

@@ -23,10 +23,11 @@ from claude_tui.session.items import ToolItem, ToolState
 from claude_tui.ui.widgets.tool_diff import diff_for_tool_result
 
 _ICONS = {
-    "Bash": "$", "Read": "📖", "Write": "✎", "Edit": "✎", "MultiEdit": "✎", "NotebookEdit": "✎",
-    "Grep": "🔍", "Glob": "🔍", "WebFetch": "🌐", "WebSearch": "🌐", "Task": "🤖", "Agent": "🤖",
+    # Single-width symbols: emoji are double-width and misalign in many terminals.
+    "Bash": "$", "Read": "▤", "Write": "✎", "Edit": "✎", "MultiEdit": "✎", "NotebookEdit": "✎",
+    "Grep": "⌕", "Glob": "⌕", "WebFetch": "◎", "WebSearch": "◎", "Task": "◆", "Agent": "◆",
     "TaskCreate": "☐", "TaskUpdate": "☑", "TaskList": "☰", "TaskGet": "☰", "TodoWrite": "☑",
-    "AskUserQuestion": "?", "ExitPlanMode": "📋", "Skill": "✦",
+    "AskUserQuestion": "?", "ExitPlanMode": "▦", "Skill": "✦",
 }
 # State words and the theme colour they take (a name from the app's theme).
 _STATE_WORDS = {

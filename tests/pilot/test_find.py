@@ -1,0 +1,96 @@
+"""Ctrl+F: find in the whole conversation, including items whose widgets are not mounted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from claude_tui.config import Config
+from claude_tui.fakecli import command
+from claude_tui.session.conversation import Conversation
+from claude_tui.session.items import TextItem, UserItem
+from claude_tui.session.status import Activity
+from claude_tui.transport.options import CliOptions
+from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.find_bar import FindBar
+from tests.pilot.helpers import chat, wait_for
+
+NEEDLES = (6, 101, 190)
+"""Items (indices) that contain the word searched for."""
+
+
+def long_conversation(count: int = 200) -> Conversation:
+    conversation = Conversation()
+    changes: list[object] = []
+    for index in range(count):
+        words = f"message {index} about things"
+        if index in NEEDLES:
+            words += " with a Zebra-crossing in it"
+        item = UserItem(text=words) if index % 2 == 0 else TextItem(text=words)
+        conversation.main.add(item, changes)  # type: ignore[arg-type]
+    conversation.status.activity = Activity.IDLE
+    return conversation
+
+
+def make_long_app(tmp_path: Path) -> tuple[ClaudeTuiApp, Conversation]:
+    conversation = long_conversation()
+    options = CliOptions(cwd=str(tmp_path), command=command(), env={"FAKE_CLAUDE_DELAY_MS": "0"})
+    return ClaudeTuiApp(options, Config(typeahead_guard_ms=0), conversation=conversation), conversation
+
+
+async def test_find_reaches_unmounted_items_with_next_and_previous(tmp_path: Path) -> None:
+    app, conversation = make_long_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = chat(app)
+        log = screen.query_one(ChatLog)
+        await pilot.pause(0.1)
+        oldest_needle = conversation.items[NEEDLES[0]]
+        assert log.widget_for_item(oldest_needle.id) is None, "the test needs an unmounted match"
+
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: screen.query(FindBar) and screen.query_one("#find-input").has_focus,
+                       what="find bar")
+        await pilot.press(*"zebra")
+        bar = screen.query_one(FindBar)
+        await wait_for(pilot, lambda: bar.counter == "1 of 3", what="count")
+        count = str(screen.query_one("#find-count").render())
+        assert "1 of 3" in count
+        # The newest match is current and highlighted.
+        newest = conversation.items[NEEDLES[2]]
+        await wait_for(pilot, lambda: log.widget_for_item(newest.id) is not None
+                       and log.widget_for_item(newest.id).has_class("-find-current"), what="highlight")
+
+        await pilot.press("enter")  # next: upwards
+        assert bar.counter == "2 of 3"
+        await pilot.press("f3")
+        assert bar.counter == "3 of 3"
+        await wait_for(pilot, lambda: log.widget_for_item(oldest_needle.id) is not None, what="revealed")
+        widget = log.widget_for_item(oldest_needle.id)
+        await wait_for(pilot, lambda: widget.has_class("-find-current"), what="highlighted")
+        assert len(screen.query(".-find-current")) == 1
+        # Scrolled into view.
+        await pilot.pause(0.2)
+        assert log.scroll_offset.y <= widget.virtual_region.y <= log.scroll_offset.y + log.size.height
+
+        await pilot.press("f3")  # wraps to the newest
+        assert bar.counter == "1 of 3"
+        await pilot.press("shift+f3")  # previous: back to the oldest
+        assert bar.counter == "3 of 3"
+
+        await pilot.press("backspace", *"qqq")
+        await wait_for(pilot, lambda: bar.counter == "no matches", what="no matches")
+        assert not screen.query(".-find-current")
+
+        await pilot.press("escape")
+        await pilot.pause(0.05)
+        assert not bar.display
+        assert screen.query_one("#prompt").has_focus
+
+
+async def test_find_counts_items_across_kinds(tmp_path: Path) -> None:
+    from claude_tui.session.export import find_items
+
+    conversation = long_conversation()
+    assert [conversation.items.index(next(i for i in conversation.items if i.id == item_id))
+            for item_id in find_items(conversation.items, "ZEBRA")] == list(NEEDLES)
+    assert find_items(conversation.items, "") == []

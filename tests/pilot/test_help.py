@@ -1,0 +1,74 @@
+"""F1 / ?: the help screen lists bindings and the fake CLI's slash commands, tools and versions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from claude_tui.ui.screens.help import HelpScreen
+from tests.pilot.helpers import chat, make_app, wait_for
+
+
+def _shown(app) -> str:
+    return app.screen.text()
+
+
+async def test_help_lists_bindings_and_slash_commands(tmp_path: Path) -> None:
+    app = make_app(tmp_path, keymap={"chat.toggle_sidebar": "ctrl+k"})
+    async with app.run_test(size=(140, 60)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="ready")
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        help_screen = app.screen
+        text = help_screen.text()
+        # Bindings come from the BINDINGS themselves, with the user's keymap applied.
+        assert "ctrl+q  Quit" in text
+        assert "ctrl+k  Sidebar" in text and "ctrl+b  Sidebar" not in text
+        assert "ctrl+f  Find" in text and "ctrl+p  Command palette" in text
+        assert "y  Allow once" in text
+        # Slash commands (with argument hints), agents, tools from the initialize response.
+        assert "/compact <optional custom summarization instructions>" in text
+        assert "Free up context by summarizing the conversation so far" in text
+        assert "/code-review" in text and "(/review)" in text
+        assert "Explore" in text
+        assert "Claude Code  2.1.330" in text
+        # Typing filters.
+        await pilot.press(*"compact")
+        await pilot.pause(0.1)
+        shown = _shown(app)
+        assert "/compact" in shown and "Allow once" not in shown
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), what="closed")
+
+
+async def test_question_mark_on_an_empty_prompt_opens_help(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        prompt = chat(app).query_one("#prompt")
+        prompt.focus()
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        assert prompt.text == ""  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        # With text in the prompt, ? is just a character.
+        await pilot.press("w", "h", "y", "question_mark")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, HelpScreen)
+        assert prompt.text == "why?"  # type: ignore[attr-defined]
+
+
+async def test_tools_and_versions_after_the_first_turn(tmp_path: Path) -> None:
+    from tests.pilot.helpers import idle, send
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(140, 60)) as pilot:
+        await send(pilot, "Hello there, kw:plain")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        text = app.screen.text()
+        assert "Tools" in text and "Bash" in text and "AskUserQuestion" in text
+        assert "Skills" in text and "dataviz" in text
+        assert "MCP servers" in text and "no MCP servers configured" in text
+        assert "Session  " + chat(app).conversation.status.session_id in text

@@ -1,0 +1,167 @@
+"""Command palette (chat commands follow the state), theme memory, export and copy, through the fake CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.command import CommandPalette
+
+from claude_tui.session.items import TextItem
+from claude_tui.ui.palette import chat_commands
+from claude_tui.ui.state import state_file
+from tests.pilot.helpers import chat, idle, make_app, send, wait_for
+
+
+async def _palette_texts(pilot, query: str) -> list[str]:
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="palette")
+    await pilot.press(*query)
+    await pilot.pause(0.4)
+    palette = app.screen
+    options = palette.query_one("CommandList")
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+async def test_palette_lists_models_modes_and_themes(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.models, what="ready")
+        texts = [command.text for command in chat_commands(screen)]
+        for expected in ("Model: Opus", "Model: Sonnet", "Model: Haiku", "Permission mode: plan",
+                         "Permission mode: acceptEdits", "Theme: nord", "Send /compact", "Send /cost",
+                         "Send /context", "Export transcript as Markdown", "Copy last answer", "New session"):
+            assert any(text.startswith(expected) for text in texts), expected
+        # bypassPermissions is only offered when the session allows it.
+        assert not any("bypassPermissions" in text for text in texts)
+        shown = await _palette_texts(pilot, "model")
+        assert any("Model: Opus" in text for text in shown)
+        assert any("Model: Haiku" in text for text in shown)
+
+
+async def test_choosing_a_model_sends_set_model(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.models, what="ready")
+        await _palette_texts(pilot, "model haiku")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.conversation.status.model == "haiku", what="model switched")
+        status = str(screen.query_one("#status-bar").render())
+        assert "haiku" in status
+        texts = [command.text for command in chat_commands(screen)]
+        assert "Model: Haiku (current)" in texts
+
+
+async def test_permission_mode_from_palette(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.models, what="ready")
+        await _palette_texts(pilot, "permission mode plan")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.conversation.status.permission_mode == "plan", what="plan mode")
+
+
+async def test_theme_is_remembered_and_applied_next_start(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.theme == "textual-dark"
+        await _palette_texts(pilot, "theme: nord")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.theme == "nord", what="theme")
+        await wait_for(pilot, lambda: state_file().is_file(), what="state file")
+        assert json.loads(state_file().read_text())["theme"] == "nord"
+    again = make_app(tmp_path)
+    async with again.run_test(size=(120, 40)) as pilot:
+        assert again.theme == "nord"
+    # A theme set in the config wins over the remembered one.
+    pinned = make_app(tmp_path, theme="gruvbox")
+    async with pinned.run_test(size=(120, 40)) as pilot:
+        assert pinned.theme == "gruvbox"
+
+
+async def test_unknown_theme_in_config_is_a_warning(tmp_path: Path) -> None:
+    app = make_app(tmp_path, theme="no-such-theme")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.1)
+        assert app.theme == "textual-dark"
+        assert any("no-such-theme" in str(n.message) for n in app._notifications)
+
+
+async def test_export_writes_markdown_with_prompt_and_answer(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "Hello there, kw:plain")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        await _palette_texts(pilot, "export transcript as markdown")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: list(tmp_path.glob("claude-session-*.md")), what="export file")
+        text = next(tmp_path.glob("claude-session-*.md")).read_text()
+        answer = next(i for i in chat(app).conversation.items if isinstance(i, TextItem))
+        assert "## You\n\nHello there, kw:plain" in text
+        assert answer.text in text
+        assert any("Exported the transcript" in str(n.message) for n in app._notifications)
+
+
+async def test_ctrl_y_copies_the_raw_last_answer(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(60, 30)) as pilot:
+        await send(pilot, "Hello there, kw:plain")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        answer = next(i for i in chat(app).conversation.items if isinstance(i, TextItem))
+        assert app.clipboard == ""
+        await pilot.press("ctrl+y")  # the prompt (a TextArea, where ctrl+y is redo) has focus
+        # The raw Markdown source, not the rendering wrapped at 60 columns.
+        assert answer.text and app.clipboard == answer.text
+
+
+async def test_select_mode_copies_a_message_and_a_tool_output(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:bash please")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        screen = chat(app)
+        from claude_tui.session.items import ToolItem, UserItem
+        from claude_tui.session.export import tool_output
+
+        tool = next(i for i in screen.conversation.items if isinstance(i, ToolItem))
+        await pilot.press("f2")
+        await pilot.pause(0.1)
+        assert screen.query_one("#select-bar").has_focus
+        # Walk up to the tool call and copy its output.
+        items = screen.conversation.items
+        for _ in range(len(items) - 1 - items.index(tool)):
+            await pilot.press("up")
+        await pilot.pause(0.1)
+        assert screen.query_one("#select-bar").current == tool.id
+        assert screen.query_one(".-selected") is not None
+        await pilot.press("o")
+        assert app.clipboard == tool_output(tool) and app.clipboard
+        await pilot.press("home", "y")
+        user = next(i for i in items if isinstance(i, UserItem))
+        assert app.clipboard == user.text
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert not screen.query(".-selected")
+        assert screen.query_one("#prompt").has_focus
+
+
+async def test_new_session_clears_the_log(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "Hello there, kw:plain")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        old = chat(app)
+        old_id = old.conversation.status.session_id
+        await old.new_session()
+        await wait_for(pilot, lambda: chat(app) is not old and chat(app).connection.alive, what="new chat")
+        assert chat(app).conversation.items == []
+        assert chat(app).options.resume is None
+        await send(pilot, "again kw:plain")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        assert chat(app).conversation.status.session_id != old_id

@@ -1,0 +1,99 @@
+"""The live-session exporter (Markdown/JSON), copy helpers, and `claude-tui export` on a fixture tree."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claude_tui.session.export import code_blocks, find_items, item_text, last_answer, to_json, to_markdown, tool_output
+from claude_tui.session.items import NoteItem, NoteKind, TextItem, ThinkingItem, ToolItem, ToolState, UserItem
+from claude_tui.session.status import SessionStatus
+from tests.conftest import FIXTURES
+
+ANSWER = "Here it is:\n\n```python\ndef f():\n    return 1\n```\n\nand a shell one:\n\n~~~\nls -la\n~~~\n"
+
+
+def _items() -> list:
+    bash = ToolItem(tool_use_id="t1", name="Bash", input={"command": "echo hi"}, state=ToolState.DONE,
+                    structured={"stdout": "hi\n", "stderr": ""}, result_text="hi")
+    return [UserItem(text="Please  run\n  this"), ThinkingItem(text="secret reasoning"), bash,
+            TextItem(text=ANSWER), NoteItem(kind=NoteKind.LOCAL_COMMAND, title="Cost", text="$0.01")]
+
+
+def test_markdown_has_prompts_answers_and_tool_output() -> None:
+    status = SessionStatus(session_id="abc", model="opus", cost_total=0.0123)
+    text = to_markdown(_items(), status)
+    assert text.startswith("# Claude Code session")
+    assert "- Session: `abc`" in text and "- Cost: $0.0123" in text
+    assert "## You\n\nPlease  run\n  this\n" in text  # raw, whitespace kept
+    assert "### Tool: Bash (done)\n\n```bash\necho hi\n```" in text
+    assert "```text\nhi\n```" in text
+    assert ANSWER.rstrip("\n") in text
+    assert "secret reasoning" not in text
+    assert "secret reasoning" in to_markdown(_items(), include_thinking=True)
+    assert "> Cost: $0.01" in text
+
+
+def test_markdown_fences_survive_backticks_in_output() -> None:
+    tool = ToolItem(name="Read", input={"file_path": "x.md"}, state=ToolState.DONE, result_text="```\ncode\n```")
+    text = to_markdown([tool])
+    assert "````text\n```\ncode\n```\n````" in text
+
+
+def test_json_round_trips() -> None:
+    data = json.loads(to_json(_items(), SessionStatus(session_id="abc")))
+    assert data["session"]["session_id"] == "abc"
+    assert [entry["type"] for entry in data["items"]] == ["user", "thinking", "tool", "assistant", "note"]
+    assert data["items"][2]["output"] == "hi"
+    assert data["items"][3]["text"] == ANSWER
+
+
+def test_copy_helpers_use_raw_text() -> None:
+    items = _items()
+    assert last_answer(items) is items[3]
+    assert item_text(items[0]) == "Please  run\n  this"
+    assert tool_output(items[2]) == "hi"
+    assert code_blocks(ANSWER) == ["def f():\n    return 1", "ls -la"]
+    assert code_blocks("```\nunclosed\nstill") == ["unclosed\nstill"]
+    assert code_blocks("no code") == []
+    error = ToolItem(name="Edit", state=ToolState.ERROR, result_text="<tool_use_error>nope</tool_use_error>")
+    assert tool_output(error) == "nope"
+
+
+def test_find_items_searches_tool_input_and_output() -> None:
+    items = _items()
+    assert find_items(items, "ECHO") == [items[2].id]
+    assert find_items(items, "return 1") == [items[3].id]
+    assert find_items(items, "zzz") == []
+
+
+@pytest.fixture
+def config_tree(tmp_path: Path) -> Path:
+    root = tmp_path / "claude"
+    shutil.copytree(FIXTURES / "sessions", root / "projects")
+    return root
+
+
+@pytest.mark.parametrize("fmt", ["md", "json"])
+def test_cli_export_against_a_config_tree(config_tree: Path, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = {"CLAUDE_CONFIG_DIR": str(config_tree), "PATH": "/usr/bin:/bin"}
+    import os
+
+    for var in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME"):
+        if var in os.environ:
+            env[var] = os.environ[var]
+    run = subprocess.run([sys.executable, "-m", "claude_tui.cli", "export", "1371d147-61d8-4b34-beff-86ba0e32e82d",
+                          "--format", fmt], capture_output=True, text=True, env=env, timeout=60)
+    assert run.returncode == 0, run.stderr
+    if fmt == "md":
+        assert "kw:edit the file" in run.stdout and "## Assistant" in run.stdout
+    else:
+        assert json.loads(run.stdout)
+    missing = subprocess.run([sys.executable, "-m", "claude_tui.cli", "export", "00000000-0000-0000-0000-000000000000"],
+                             capture_output=True, text=True, env=env, timeout=60)
+    assert missing.returncode == 1 and "no session" in missing.stderr
