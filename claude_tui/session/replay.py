@@ -70,6 +70,12 @@ def replay(
                 from claude_tui.session.items import ToolState
 
                 tool.state = ToolState.INTERRUPTED
+    # Transcripts carry no task system messages: an agent still "running" at the end
+    # of the history finished (or was stopped) before this resume.
+    for agent in conversation.tasks.agents.values():
+        if agent.status in ("starting", "running"):
+            agent.status = "completed" if agent.tool_use_id in conversation.subagents else "stopped"
+            agent.ended_at = agent.started_at
     status = conversation.status
     if session_id:
         status.session_id = session_id
