@@ -9,6 +9,7 @@ import re
 from collections import deque
 from typing import Any
 
+from claude_tui import protocol as p
 from claude_tui.session.items import Item, NoteKind, TextItem, ThinkingItem, ToolItem, ToolState
 
 _LOCAL_STDOUT = re.compile(r"<local-command-(stdout|stderr)>(.*?)</local-command-\1>", re.S)
@@ -35,19 +36,16 @@ def item_for_block_start(block: dict[str, Any], message_id: str) -> Item | None:
     return None
 
 
-def apply_delta(item: Item, delta: dict[str, Any]) -> str:
-    """Apply one delta; return the text to append on screen ("" for none)."""
-    kind = delta.get("type")
-    if kind == "text_delta" and isinstance(item, TextItem):
-        text = str(delta.get("text") or "")
-        item.text += text
-        return text
-    if kind == "thinking_delta" and isinstance(item, ThinkingItem):
-        text = str(delta.get("thinking") or "")
-        item.text += text
-        return text
-    if kind == "input_json_delta" and isinstance(item, ToolItem):
-        item.partial_input += str(delta.get("partial_json") or "")
+def apply_delta(item: Item, delta: object) -> str:
+    """Apply one typed delta; return the text to append on screen ("" for none)."""
+    if isinstance(delta, p.TextDelta) and isinstance(item, TextItem):
+        item.text += delta.text
+        return delta.text
+    if isinstance(delta, p.ThinkingDelta) and isinstance(item, ThinkingItem):
+        item.text += delta.thinking
+        return delta.thinking
+    if isinstance(delta, p.InputJsonDelta) and isinstance(item, ToolItem):
+        item.partial_input += delta.partial_json
     return ""
 
 

@@ -264,49 +264,43 @@ class Conversation:
         return [TasksChanged()]
 
     def _stream(self, message: p.StreamEvent) -> list[Change]:
-        raw = message.raw
-        event = raw.get("event") if isinstance(raw.get("event"), dict) else {}
-        scope = raw.get("parent_tool_use_id")
+        # The hot path (a line per token): typed attributes only, no `.raw` (which
+        # would parse the line a second time).
+        event = message.event
+        scope = message.parent_tool_use_id
         log = self.log_for(scope)
-        message_id = str(raw.get("api_message_id") or "")
-        kind = event.get("type")
+        message_id = str(getattr(message, "api_message_id", None) or "")
         changes: list[Change] = []
-        if kind == "message_start":
-            msg = event.get("message") if isinstance(event.get("message"), dict) else {}
-            message_id = str(msg.get("id") or message_id)
-            if scope is None:
-                self._note_usage(msg.get("usage"), changes)
-        elif kind == "content_block_start":
-            block = event.get("content_block") if isinstance(event.get("content_block"), dict) else {}
-            index = _int(event.get("index"))
-            item = content.item_for_block_start(block, message_id)
+        if isinstance(event, p.ContentBlockDelta):
+            item = log.streaming.get((message_id, event.index))
+            if item is not None:
+                text = content.apply_delta(item, event.delta)
+                if text:
+                    changes.append(TextAppended(item, text, scope))
+        elif isinstance(event, p.ContentBlockStart):
+            item = content.item_for_block_start(event.content_block.model_dump(), message_id)
             if item is not None:
                 log.add(item, changes)
-                log.streaming[(message_id, index)] = item
+                log.streaming[(message_id, event.index)] = item
                 log.unconfirmed.setdefault(message_id, deque()).append(item)
                 if isinstance(item, ToolItem):
                     self._tool_names[item.tool_use_id] = item.name
                 if scope is None:
                     changes += self._set_activity(Activity.RESPONDING if isinstance(item, TextItem) else Activity.THINKING)
-        elif kind == "content_block_delta":
-            item = log.streaming.get((message_id, _int(event.get("index"))))
-            delta = event.get("delta") if isinstance(event.get("delta"), dict) else {}
-            if item is not None:
-                text = content.apply_delta(item, delta)
-                if text:
-                    changes.append(TextAppended(item, text, scope))
-        elif kind == "content_block_stop":
-            item = log.streaming.pop((message_id, _int(event.get("index"))), None)
+        elif isinstance(event, p.ContentBlockStop):
+            item = log.streaming.pop((message_id, event.index), None)
             if isinstance(item, (TextItem, ThinkingItem)):
                 item.streaming = False
                 changes.append(ItemChanged(item, scope))
             elif isinstance(item, ToolItem) and item.state is ToolState.STREAMING:
                 content.finish_tool_input(item)
                 changes.append(ItemChanged(item, scope))
-        elif kind == "message_delta" and scope is None:
-            usage = raw.get("event", {}).get("usage")
-            if isinstance(usage, dict) and isinstance(usage.get("output_tokens"), int):
-                pass  # output tokens join the context on the next request's input; nothing to show now.
+        elif isinstance(event, p.MessageStart) and scope is None:
+            usage = event.message.usage
+            tokens = usage.context_tokens + (usage.output_tokens or 0) if usage is not None else 0
+            if tokens:
+                self.status.context_tokens = tokens
+                changes.append(StatusChanged())
         return changes
 
     def _set_activity(self, activity: Activity) -> list[Change]:
