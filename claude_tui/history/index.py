@@ -94,6 +94,7 @@ class SessionIndex:
         self.db_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.root = root  # CLI config root; None = $CLAUDE_CONFIG_DIR or ~/.claude
         self.names = names if names is not None else NameStore()
+        _private_files(Path(self.db_path))
         self.con = sqlite3.connect(self.db_path, timeout=5.0)
         self.con.execute("PRAGMA journal_mode=WAL")
         self.con.execute("PRAGMA synchronous=NORMAL")
@@ -367,3 +368,16 @@ class SessionIndex:
 def _chunks(items: list[Any], size: int) -> Iterable[list[Any]]:
     for i in range(0, len(items), size):
         yield items[i : i + size]
+
+
+def _private_files(db_path: Path) -> None:
+    """The index holds a full-text copy of every transcript: create it 0600.
+
+    SQLite gives its -wal/-shm files the database file's permissions.
+    """
+    try:
+        fd = os.open(db_path, os.O_CREAT | os.O_RDWR, 0o600)
+        os.close(fd)
+        os.chmod(db_path, 0o600)
+    except OSError:
+        pass

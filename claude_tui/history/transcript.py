@@ -68,7 +68,7 @@ def parse_lines(data: bytes) -> tuple[list[Record], int]:
             continue
         try:
             rec = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # bad JSON, or nested too deep to parse
             bad += 1
             continue
         if isinstance(rec, dict):
@@ -244,7 +244,7 @@ def load_transcript(path: Path | str, *, with_subagent_files: bool = True) -> Tr
         if kind == "cost-state":
             cost = rec
             continue
-        if kind not in _CHAIN_TYPES or not isinstance(rec.get("uuid"), str):
+        if not isinstance(kind, str) or kind not in _CHAIN_TYPES or not isinstance(rec.get("uuid"), str):
             continue
         if rec.get("isSidechain"):
             sidechain.setdefault(str(rec.get("agentId") or ""), []).append(rec)

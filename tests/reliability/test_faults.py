@@ -16,14 +16,14 @@ import pytest
 from textual.pilot import Pilot
 
 import claude_tui.fakecli
-from claude_tui.session.items import NoteKind, TextItem
+from claude_tui.session.items import TextItem
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.app import ClaudeTuiApp
 from tests.conftest import recording
 from tests.reliability.harness import (
     SIZE, activity, assistant_texts, chat, client_argv, client_pid, fake_options, items, make_app, note_text,
-    pid_alive, prompt_text, run_turn, submit, type_prompt, user_texts, wait_for, wait_gone, wait_ready,
+    pid_alive, prompt_text, submit, type_prompt, user_texts, wait_for, wait_gone, wait_ready,
     wait_turn_end,
 )
 
@@ -157,20 +157,10 @@ async def _huge_line(tmp_path: Path, size: int) -> None:
         await _assert_recovers(pilot, app, note=[], users=["first kw:plain"], session_id=sid)
 
 
-# AssistantText puts an answer with no blank line into ONE Markdown paragraph and
-# re-wraps all of it on every layout: measured 1 MiB ≈ 2-3.6 s per key press,
-# 8 MiB ≈ 40 s to finish the turn and ~30 s per key. Reported (ui/widgets/assistant_text.py);
-# not run until fixed because a hung layout costs minutes.
-HUGE_RENDER_BUG = pytest.mark.xfail(run=False, reason="assistant_text.py renders a huge paragraph at O(size) per "
-                                                      "layout (reported)")
-
-
-@HUGE_RENDER_BUG
 async def test_huge_line_8mib(tmp_path: Path) -> None:
     await _huge_line(tmp_path, 8 * 1024 * 1024)
 
 
-@HUGE_RENDER_BUG
 @pytest.mark.slow
 async def test_huge_line_64mib(tmp_path: Path) -> None:
     await _huge_line(tmp_path, 64 * 1024 * 1024)

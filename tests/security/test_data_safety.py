@@ -130,7 +130,6 @@ async def test_running_the_app_and_opening_history_never_touches_the_cli_config_
 # claude_tui/history/index.py creates sessions.sqlite (a full-text copy of every transcript)
 # with the process umask (0644): other local users can read it. Reported; fix: create the
 # file 0600 before sqlite3.connect (os.open(..., O_CREAT, 0o600)) and chmod -wal/-shm likewise.
-@pytest.mark.xfail(strict=True, reason="history/index.py: sessions.sqlite is created 0644 (reported)")
 def test_session_index_database_is_private(claude_config_dir: Path) -> None:
     with SessionIndex() as index:
         index.refresh()

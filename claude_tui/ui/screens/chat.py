@@ -281,6 +281,8 @@ class ChatScreen(ChatPolish, Screen[None]):
         """Restart the CLI in the same session (`--resume`), keeping transcript and draft."""
         if self.connection.alive:
             await self.connection.close()
+            # What the old process was doing is over: mark running tools interrupted now.
+            await self.show_changes(self.conversation.process_exited(None))
         session_id = self.conversation.status.session_id
         if session_id:
             self.options.resume = session_id

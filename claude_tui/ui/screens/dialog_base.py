@@ -219,8 +219,14 @@ class GuardedDialog(ModalScreen[PermissionDecision]):
 
     def _close_without_result(self) -> None:
         # App.pop_screen drops this screen's result callback without calling it
-        # (Screen.dismiss would call it); only valid while we are the top screen.
+        # (Screen.dismiss would call it); only valid while we are the top screen,
+        # and only once (a late ScreenResume must not pop the chat screen too).
+        if self._popped or self.app.screen is not self:
+            return
+        self._popped = True
         self.app.pop_screen()
+
+    _popped = False
 
     # ------------------------------------------------------------------ shared handlers
 

@@ -2,49 +2,73 @@
 
 A single Markdown widget re-parses and re-mounts its tail on every append and
 lays out all its blocks, so a long answer gets slower the longer it grows.
-The text is therefore split into segments at paragraph breaks outside code
-fences: only the last segment is live, earlier ones are finished documents.
-Each append costs the same at the end of a 50 KB answer as at its start.
+The text is therefore split into segments: only the last segment is live,
+earlier ones are finished documents, and each append costs the same at the end
+of a long answer as at its start. Segments end at a paragraph break outside a
+code fence; text with no such break is cut at a line break, and a single giant
+line is cut hard. Beyond `MAX_SHOWN` characters the rest is summarised, not
+rendered (the item keeps the whole text for copy and export).
 """
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Markdown
+from textual.widgets import Markdown, Static
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import TextItem
 
 SEGMENT_CHARS = 1500
-"""A segment is sealed at the first safe paragraph break after this many characters."""
+"""A segment is sealed at the first paragraph break after this many characters."""
+LINE_CUT_CHARS = 6 * SEGMENT_CHARS
+"""With no paragraph break, a segment is sealed at a line break after this many."""
+HARD_CUT_CHARS = 16 * SEGMENT_CHARS
+"""With no line break either (one giant line), it is cut here."""
+MAX_SHOWN = 256 * 1024
+"""Characters of one answer rendered; the rest is counted, not laid out."""
+
+_FENCES = ("```", "~~~")
 
 
-def split_point(text: str, minimum: int = SEGMENT_CHARS) -> int | None:
-    """Index just after a blank line past `minimum`, not inside a ``` fence; None if there is none."""
-    if len(text) <= minimum:
+def _fence_open(text: str) -> bool:
+    return sum(1 for line in text.splitlines() if line.lstrip().startswith(_FENCES)) % 2 == 1
+
+
+def cut_in(live: str, incoming: str) -> int | None:
+    """Where in `incoming` to seal the live segment (an index into `incoming`), if it is due."""
+    size = len(live) + len(incoming)
+    if size < SEGMENT_CHARS // 2:
         return None
-    in_fence = False
-    position = 0
-    for line in text.splitlines(keepends=True):
-        stripped = line.lstrip()
-        if stripped.startswith("```") or stripped.startswith("~~~"):
-            in_fence = not in_fence
-        position += len(line)
-        if position >= minimum and not in_fence and line.strip() == "" and position < len(text):
-            return position
+    if "\n\n" in incoming:
+        fenced = _fence_open(live)
+        index = incoming.find("\n\n")
+        while index >= 0:
+            if len(live) + index >= SEGMENT_CHARS // 2 and \
+                    not (fenced ^ _fence_open(incoming[:index])) and size >= SEGMENT_CHARS:
+                return index + 2
+            index = incoming.find("\n\n", index + 1)
+    if size >= LINE_CUT_CHARS and "\n" in incoming and not _fence_open(live + incoming[:incoming.rfind("\n")]):
+        return incoming.rfind("\n") + 1
+    if size >= HARD_CUT_CHARS:
+        return max(1, HARD_CUT_CHARS - len(live))
     return None
 
 
 def segments_of(text: str) -> list[str]:
-    parts = []
-    while True:
-        cut = split_point(text)
-        if cut is None:
-            parts.append(text)
-            return parts
-        parts.append(text[:cut])
-        text = text[cut:]
+    """Split a complete text the way streaming would have."""
+    parts: list[str] = []
+    live = ""
+    while text:
+        cut = cut_in(live, text)
+        if cut is None or cut >= len(text):
+            live += text
+            break
+        parts.append(live + text[:cut])
+        live, text = "", text[cut:]
+    parts.append(live)
+    return parts
 
 
 class Segment(Markdown):
@@ -59,19 +83,37 @@ class AssistantText(Vertical):
     def __init__(self, item: TextItem) -> None:
         super().__init__(classes="assistant-text")
         self.item = item
-        self._shown = printable(item.text)
-        self._segments: list[Segment] = [Segment(part) for part in segments_of(self._shown)]
+        self._shown = ""
+        self._hidden = 0
+        """Characters beyond MAX_SHOWN, counted but not rendered."""
         self._flush_scheduled = False
-        self._live = ""
+        self._more = Static(classes="assistant-more")
+        self._more.display = False
+        visible = self._cap(printable(item.text))
+        parts = segments_of(visible)
+        self._segments: list[Segment] = [Segment(part) for part in parts]
+        self._live = parts[-1]
         """The text of the last (live) segment."""
-        self._live = segments_of(self._shown)[-1]
 
     def compose(self) -> ComposeResult:
         yield from self._segments
+        yield self._more
+
+    def _cap(self, text: str) -> str:
+        """Record `text` as shown, up to MAX_SHOWN; return the part that may be rendered."""
+        room = max(0, MAX_SHOWN - len(self._shown))
+        visible, rest = text[:room], text[room:]
+        self._shown += visible
+        if rest:
+            self._hidden += len(rest)
+            self._more.display = True
+            self._more.update(Text(f"… {self._hidden:,} more characters not shown "
+                                   "(copy or export the answer to read them all)", style="italic dim"))
+        return visible
 
     @property
     def source(self) -> str:
-        """The text shown, as Markdown source."""
+        """The Markdown source rendered (at most MAX_SHOWN characters)."""
         return self._shown
 
     def rendered_source(self) -> str:
@@ -81,20 +123,20 @@ class AssistantText(Vertical):
         return "".join(segment.source for segment in self._segments)
 
     async def append_text(self, text: str) -> None:
-        safe = printable(text)
-        self._shown += safe
-        cut = self._cut_in(safe)
-        if cut is None:
-            self._write(safe)
-            return
-        # Seal exactly at a paragraph break: the live segment already holds
-        # everything before it, so sealing costs no re-parse.
-        self._write(safe[:cut])
-        fresh = Segment("")
-        self._segments.append(fresh)
-        self._live = ""
-        await self.mount(fresh)
-        self._write(safe[cut:])
+        safe = self._cap(printable(text))
+        while safe:
+            cut = cut_in(self._live, safe)
+            if cut is None or cut >= len(safe):
+                self._write(safe)
+                return
+            # Seal at the cut: the live segment already holds everything before it,
+            # so sealing costs no re-parse.
+            self._write(safe[:cut])
+            fresh = Segment("")
+            self._segments.append(fresh)
+            self._live = ""
+            await self.mount(fresh, before=self._more)
+            safe = safe[cut:]
 
     def _write(self, text: str) -> None:
         """Hold `text` for the live segment; one flush per screen refresh applies it.
@@ -125,33 +167,22 @@ class AssistantText(Vertical):
             held, segment.held = segment.held, ""
             await segment.append(held)
 
-    def _cut_in(self, text: str) -> int | None:
-        """Where in `text` to seal the live segment (just after a blank line), if it is due."""
-        if len(self._live) + len(text) < SEGMENT_CHARS or "\n\n" not in text:
-            return None
-        fences = sum(1 for line in self._live.splitlines() if line.lstrip().startswith(("```", "~~~")))
-        index = text.find("\n\n")
-        while index >= 0:
-            before = text[:index]
-            inside = (fences + sum(1 for line in before.splitlines() if line.lstrip().startswith(("```", "~~~")))) % 2
-            if not inside and len(self._live) + index >= SEGMENT_CHARS // 2:
-                return index + 2
-            index = text.find("\n\n", index + 1)
-        return None
-
     async def refresh_from(self, item: TextItem) -> None:
         self.item = item
         if item.streaming:
             return
         final = printable(item.text)
         # The complete `assistant` message is authoritative: rebuild only if it differs.
-        if final == self._shown:
+        if final == self._shown and not self._hidden:
             return
-        self._shown = final
-        parts = segments_of(final)
+        if final[:MAX_SHOWN] == self._shown and len(final) - MAX_SHOWN == self._hidden:
+            return
+        self._shown, self._hidden = "", 0
+        self._more.display = False
+        parts = segments_of(self._cap(final))
         self._live = parts[-1]
         for segment in self._segments:
             segment.held = ""
-        await self.remove_children()
+        await self.remove_children(self._segments)
         self._segments = [Segment(part) for part in parts]
-        await self.mount_all(self._segments)
+        await self.mount_all(self._segments, before=self._more)
