@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from claude_tui.session.values import as_list
+
 import base64
 import binascii
 import json
@@ -101,7 +103,7 @@ def blocks_text(body: Any) -> str:
     if isinstance(body, str):
         return body
     parts = []
-    for block in body or []:
+    for block in as_list(body):
         if isinstance(block, dict) and block.get("type") == "text":
             parts.append(str(block.get("text", "")))
     return "\n".join(parts)
@@ -152,7 +154,7 @@ def result_text_and_images(body: Any) -> tuple[str, list[tuple[str, int]]]:
         return body, []
     texts: list[str] = []
     images: list[tuple[str, int]] = []
-    for block in body or []:
+    for block in as_list(body):
         if not isinstance(block, dict):
             continue
         if block.get("type") == "text":

@@ -12,6 +12,8 @@ kept and its text replaced by the authoritative copy.
 
 from __future__ import annotations
 
+from claude_tui.session.values import as_list
+
 from collections import deque
 from typing import Any
 
@@ -129,8 +131,8 @@ class Conversation:
         return changes
 
     def apply_initialize(self, response: dict[str, Any]) -> list[Change]:
-        self.commands = [c for c in response.get("commands") or [] if isinstance(c, dict)]
-        self.models = [m for m in response.get("models") or [] if isinstance(m, dict)]
+        self.commands = [c for c in as_list(response.get("commands")) if isinstance(c, dict)]
+        self.models = [m for m in as_list(response.get("models")) if isinstance(m, dict)]
         account = response.get("account")
         self.account = account if isinstance(account, dict) else {}
         return [StatusChanged()]
@@ -182,6 +184,7 @@ class Conversation:
 
     # -- the protocol --------------------------------------------------------------------
     def apply(self, message: p.Message) -> list[Change]:
+        """Apply one message. Never raises: a message that cannot be shown becomes an error note."""
         handler = _HANDLERS.get(type(message))
         if handler is None:
             for cls, candidate in _HANDLERS.items():
@@ -190,7 +193,11 @@ class Conversation:
                     break
         if handler is None:
             return []
-        return handler(self, message)
+        try:
+            return handler(self, message)
+        except Exception as error:  # noqa: BLE001 - the last line of defence against odd CLI output
+            return self.add_note(f"A {type(message).__name__} from Claude Code could not be shown ({error!r}); "
+                                 "the session goes on.", NoteKind.ERROR)
 
     def _system_init(self, message: p.SystemInit) -> list[Change]:
         raw = message.raw
@@ -200,11 +207,11 @@ class Conversation:
         status.permission_mode = str(raw.get("permissionMode") or status.permission_mode)
         status.cwd = str(raw.get("cwd") or status.cwd)
         status.cli_version = str(raw.get("claude_code_version") or status.cli_version)
-        status.tools = [str(t) for t in raw.get("tools") or []]
-        status.slash_commands = [str(c) for c in raw.get("slash_commands") or []]
-        status.mcp_servers = [s for s in raw.get("mcp_servers") or [] if isinstance(s, dict)]
-        status.agents = [str(a) for a in raw.get("agents") or []]
-        status.skills = [str(s) for s in raw.get("skills") or []]
+        status.tools = [str(t) for t in as_list(raw.get("tools"))]
+        status.slash_commands = [str(c) for c in as_list(raw.get("slash_commands"))]
+        status.mcp_servers = [s for s in as_list(raw.get("mcp_servers")) if isinstance(s, dict)]
+        status.agents = [str(a) for a in as_list(raw.get("agents"))]
+        status.skills = [str(s) for s in as_list(raw.get("skills"))]
         changes: list[Change] = [StatusChanged()]
         # A turn starts: the oldest queued prompt is the one the CLI picked up now.
         for item in self.main.items:
@@ -260,7 +267,7 @@ class Conversation:
         elif subtype == "task_notification":
             self.tasks.on_task_notification(raw)
         elif subtype == "background_tasks_changed":
-            self.tasks.on_background_tasks(raw.get("tasks") or [])
+            self.tasks.on_background_tasks(as_list(raw.get("tasks")))
         return [TasksChanged()]
 
     def _stream(self, message: p.StreamEvent) -> list[Change]:
@@ -336,7 +343,7 @@ class Conversation:
         if scope is None:
             self._note_usage(msg.get("usage"), changes)
         pending = log.unconfirmed.get(message_id)
-        for block in msg.get("content") or []:
+        for block in as_list(msg.get("content")):
             if not isinstance(block, dict):
                 continue
             item = content.confirm(pending, block)
@@ -372,7 +379,7 @@ class Conversation:
         structured = raw.get("tool_use_result", raw.get("toolUseResult"))
         if isinstance(body, str):
             return self._user_text(log, body, raw)
-        for block in body or []:
+        for block in as_list(body):
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "tool_result":
@@ -438,13 +445,13 @@ class Conversation:
         status.turns += 1
         subtype = str(raw.get("subtype") or "success")
         is_error = bool(raw.get("is_error"))
-        for denial in raw.get("permission_denials") or []:
+        for denial in as_list(raw.get("permission_denials")):
             tool = self.tool(str(denial.get("tool_use_id", ""))) if isinstance(denial, dict) else None
             if tool is not None and tool.state is not ToolState.DENIED:
                 tool.state = ToolState.DENIED
                 changes.append(ItemChanged(tool, self._scope_of(tool)))
         if subtype in _RESULT_NOTICES and not self._just_interrupted():
-            errors = [str(e) for e in raw.get("errors") or [] if not str(e).startswith("[ede_diagnostic]")]
+            errors = [str(e) for e in as_list(raw.get("errors")) if not str(e).startswith("[ede_diagnostic]")]
             words = _RESULT_NOTICES[subtype] + ("\n" + "\n".join(errors) if errors else "")
             changes += self.add_note(words, NoteKind.ERROR)
         elif is_error and subtype == "success" and raw.get("result") and not self._already_said(str(raw["result"])):
@@ -493,7 +500,7 @@ class Conversation:
             description=str(request.get("description") or ""),
             decision_reason=str(request.get("decision_reason") or ""),
             blocked_path=str(request.get("blocked_path") or ""),
-            suggestions=[s for s in request.get("permission_suggestions") or [] if isinstance(s, dict)],
+            suggestions=[s for s in as_list(request.get("permission_suggestions")) if isinstance(s, dict)],
             tool_use_id=tool_use_id,
             plan=plan or str(tool_input.get("plan", "")),
             agent_scope=self._scope_of(tool) if tool is not None else None,

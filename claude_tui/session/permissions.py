@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from claude_tui.session.values import as_list
+
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,16 +69,16 @@ def describe_suggestion(suggestion: dict[str, Any]) -> str:
     kind = suggestion.get("type")
     where = _DESTINATIONS.get(str(suggestion.get("destination")), f"saved in {suggestion.get('destination')}")
     if kind in ("addRules", "replaceRules"):
-        rules = suggestion.get("rules") or []
+        rules = as_list(suggestion.get("rules"))
         behavior = suggestion.get("behavior", "allow")
         verb = {"allow": "Always allow", "deny": "Always deny", "ask": "Always ask for"}.get(str(behavior), "Always allow")
         words = ", ".join(_rule_words(rule) for rule in rules if isinstance(rule, dict)) or "this tool"
         return f"{verb} {words} — {where}"
     if kind == "addDirectories":
-        dirs = ", ".join(str(d) for d in suggestion.get("directories") or [])
+        dirs = ", ".join(str(d) for d in as_list(suggestion.get("directories")))
         return f"Add {dirs} to this session's directories" if where == "for this session" else f"Add {dirs} to the allowed directories — {where}"
     if kind == "removeDirectories":
-        dirs = ", ".join(str(d) for d in suggestion.get("directories") or [])
+        dirs = ", ".join(str(d) for d in as_list(suggestion.get("directories")))
         return f"Remove {dirs} from the allowed directories — {where}"
     if kind == "setMode":
         mode = str(suggestion.get("mode"))

@@ -6,6 +6,8 @@ the CLI's `system` task messages. Pure data, no Textual.
 
 from __future__ import annotations
 
+from claude_tui.session.values import as_list
+
 import re
 import time
 from dataclasses import dataclass, field
@@ -176,7 +178,7 @@ class TaskBoard:
         if name in ("TaskList", "TaskGet") and isinstance(result, dict):
             items = result.get("tasks") if name == "TaskList" else [result.get("task")]
             changed = False
-            for raw in items or []:
+            for raw in as_list(items):
                 if isinstance(raw, dict) and raw.get("id") is not None:
                     self._merge(raw)
                     changed = True

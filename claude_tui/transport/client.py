@@ -39,6 +39,10 @@ Decoder = Callable[[bytes], Any]
 
 
 def _subtype(msg: Any) -> str:
+    # Typed attribute first: `.raw` would parse the line a second time.
+    sub = getattr(msg, "subtype", None)
+    if isinstance(sub, str):
+        return sub
     raw = getattr(msg, "raw", None)
     return str(raw.get("subtype") or "") if isinstance(raw, dict) else ""
 
@@ -46,8 +50,10 @@ def _subtype(msg: Any) -> str:
 def _control_subtype(msg: Any) -> str:
     inner = getattr(msg, "request", None)
     sub = getattr(inner, "subtype", None)
-    if sub is None and isinstance(getattr(msg, "raw", None), dict):
-        sub = (msg.raw.get("request") or {}).get("subtype")
+    raw = getattr(msg, "raw", None)
+    if sub is None and isinstance(raw, dict):
+        request = raw.get("request")
+        sub = request.get("subtype") if isinstance(request, dict) else None
     return str(sub or "")
 
 
@@ -160,11 +166,11 @@ class ClaudeClient:
                     continue  # the CLI never sends blank lines; tolerate them
                 try:
                     msg = self._decode(line)
-                except Exception as exc:  # decoders must not raise; belt and braces
+                    self._dispatch(msg)
+                except Exception as exc:  # nothing the CLI prints may end the session
                     if self.debug_log:
-                        self.debug_log.note(f"decoder raised {exc!r}")
+                        self.debug_log.note(f"decode/dispatch raised {exc!r}")
                     continue
-                self._dispatch(msg)
         finally:
             watchdog.cancel()
             await self._finish(proc)
@@ -308,7 +314,8 @@ class ClaudeClient:
                     await self.interrupt(timeout=self.interrupt_timeout)
             await self._process.close(self.close_grace, self.term_timeout)
         if self._reader is not None:
-            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+            # The reader's own failure was logged; closing must not raise it again.
+            with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(self._reader), self.eof_grace + 5.0)
         for task in list(self._side_tasks):
             task.cancel()

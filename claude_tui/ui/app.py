@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
+from textual.notifications import SeverityLevel
 from textual.binding import Binding
 
 from claude_tui import __version__
@@ -105,6 +106,14 @@ class ClaudeTuiApp(App[None]):
                 signal.signal(sig, handler)
             except (ValueError, OSError):  # not the main thread (tests)
                 pass
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Notifications often carry CLI or model text: never parse them as markup.
+
+        (Widget.notify forwards here with markup=True by default; it is ignored on purpose.)
+        """
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def notify_turn_ended(self, change: TurnEnded) -> None:
         chat = self.chat

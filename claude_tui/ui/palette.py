@@ -25,6 +25,15 @@ MODE_WORDS = {
 }
 
 
+def escape(text: str) -> str:
+    """Make any text literal for Textual markup (the palette parses prompts and help).
+
+    textual.markup.escape only escapes tag-like brackets it recognises; `[MTok]` would
+    still be swallowed, so every bracket is escaped.
+    """
+    return text.replace("[", "\\[")
+
+
 @dataclass(frozen=True)
 class Command:
     text: str
@@ -106,12 +115,15 @@ class ChatCommands(Provider):
     async def discover(self) -> Hits:
         for command in self._commands():
             if command.discover:
-                yield DiscoveryHit(command.text, command.callback, help=command.help or None)
+                # Model names and descriptions come from the CLI: the palette parses
+                # prompts and help as markup, so they are escaped.
+                yield DiscoveryHit(escape(command.text), command.callback, text=command.text,
+                                   help=escape(command.help) if command.help else None)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for command in self._commands():
             score = matcher.match(command.text)
             if score > 0:
-                yield Hit(score, matcher.highlight(command.text), command.callback, text=command.text,
-                          help=command.help or None)
+                yield Hit(score, matcher.highlight(escape(command.text)), command.callback, text=command.text,
+                          help=escape(command.help) if command.help else None)

@@ -165,3 +165,16 @@ async def test_new_session_clears_the_log(tmp_path: Path) -> None:
         await send(pilot, "again kw:plain")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         assert chat(app).conversation.status.session_id != old_id
+
+
+async def test_discovery_hits_before_typing(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 50)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.models, what="ready")
+        shown = await _palette_texts(pilot, "")
+        for expected in ("New session", "Copy last answer", "Find in conversation", "Export transcript as Markdown",
+                         "Send /compact"):
+            assert any(expected in text for text in shown), expected
+        # Per-model hits only appear when searched for.
+        assert not any(text.startswith("Model:") for text in shown)

@@ -246,3 +246,27 @@ async def test_spawn_failure_raises_before_any_process(tmp_path: Path) -> None:
 
     with pytest.raises(ClaudeNotFoundError):
         await client2.start()
+
+
+async def test_a_malformed_control_request_does_not_end_the_session(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`request` is a string, not an object: logged and skipped, later lines still arrive."""
+    import sys
+
+    from claude_tui.transport.client import ClaudeClient
+    from claude_tui.transport.options import CliOptions
+
+    script = (
+        "import sys, time\n"
+        "print('{\"type\":\"control_request\",\"request_id\":\"r1\",\"request\":\"x\"}', flush=True)\n"
+        "print('{\"type\":\"keep_alive\"}', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    client = ClaudeClient(CliOptions(cwd=str(tmp_path), command=[sys.executable, "-c", script]))
+    await client.start()
+    seen = []
+    async for item in client.events():
+        seen.append(type(item).__name__)
+        if type(item).__name__ == "KeepAlive":
+            break
+    assert "KeepAlive" in seen
+    assert await client.close() is not None
