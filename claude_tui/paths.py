@@ -45,16 +45,21 @@ def log_dir() -> Path:
     return _private_dir(platformdirs.user_log_path(APP_NAME))
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temp file + rename (readers never see a partial file)."""
-    _private_dir(path.parent)
+def atomic_write_text(path: Path, text: str, *, private: bool = True) -> None:
+    """Write ``text`` to ``path`` via a temp file + rename (readers never see a partial file).
+
+    ``private`` (our own stores) makes the directory 0700 and the file 0600; an
+    export into the user's project (``private=False``) leaves the folder's mode alone.
+    """
+    if private:
+        _private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o600)
+        os.chmod(tmp, 0o600 if private else 0o644)
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -171,7 +171,8 @@ class ChatPolish:
         for folder in (Path(screen.options.cwd or "."), paths.data_dir() / "exports"):
             target = folder / name
             try:
-                paths.atomic_write_text(target, text)
+                # The project folder keeps its own permissions; our fallback dir stays private.
+                paths.atomic_write_text(target, text, private=folder != Path(screen.options.cwd or "."))
             except OSError:
                 continue
             screen.notify(f"Exported the transcript to {printable(str(target.resolve()))}", timeout=8)

@@ -29,31 +29,37 @@ _MAX_BATCH = 256
 class CliConnection:
     """Starts the CLI, relays its events to `target`, and sends what the app asks."""
 
+    # Every message names its connection: after a restart the screen ignores
+    # whatever the old process still had in flight.
     class Events(Message):
         """A batch of protocol messages (and transport events) in arrival order."""
 
-        def __init__(self, items: list[Any]) -> None:
+        def __init__(self, items: list[Any], connection: "CliConnection | None" = None) -> None:
             super().__init__()
             self.items = items
+            self.connection = connection
 
     class Exited(Message):
-        def __init__(self, exited: ProcessExited) -> None:
+        def __init__(self, exited: ProcessExited, connection: "CliConnection | None" = None) -> None:
             super().__init__()
             self.exited = exited
+            self.connection = connection
 
     class Failed(Message):
         """The CLI could not be started (missing binary, bad cwd, …)."""
 
-        def __init__(self, error: str) -> None:
+        def __init__(self, error: str, connection: "CliConnection | None" = None) -> None:
             super().__init__()
             self.error = error
+            self.connection = connection
 
     class Ready(Message):
         """The initialize handshake finished; `response` lists commands, models, account."""
 
-        def __init__(self, response: dict[str, Any]) -> None:
+        def __init__(self, response: dict[str, Any], connection: "CliConnection | None" = None) -> None:
             super().__init__()
             self.response = response
+            self.connection = connection
 
     def __init__(self, target: MessagePump, options: CliOptions, debug_log: Path | None = None) -> None:
         self.target = target
@@ -81,7 +87,7 @@ class CliConnection:
         try:
             await client.start()
         except (TransportError, OSError) as error:
-            self.target.post_message(self.Failed(str(error)))
+            self.target.post_message(self.Failed(str(error), self))
             self.client = None
             return
         initialize = asyncio.create_task(self._initialize(client, builders.initialize()))
@@ -93,7 +99,7 @@ class CliConnection:
             # buffered has been collected into this one batch by then.
             nonlocal batch
             if batch:
-                self.target.post_message(self.Events(batch))
+                self.target.post_message(self.Events(batch, self))
                 batch = []
 
         try:
@@ -101,7 +107,7 @@ class CliConnection:
                 if isinstance(item, ProcessExited):
                     flush()
                     if not self.closed:
-                        self.target.post_message(self.Exited(item))
+                        self.target.post_message(self.Exited(item, self))
                     break
                 if not batch:
                     loop.call_soon(flush)
@@ -116,19 +122,16 @@ class CliConnection:
         try:
             response = await client.request(payload, timeout=60)
         except Exception as error:  # noqa: BLE001 - any failure is shown, never raised into the loop
-            self.target.post_message(self.Failed(f"initialize failed: {error}"))
+            self.target.post_message(self.Failed(f"initialize failed: {error}", self))
             return
         body = getattr(response, "payload", None) or {}
-        self.target.post_message(self.Ready(body if isinstance(body, dict) else {}))
+        self.target.post_message(self.Ready(body if isinstance(body, dict) else {}, self))
 
     async def send(self, obj: dict[str, Any]) -> bool:
         if self.client is None:
             return False
-        try:
-            await self.client.send(obj)
-        except TransportError:
-            return False
-        return True
+        # The client's single writer reports a dead pipe as False; the caller keeps the draft.
+        return await self.client.send(obj)
 
     async def request(self, payload: dict[str, Any], timeout: float = 30) -> Any:
         if self.client is None:

@@ -8,6 +8,7 @@ is never answered.
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,11 +81,14 @@ class PermissionFlow:
         self.dialog = dialog_for(request, self.answered + 1, total, config.typeahead_guard_ms,
                                  config.notifications.bell, config.notifications.desktop,
                                  cwd=Path(self.screen.options.cwd or "."))
-        self.screen.app.push_screen(self.dialog, self._decided)
+        self.screen.app.push_screen(self.dialog, partial(self._decided, request, self.dialog))
 
-    async def _decided(self, decision: PermissionDecision | None) -> None:
-        request, self.current, self.dialog = self.current, None, None
-        if decision is None or request is None or decision.request_id != request.request_id:
+    async def _decided(self, request: PermissionRequest, dialog: Any, decision: PermissionDecision | None) -> None:
+        # Bound to its own request and dialog: a callback queued behind other events
+        # must not clear a newer dialog that is already showing.
+        if self.dialog is dialog:
+            self.current, self.dialog = None, None
+        if decision is None or decision.request_id != request.request_id:
             # Defensive: cancelled dialogs never call back (see GuardedDialog.cancel); nothing is sent.
             return
         self.answered += 1
@@ -96,4 +100,5 @@ class PermissionFlow:
                                                          denied=not decision.allow))
         else:
             self.screen.notify("That request is no longer pending; nothing was sent.", severity="warning")
-        self._show_next()
+        if self.dialog is None:
+            self._show_next()

@@ -78,9 +78,9 @@ class AgentTranscriptScreen(Screen[None]):
             log.add_item(item)
         self.query_one("#transcript-empty").display = False
 
-    def update_item(self, item: Item) -> None:
+    async def update_item(self, item: Item) -> None:
         if self.chat_log.is_mounted:
-            self.chat_log.update_item(item)
+            await self.chat_log.update_item(item)
 
     async def append_text(self, item: Item, text: str) -> None:
         if self.chat_log.is_mounted:

@@ -8,7 +8,7 @@ the returned changes to widgets. Nothing else mutates the conversation.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 from textual import on, work
@@ -115,14 +115,21 @@ class ChatScreen(ChatPolish, Screen[None]):
         self.query_one(ChatLog).tick()
         self.query_one(TaskSidebar).tick()
 
-    @work(thread=True, exclusive=True, group="files")
+    @work(thread=True, exclusive=True, group="files", exit_on_error=False)
     def _load_files(self) -> None:
         files = project_files(Path(self.options.cwd or "."))
-        self.app.call_from_thread(self.query_one(Composer).set_files, files)
+        # Back on the UI thread: only there may the widget be looked up and changed.
+        self.app.call_from_thread(self._files_loaded, files)
+
+    def _files_loaded(self, files: list[str]) -> None:
+        for composer in self.query(Composer):
+            composer.set_files(files)
 
     # -- from the CLI ----------------------------------------------------------------
     @on(CliConnection.Events)
     async def on_cli_connection_events(self, message: CliConnection.Events) -> None:
+        if message.connection not in (None, self.connection):
+            return  # the last lines of a process we already replaced (Ctrl+R)
         for item in message.items:
             changes = self.conversation.apply(item)
             if changes:
@@ -145,9 +152,9 @@ class ChatScreen(ChatPolish, Screen[None]):
                     sidebar.agent_item_added(change.scope, change.item)
             elif isinstance(change, ch.ItemChanged):
                 if change.scope is None:
-                    log.update_item(change.item)
+                    await log.update_item(change.item)
                 else:
-                    sidebar.agent_item_changed(change.scope, change.item)
+                    await sidebar.agent_item_changed(change.scope, change.item)
             elif isinstance(change, ch.StatusChanged):
                 status_dirty = True
             elif isinstance(change, ch.TasksChanged):
@@ -165,6 +172,8 @@ class ChatScreen(ChatPolish, Screen[None]):
 
     @on(CliConnection.Ready)
     def _ready(self, message: CliConnection.Ready) -> None:
+        if message.connection not in (None, self.connection):
+            return
         self.conversation.apply_initialize(message.response)
         composer = self.query_one(Composer)
         composer.slash = slash_candidates(self.conversation.commands, self.conversation.status.slash_commands)
@@ -174,6 +183,8 @@ class ChatScreen(ChatPolish, Screen[None]):
 
     @on(CliConnection.Exited)
     async def _exited(self, message: CliConnection.Exited) -> None:
+        if message.connection not in (None, self.connection):
+            return
         changes = self.conversation.process_exited(message.exited.returncode)
         if not self.tui.is_quitting:
             changes += self.conversation.add_note(
@@ -183,6 +194,8 @@ class ChatScreen(ChatPolish, Screen[None]):
 
     @on(CliConnection.Failed)
     async def _failed(self, message: CliConnection.Failed) -> None:
+        if message.connection not in (None, self.connection):
+            return
         self.conversation.status.activity = Activity.EXITED
         await self.show_changes(self.conversation.add_note(message.error, NoteKind.ERROR, title="Cannot start Claude Code"))
         self.query_one(StatusBar).show(self.conversation.status)
@@ -224,43 +237,51 @@ class ChatScreen(ChatPolish, Screen[None]):
     def busy(self) -> bool:
         return self.conversation.status.activity not in (Activity.IDLE, Activity.STARTING, Activity.EXITED)
 
-    async def action_interrupt(self) -> None:
+    # Control requests run in workers: awaiting one in a handler would stall this
+    # screen's message queue (and the stream) for as long as the CLI takes to answer.
+    def _control(self, payload: dict[str, object], failure: str, then: Callable[[], None] | None = None,
+                 timeout: float = 10) -> None:
+        async def run() -> None:
+            try:
+                await self.connection.request(payload, timeout=timeout)
+            except Exception as error:  # noqa: BLE001 - shown, never raised
+                self.notify(f"{failure}: {error}", severity="error")
+                return
+            if then is not None:
+                then()
+
+        self.run_worker(run(), group="control", exit_on_error=False)
+
+    def action_interrupt(self) -> None:
         composer = self.query_one(Composer)
         if composer.menu.display:
             composer.menu.close()
             return
         if not self.busy or not self.connection.alive:
             return
-        try:
-            await self.connection.request(builders.interrupt(), timeout=10)
-        except Exception as error:  # noqa: BLE001
-            self.notify(f"Interrupt failed: {error}", severity="warning")
+        self._control(builders.interrupt(), "Interrupt failed")
 
-    async def action_cycle_mode(self) -> None:
+    def action_cycle_mode(self) -> None:
         modes = list(MODES)
         if self.tui.bypass_allowed:
             modes.append("bypassPermissions")
         current = self.conversation.status.permission_mode
         following = modes[(modes.index(current) + 1) % len(modes)] if current in modes else modes[0]
-        await self.set_mode(following)
+        self.set_mode(following)
 
-    async def set_mode(self, mode: str) -> None:
-        try:
-            await self.connection.request(builders.set_permission_mode(mode), timeout=10)
-        except Exception as error:  # noqa: BLE001
-            self.notify(f"Could not switch to {mode}: {error}", severity="error")
-            return
-        self.conversation.status.permission_mode = mode
-        self.query_one(StatusBar).show(self.conversation.status)
+    def set_mode(self, mode: str) -> None:
+        def done() -> None:
+            self.conversation.status.permission_mode = mode
+            self.query_one(StatusBar).show(self.conversation.status)
 
-    async def set_model(self, model: str) -> None:
-        try:
-            await self.connection.request(builders.set_model(model), timeout=15)
-        except Exception as error:  # noqa: BLE001
-            self.notify(f"Could not switch model: {error}", severity="error")
-            return
-        self.conversation.status.model = model
-        self.query_one(StatusBar).show(self.conversation.status)
+        self._control(builders.set_permission_mode(mode), f"Could not switch to {mode}", done)
+
+    def set_model(self, model: str) -> None:
+        def done() -> None:
+            self.conversation.status.model = model
+            self.query_one(StatusBar).show(self.conversation.status)
+
+        self._control(builders.set_model(model), "Could not switch model", done, timeout=15)
 
     def action_toggle_sidebar(self) -> None:
         self.query_one(TaskSidebar).toggle()
@@ -306,11 +327,8 @@ class ChatScreen(ChatPolish, Screen[None]):
         sidebar.focus()
 
     @on(TaskSidebar.StopRequested)
-    async def _stop_task(self, message: TaskSidebar.StopRequested) -> None:
-        try:
-            await self.connection.request(builders.stop_task(message.task_id), timeout=10)
-        except Exception as error:  # noqa: BLE001
-            self.notify(f"Could not stop the task: {error}", severity="error")
+    def _stop_task(self, message: TaskSidebar.StopRequested) -> None:
+        self._control(builders.stop_task(message.task_id), "Could not stop the task")
 
     def action_open_sessions(self) -> None:
         self.tui.action_open_sessions()

@@ -124,6 +124,10 @@ class AssistantText(Vertical):
 
     async def append_text(self, text: str) -> None:
         safe = self._cap(printable(text))
+        if self._more.parent is None:
+            # Not composed yet: nothing to mount beside; the segment is split on the final refresh.
+            self._write(safe)
+            return
         while safe:
             cut = cut_in(self._live, safe)
             if cut is None or cut >= len(safe):
@@ -183,6 +187,10 @@ class AssistantText(Vertical):
         self._live = parts[-1]
         for segment in self._segments:
             segment.held = ""
+        if self._more.parent is None:
+            # Not composed yet: compose will yield the new segments.
+            self._segments = [Segment(part) for part in parts]
+            return
         await self.remove_children(self._segments)
         self._segments = [Segment(part) for part in parts]
         await self.mount_all(self._segments, before=self._more)

@@ -111,12 +111,12 @@ class ChatLog(VerticalScroll):
     def is_anchored_to_end(self) -> bool:
         return self.max_scroll_y - self.scroll_y <= 2 or not self.is_mounted
 
-    def update_item(self, item: Item) -> None:
+    async def update_item(self, item: Item) -> None:
         widget = self._widgets.get(item.id)
         if widget is not None:
             result = widget.refresh_from(item)  # type: ignore[attr-defined]
-            if result is not None:  # AssistantText.refresh_from is async
-                self.run_worker(result, group="markdown", exit_on_error=False)
+            if result is not None:  # AssistantText rebuilds asynchronously: in order, one at a time
+                await result
 
     async def append_text(self, item: Item, text: str) -> None:
         widget = self._widgets.get(item.id)

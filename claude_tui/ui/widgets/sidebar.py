@@ -196,9 +196,9 @@ class TaskSidebar(Vertical):
         if (screen := self._transcript_for(scope)) is not None:
             screen.add_item(item)
 
-    def agent_item_changed(self, scope: str, item: Item) -> None:
+    async def agent_item_changed(self, scope: str, item: Item) -> None:
         if (screen := self._transcript_for(scope)) is not None:
-            screen.update_item(item)
+            await screen.update_item(item)
 
     def _transcript_for(self, scope: str) -> AgentTranscriptScreen | None:
         screen = self.transcript
