@@ -17,6 +17,9 @@ from claude_tui.session.items import Item, NoteKind, TextItem, ThinkingItem, Too
 _LOCAL_STDOUT = re.compile(r"<local-command-(stdout|stderr)>(.*?)</local-command-\1>", re.S)
 _COMMAND_WRAPPER = re.compile(r"<command-(name|message|args)>.*?</command-\1>", re.S)
 _INTERRUPTED = "[Request interrupted by user"
+_COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
+_SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.S)
 
 
 def item_for_block_start(block: dict[str, Any], message_id: str) -> Item | None:
@@ -132,9 +135,23 @@ def classify_user_text(text: str) -> tuple[NoteKind, str] | None:
     if match:
         kind = NoteKind.ERROR if match.group(1) == "stderr" else NoteKind.LOCAL_COMMAND
         return kind, match.group(2).strip()
-    if _COMMAND_WRAPPER.search(text) and not _COMMAND_WRAPPER.sub("", text).strip():
-        return NoteKind.LOCAL_COMMAND, _COMMAND_WRAPPER.sub("", text).strip() or stripped
+    if stripped.startswith("<task-notification>"):
+        # The CLI tells the model a background task ended (transcripts show it as a user turn).
+        summary = _SUMMARY.search(text)
+        return NoteKind.INFO, summary.group(1).strip() if summary else "A background task finished."
     return None
+
+
+def typed_command(text: str) -> str | None:
+    """`/name args` for a transcript's slash-command wrapper (<command-name>…), else None."""
+    name = _COMMAND_NAME.search(text)
+    if name is None or _COMMAND_WRAPPER.sub("", text).strip():
+        return None
+    args = _COMMAND_ARGS.search(text)
+    command = name.group(1).strip()
+    if not command.startswith("/"):
+        command = "/" + command
+    return f"{command} {args.group(1).strip()}".strip() if args else command
 
 
 def _image_size(source: Any) -> int:

@@ -137,7 +137,8 @@ class Conversation:
         self.account = account if isinstance(account, dict) else {}
         return [StatusChanged()]
 
-    def record_decision(self, request_id: str, words: str, denied: bool) -> list[Change]:
+    def record_decision(self, request_id: str, words: str, denied: bool,
+                        updated_input: dict[str, Any] | None = None) -> list[Change]:
         request = self.permissions.pop(request_id, None)
         changes: list[Change] = [PermissionClosed(request_id, "answered")]
         if request is None:
@@ -145,6 +146,9 @@ class Conversation:
         tool = self.tool(request.tool_use_id)
         if tool is not None:
             tool.decision = words
+            if updated_input and not denied and request.tool_name != "AskUserQuestion":
+                # The card must show what was approved and ran, not what was first proposed.
+                tool.input = {**tool.input, **updated_input}
             if denied:
                 tool.state = ToolState.DENIED
             elif tool.state is ToolState.WAITING:
@@ -393,6 +397,10 @@ class Conversation:
         if note is not None:
             kind, words = note
             return self._note_in(log, words, kind)
+        command = content.typed_command(text)
+        if command is not None:
+            # A slash command the user typed (transcripts record it wrapped in tags).
+            text = command
         if raw.get("isReplay") or raw.get("isMeta") or log.scope is not None:
             # Replays of our own prompts (and a subagent's prompt) are already shown or belong to the agent.
             if log.scope is not None and text.strip():

@@ -97,7 +97,8 @@ class PermissionFlow:
             await self.screen.show_changes(
                 self.screen.conversation.record_decision(request.request_id, decision.words or
                                                          ("Allowed" if decision.allow else "Denied"),
-                                                         denied=not decision.allow))
+                                                         denied=not decision.allow,
+                                                         updated_input=decision.updated_input))
         else:
             self.screen.notify("That request is no longer pending; nothing was sent.", severity="warning")
         if self.dialog is None:

@@ -169,3 +169,36 @@ def test_file_changes_are_collected_for_the_what_changed_panel() -> None:
     assert conversation.changes.turn and conversation.changes.turn[0].path == files[0].path
     conversation.add_user_prompt("next")
     assert conversation.changes.turn == [] and len(conversation.changes.session) == 1
+
+
+def test_an_edited_input_replaces_what_the_card_shows() -> None:
+    conversation = Conversation()
+    request_id = ""
+    for line in recording("bash-allow"):
+        for change in conversation.apply(decode_line(line)):
+            if isinstance(change, ch.PermissionAsked):
+                request_id = change.request.request_id
+        if request_id:
+            break
+    conversation.record_decision(request_id, "Allowed with edited input", denied=False,
+                                 updated_input={"command": "echo edited"})
+    tool = next(i for i in conversation.items if isinstance(i, ToolItem))
+    assert tool.input["command"] == "echo edited"
+    assert tool.input["description"] == "Touch a file and greet"
+
+
+def test_transcript_command_wrappers_and_task_notifications_read_as_words() -> None:
+    from claude_tui.protocol import decode_obj
+
+    conversation = Conversation()
+    wrapped = ("<command-name>/context</command-name>\n<command-message>context</command-message>\n"
+               "<command-args></command-args>")
+    notice = ("<task-notification>\n<task-id>a1</task-id>\n<summary>Agent \"Explore tree\" finished</summary>\n"
+              "</task-notification>")
+    for text in (wrapped, notice):
+        conversation.apply(decode_obj({"type": "user", "message": {"role": "user", "content": text},
+                                       "parent_tool_use_id": None}))
+    user = next(i for i in conversation.items if isinstance(i, UserItem))
+    assert user.text == "/context"
+    note = next(i for i in conversation.items if isinstance(i, NoteItem))
+    assert note.text == 'Agent "Explore tree" finished' and "<" not in note.text

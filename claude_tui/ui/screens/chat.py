@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Input
 
 from claude_tui.completion import project_files, slash_candidates
 from claude_tui.protocol import builders
@@ -57,6 +57,9 @@ class ChatScreen(ChatPolish, Screen[None]):
         Binding("f3", "find_next", "Find next", show=False, id="chat.find_next"),
         Binding("ctrl+up,f2", "select_messages", "Select message", show=False, id="chat.select_messages"),
         Binding("question_mark", "app.help", "Help", show=False, id="chat.help"),
+        Binding("ctrl+e", "toggle_last_tool", "Expand tool", show=False, id="chat.toggle_last_tool"),
+        Binding("pageup", "page(-1)", "Page up", show=False, priority=True, id="chat.page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, priority=True, id="chat.page_down"),
     ]
 
     def __init__(self, options: CliOptions, conversation: Conversation | None = None,
@@ -257,6 +260,8 @@ class ChatScreen(ChatPolish, Screen[None]):
         if composer.menu.display:
             composer.menu.close()
             return
+        if self.focused is not composer.prompt and not isinstance(self.focused, Input):
+            composer.prompt.focus()  # Esc always brings you back to the prompt
         if not self.busy or not self.connection.alive:
             return
         self._control(builders.interrupt(), "Interrupt failed")
@@ -282,6 +287,37 @@ class ChatScreen(ChatPolish, Screen[None]):
             self.query_one(StatusBar).show(self.conversation.status)
 
         self._control(builders.set_model(model), "Could not switch model", done, timeout=15)
+
+    def action_page(self, direction: int) -> None:
+        """PageUp/PageDown scroll the conversation from anywhere (the prompt included)."""
+        log = self.query_one(ChatLog)
+        if direction < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
+
+    def action_toggle_last_tool(self) -> None:
+        """Ctrl+E: expand or collapse the newest tool card (its input and output)."""
+        from claude_tui.ui.widgets.tool_card import ToolCard
+
+        cards = list(self.query_one(ChatLog).query(ToolCard))
+        if cards:
+            cards[-1].toggle()
+            cards[-1].scroll_visible(animate=False)
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing while the log has focus goes to the prompt, so no keystroke is lost."""
+        if not event.is_printable or not event.character:
+            return
+        focused = self.focused
+        log = self.query_one(ChatLog)
+        if focused is None or focused is log or (focused in log.walk_children() and focused.can_focus
+                                                 and type(focused).__name__ not in ("DiffView",)):
+            prompt = self.query_one(Composer).prompt
+            prompt.focus()
+            prompt.insert(event.character)
+            event.stop()
+            event.prevent_default()
 
     def action_toggle_sidebar(self) -> None:
         self.query_one(TaskSidebar).toggle()

@@ -302,7 +302,9 @@ class PermissionScreen(GuardedDialog):
                 "This input contains control characters and cannot be edited here.", severity="warning", markup=False
             )
             return
-        self.query_one("#editor", TextArea).load_text(value)
+        editor = self.query_one("#editor", TextArea)
+        editor.load_text(value)
+        editor.move_cursor(editor.document.end)  # typing continues the input, not prefixes it
         self.mode = "edit"
 
     def action_submit_edit(self) -> None:

@@ -16,9 +16,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from claude_tui.session.conversation import Log
-from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, UserItem
+from claude_tui.session.items import Item, NoteItem, NoteKind, TextItem, ThinkingItem, ToolItem, UserItem
 from claude_tui.ui.widgets.assistant_text import AssistantText
-from claude_tui.ui.widgets.messages import NoteLine, ThinkingBlock, UserPrompt
+from claude_tui.ui.widgets.messages import CommandOutput, NoteLine, ThinkingBlock, UserPrompt
 from claude_tui.ui.widgets.tool_card import ToolCard
 
 
@@ -41,7 +41,7 @@ def widget_for(item: Item, show_thinking: bool = False) -> Widget | None:
     if isinstance(item, ToolItem):
         return ToolCard(item)
     if isinstance(item, NoteItem):
-        return NoteLine(item)
+        return CommandOutput(item) if item.kind is NoteKind.LOCAL_COMMAND else NoteLine(item)
     return None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Static
+from textual.widgets import Markdown, Static
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import NoteItem, NoteKind, ThinkingItem, UserItem
@@ -98,6 +98,18 @@ _NOTE_ICONS = {
     NoteKind.ERROR: "✖",
     NoteKind.DECISION: "⚑",
 }
+
+
+class CommandOutput(Markdown):
+    """Output of /cost, /context, /model … : the CLI writes Markdown (headings, tables)."""
+
+    def __init__(self, item: NoteItem) -> None:
+        super().__init__(printable(item.text), classes="note note-local-command")
+        self.item = item
+
+    async def refresh_from(self, item: NoteItem) -> None:
+        self.item = item
+        await self.update(printable(item.text))
 
 
 class NoteLine(Static):

@@ -111,12 +111,21 @@ class ToolCard(Vertical):
         return text
 
     def _theme_style(self, name: str, bold: bool = False) -> Style:
-        """A Rich style in the current theme's colour, so state colours follow the theme."""
+        """A Rich style in the theme's readable text colour for `name` (e.g. $text-warning).
+
+        The text-* variants keep contrast on light themes, where the raw warning or
+        success colours are unreadable on a pale background.
+        """
+        colour = None
         try:
-            colour = getattr(self.app.current_theme, name, None)
+            variables = self.app.theme_variables
+            colour = variables.get(f"text-{name}") or variables.get(name)
         except Exception:  # noqa: BLE001 - not attached to an app yet
-            colour = None
-        return Style(color=colour or None, bold=bold)
+            pass
+        try:
+            return Style(color=colour or None, bold=bold)
+        except Exception:  # noqa: BLE001 - e.g. "auto 87%" forms Rich cannot parse
+            return Style(bold=bold)
 
     def refresh_from(self, item: ToolItem) -> None:
         self.item = item
