@@ -276,7 +276,7 @@ async def test_ctrl_o_resumes_a_past_session_with_its_history(tmp_path: Path, mo
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SessionBrowserScreen", what="browser")
         await pilot.pause(0.3)
-        await pilot.press("a")  # the recorded sessions belong to another project
+        await pilot.press("a")  # this project has none: the recorded sessions belong to another project
         await pilot.pause(0.5)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.chat is not None and app.chat is not first, what="resumed chat")

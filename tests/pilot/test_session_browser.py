@@ -192,6 +192,7 @@ async def test_enter_resumes_and_f_forks(tree: Path, tmp_path: Path) -> None:
     app = Host(tree, tmp_path)
     async with app.run_test() as pilot:
         await settle(pilot)
+        await pilot.press("tab")  # letters are commands in the table, typed in the filter
         await pilot.press("f")
         await pilot.pause()
     assert app.choices[0] is not None and app.choices[0].session_id == RESUMED and app.choices[0].fork
@@ -221,12 +222,14 @@ async def test_a_toggles_all_projects(tree: Path, tmp_path: Path) -> None:
         await settle(pilot)
         screen = app.browser
         assert len(screen.rows) == 3
+        await pilot.press("tab")  # letters are commands in the table, typed in the filter
         await pilot.press("a")
         await settle(pilot)
         assert screen.all_projects and len(screen.rows) == 4
         assert OTHER in [row.session_id for row in screen.table.listing.rows]
         assert "Project" in screen.table.render_line(0).text  # only shown across projects
         assert "all projects" in shown(screen, "#browser-status")
+        await pilot.press("tab")  # letters are commands in the table, typed in the filter
         await pilot.press("a")
         await settle(pilot)
         assert not screen.all_projects and len(screen.rows) == 3
@@ -238,6 +241,7 @@ async def test_s_cycles_the_sort(tree: Path, tmp_path: Path) -> None:
     async with app.run_test(size=(130, 36)) as pilot:
         await settle(pilot)
         screen = app.browser
+        await pilot.press("tab")  # letters are commands in the table, typed in the filter
         await pilot.press("s")
         assert screen.sort == "created"
         assert titles(screen) == ["follow-up after resume", "kw:bash please", "Hello there, kw:plain"]
@@ -256,6 +260,7 @@ async def test_rename_persists_in_our_store(tree: Path, tmp_path: Path) -> None:
     async with app.run_test(size=(130, 36)) as pilot:
         await settle(pilot)
         screen = app.browser
+        await pilot.press("tab")  # letters are commands in the table, typed in the filter
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, RenameScreen)
@@ -266,6 +271,7 @@ async def test_rename_persists_in_our_store(tree: Path, tmp_path: Path) -> None:
         assert NameStore(tmp_path / "names.json").get(RESUMED) == "Parser fix"
         assert titles(screen)[0] == "Parser fix"
         assert "Parser fix" in screen.table.render_line(1).text
+        await pilot.press("tab")  # letters are commands in the table, typed in the filter
         await pilot.press("r")
         await pilot.pause()
         assert app.screen.query_one(Input).value == "Parser fix"
@@ -310,9 +316,9 @@ async def test_empty_tree_says_so(tmp_path: Path) -> None:
         empty = str(screen.query_one("#browser-empty", Static).render())
         assert "No sessions yet for /home/user/project" in empty and "Press a" in empty
         assert not screen.query_one("#browser-body").display
-        await pilot.press("enter", "f", "r")  # nothing to act on
+        await pilot.press("tab", "enter", "f", "r")  # nothing to act on (no table: the letters are typed)
         assert app.choices == [] and app.screen is screen
-        await pilot.press("q")
+        await pilot.press("escape", "escape")  # the first clears the filter, the second closes
         await pilot.pause()
     assert app.choices == [None]
 

@@ -73,19 +73,21 @@ def conversation_for(choice: BrowserChoice) -> Conversation:
 
 
 class SessionBrowserScreen(Screen["BrowserChoice | None"]):
-    AUTO_FOCUS = "#browser-table"
+    # Typing filters from the first key; Tab moves to the table, where the single
+    # letters (f fork, a scope, s sort, r rename, q close) are commands.
+    AUTO_FOCUS = "#browser-filter"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "resume", "Resume", priority=True),
         Binding("f", "fork", "Fork"),
         Binding("a", "scope(True)", "All projects"),
         Binding("a", "scope(False)", "This project"),
         Binding("s", "cycle_sort", "Sort"),
-        Binding("slash", "search", "Search"),
+        Binding("slash", "search", "Search", priority=True),  # also from the filter box
         Binding("r", "rename", "Rename"),
         Binding("escape", "leave_search", "Leave search"),
         Binding("escape", "clear_filter", "Clear filter"),
         Binding("escape", "close", "Close"),
-        Binding("q", "close", "Close", show=False),
+        Binding("q", "close_from_table", "Close", show=False),
         Binding("down", "move(1)", show=False),
         Binding("up", "move(-1)", show=False),
         Binding("pagedown", "move(10)", show=False),
@@ -292,6 +294,10 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
         empty.update(Text(message, justify="center"))
         empty.display = bool(message)
         self.query_one("#browser-body").display = not message
+        if not self._rows and not query and not self.searching and self.focused is self.filter_input:
+            # Nothing here to filter: leave the box so "a" (all projects) reaches the bindings;
+            # any other letter still starts the filter (on_key).
+            self.set_focus(None)
         self._schedule_preview()
         self.refresh_bindings()
 
@@ -390,7 +396,7 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
         """Typing while the table has focus starts the title filter."""
         if event.key in self.active_bindings:
             return  # a command key: the bindings get it once the event reaches the app
-        if self.focused is self.table and event.is_printable and event.character:
+        if self.focused in (self.table, None) and event.is_printable and event.character:
             event.stop()
             event.prevent_default()
             self.filter_input.focus()
@@ -402,12 +408,17 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
             return parameters[0] != self.all_projects
         if action == "leave_search":
             return self.searching
+        if action == "close_from_table":
+            return self.focused is self.table
         if action == "clear_filter":
-            return not self.searching and self.focused is self.filter_input
+            return not self.searching and self.focused is self.filter_input and bool(self.filter_input.value)
         if action == "close":
-            return not self.searching and self.focused is not self.filter_input
+            # Esc clears a filter first, then closes; q closes from the table only (in the box it is typed).
+            return not self.searching and (self.focused is not self.filter_input or not self.filter_input.value)
         if action == "search":
             return not (self.searching and self.focused is self.filter_input)
+        if action in ("fork", "rename", "scope", "cycle_sort") and self.focused is self.filter_input:
+            return False  # in the filter box these letters are typed, never run
         if action in ("resume", "fork", "rename"):
             return True if self.table.current_row is not None else None
         return True
@@ -450,6 +461,9 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
         if not self.searching:
             self._populate(self.table.current_path)
+
+    def action_close_from_table(self) -> None:
+        self.action_close()
 
     def action_search(self) -> None:
         if not self.searching:
