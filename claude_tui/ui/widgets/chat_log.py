@@ -18,7 +18,14 @@ from textual.widgets import Static
 from claude_tui.session.conversation import Log
 from claude_tui.session.items import Item, NoteItem, NoteKind, TextItem, ThinkingItem, ToolItem, UserItem
 from claude_tui.ui.widgets.assistant_text import AssistantText
-from claude_tui.ui.widgets.messages import CommandOutput, NoteLine, ThinkingBlock, UserPrompt
+from claude_tui.ui.widgets.messages import (
+    CommandOutput,
+    NoteLine,
+    PlainCommandOutput,
+    ThinkingBlock,
+    UserPrompt,
+    looks_like_markdown,
+)
 from claude_tui.ui.widgets.tool_card import ToolCard
 
 
@@ -41,7 +48,9 @@ def widget_for(item: Item, show_thinking: bool = False) -> Widget | None:
     if isinstance(item, ToolItem):
         return ToolCard(item)
     if isinstance(item, NoteItem):
-        return CommandOutput(item) if item.kind is NoteKind.LOCAL_COMMAND else NoteLine(item)
+        if item.kind is NoteKind.LOCAL_COMMAND:
+            return CommandOutput(item) if looks_like_markdown(item.text) else PlainCommandOutput(item)
+        return NoteLine(item)
     return None
 
 

@@ -100,8 +100,29 @@ _NOTE_ICONS = {
 }
 
 
+def looks_like_markdown(text: str) -> bool:
+    """/context writes Markdown (headings, tables); /cost writes aligned plain text."""
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith(("#", "|", "- ", "* ", "```")) or "**" in stripped:
+            return True
+    return False
+
+
+class PlainCommandOutput(Static):
+    """Aligned plain-text command output (e.g. /cost), kept exactly as printed."""
+
+    def __init__(self, item: NoteItem) -> None:
+        super().__init__(Text(printable(item.text)), classes="note note-local-command")
+        self.item = item
+
+    def refresh_from(self, item: NoteItem) -> None:
+        self.item = item
+        self.update(Text(printable(item.text)))
+
+
 class CommandOutput(Markdown):
-    """Output of /cost, /context, /model … : the CLI writes Markdown (headings, tables)."""
+    """Output of /context and other commands that write Markdown (headings, tables)."""
 
     def __init__(self, item: NoteItem) -> None:
         super().__init__(printable(item.text), classes="note note-local-command")
