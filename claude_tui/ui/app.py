@@ -19,7 +19,7 @@ from claude_tui.session.changes import TurnEnded
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
 from claude_tui.transport.reaper import kill_all_children
-from claude_tui.ui.notify import attention
+from claude_tui.ui.screens.dialog_attention import request_attention
 from claude_tui.ui.palette import ChatCommands
 from claude_tui.ui.screens.chat import ChatScreen
 
@@ -120,9 +120,9 @@ class ClaudeTuiApp(App[None]):
         duration = chat.turn_duration() if chat is not None else None
         if duration is not None and duration < self.config.notifications.long_turn_seconds:
             return  # a quick turn: you were just there
-        if not self.app_focus:
-            attention(self, "Claude finished" if not change.is_error else "Claude stopped with an error",
-                      bell=self.config.notifications.bell, desktop=self.config.notifications.desktop)
+        # request_attention only acts while the terminal is unfocused.
+        request_attention(self, "Claude finished" if not change.is_error else "Claude stopped with an error",
+                          bell=self.config.notifications.bell, desktop=self.config.notifications.desktop)
 
     def action_quit_app(self) -> None:
         chat = self.chat

@@ -15,8 +15,9 @@ from tests.pilot.helpers import chat, idle, make_app, wait_for
 async def test_turn_end_notification(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threshold: float,
                                      focused: bool, expected: int) -> None:
     calls: list[str] = []
-    monkeypatch.setattr("claude_tui.ui.app.attention", lambda app, message, **kw: calls.append(message))
     app = make_app(tmp_path, notifications=NotificationSettings(long_turn_seconds=threshold))
+    # The bell is what request_attention rings when the terminal is unfocused.
+    monkeypatch.setattr(app, "bell", lambda: calls.append("bell"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
         await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="ready")

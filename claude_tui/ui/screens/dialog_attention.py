@@ -64,4 +64,7 @@ def request_attention(app: App[object], body: str, *, bell: bool, desktop: bool)
         # the driver. Headless drivers (tests) print nothing, like bell().
         driver = getattr(app, "_driver", None)
         if driver is not None and not app.is_headless:
-            driver.write(notification_escape("Claude Code", body, notify_style()))
+            try:
+                driver.write(notification_escape("Claude Code", body, notify_style()))
+            except Exception:  # noqa: BLE001 - a notification must never break the app
+                pass
