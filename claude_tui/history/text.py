@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+# C0/C1 controls, plus the bidi embedding/override/isolate marks that can reorder
+# what a terminal shows (the same set protocol.sanitize makes visible).
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]+")
 _SPACES_RE = re.compile(r"\s+")
 
 #: Text blocks the CLI writes as "user" records but which are not prompts.
@@ -39,7 +41,7 @@ def clean(text: str, max_len: int | None = None) -> str:
 
 def strip_controls(text: str) -> str:
     """Remove control characters but keep newlines and tabs (for multi-line text)."""
-    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", "", text)
+    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", "", text)
 
 
 def message_texts(message: Any) -> list[str]:
