@@ -12,31 +12,28 @@ kept and its text replaced by the authoritative copy.
 
 from __future__ import annotations
 
-from claude_tui.session.values import as_list
-
-from collections import deque
 from typing import Any
 
 from claude_tui import protocol as p
-from claude_tui.diff.results import file_diff_from_tool_result
 from claude_tui.diff.stats import ChangeSet
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session import content
 from claude_tui.session.changes import (
     Change,
-    ItemAdded,
     ItemChanged,
-    PermissionAsked,
     PermissionClosed,
     StatusChanged,
     TasksChanged,
-    TextAppended,
     TurnEnded,
 )
 from claude_tui.session.items import Item, NoteItem, NoteKind, TextItem, ThinkingItem, ToolItem, ToolState, UserItem
 from claude_tui.session.permissions import PermissionRequest
-from claude_tui.session.status import Activity, SessionStatus, usage_tokens
+from claude_tui.session.status import Activity, SessionStatus
+from claude_tui.session.log import Log, as_int
+from claude_tui.session.permission_flow import PermissionsMixin
+from claude_tui.session.streaming import StreamingMixin
 from claude_tui.session.tasks import TaskBoard
+from claude_tui.session.values import as_list
 
 _RESULT_NOTICES = {
     "error_max_turns": "Stopped: the maximum number of turns was reached.",
@@ -46,37 +43,7 @@ _RESULT_NOTICES = {
 }
 
 
-def _int(value: Any) -> int:
-    """An int from untrusted JSON (a block index, a retry count); 0 for anything else."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        return 0
-    try:
-        return int(value)
-    except (ValueError, OverflowError):
-        return 0
-
-
-class Log:
-    """The items of one agent's conversation (the main one, or a subagent's)."""
-
-    def __init__(self, scope: str | None) -> None:
-        self.scope = scope
-        self.items: list[Item] = []
-        self.tools: dict[str, ToolItem] = {}
-        # (message id, block index) -> the item a stream is filling.
-        self.streaming: dict[tuple[str, int], Item] = {}
-        # Items streamed but not yet confirmed by their `assistant` message, per message id.
-        self.unconfirmed: dict[str, deque[Item]] = {}
-
-    def add(self, item: Item, changes: list[Change]) -> Item:
-        self.items.append(item)
-        if isinstance(item, ToolItem):
-            self.tools[item.tool_use_id] = item
-        changes.append(ItemAdded(item, self.scope))
-        return item
-
-
-class Conversation:
+class Conversation(StreamingMixin, PermissionsMixin):
     def __init__(self) -> None:
         self.status = SessionStatus()
         self.main = Log(None)
@@ -136,29 +103,6 @@ class Conversation:
         account = response.get("account")
         self.account = account if isinstance(account, dict) else {}
         return [StatusChanged()]
-
-    def record_decision(self, request_id: str, words: str, denied: bool,
-                        updated_input: dict[str, Any] | None = None) -> list[Change]:
-        request = self.permissions.pop(request_id, None)
-        changes: list[Change] = [PermissionClosed(request_id, "answered")]
-        if request is None:
-            return changes
-        tool = self.tool(request.tool_use_id)
-        if tool is not None:
-            tool.decision = words
-            if updated_input and not denied and request.tool_name != "AskUserQuestion":
-                # The card must show what was approved and ran, not what was first proposed.
-                tool.input = {**tool.input, **updated_input}
-            if denied:
-                tool.state = ToolState.DENIED
-            elif tool.state is ToolState.WAITING:
-                tool.state = ToolState.RUNNING
-            changes.append(ItemChanged(tool, self._scope_of(tool)))
-        changes += self.add_note(words, NoteKind.DECISION, title=request.title)
-        if not self.permissions:
-            self.status.activity = Activity.RUNNING_TOOL if not denied else Activity.THINKING
-            changes.append(StatusChanged())
-        return changes
 
     def process_exited(self, returncode: int | None) -> list[Change]:
         changes: list[Change] = [PermissionClosed(rid, "exited") for rid in self.permissions]
@@ -244,8 +188,8 @@ class Conversation:
     def _api_retry(self, message: p.ApiRetry) -> list[Change]:
         raw = message.raw
         self.status.activity = Activity.RETRYING
-        self.status.retry_attempt = _int(raw.get("attempt"))
-        self.status.retry_max = _int(raw.get("max_retries"))
+        self.status.retry_attempt = as_int(raw.get("attempt"))
+        self.status.retry_max = as_int(raw.get("max_retries"))
         error = raw.get("error_status") or raw.get("error") or ""
         self.status.retry_error = str(error)
         return [StatusChanged()]
@@ -273,169 +217,6 @@ class Conversation:
         elif subtype == "background_tasks_changed":
             self.tasks.on_background_tasks(as_list(raw.get("tasks")))
         return [TasksChanged()]
-
-    def _stream(self, message: p.StreamEvent) -> list[Change]:
-        # The hot path (a line per token): typed attributes only, no `.raw` (which
-        # would parse the line a second time).
-        event = message.event
-        scope = message.parent_tool_use_id
-        log = self.log_for(scope)
-        message_id = str(getattr(message, "api_message_id", None) or "")
-        changes: list[Change] = []
-        if isinstance(event, p.ContentBlockDelta):
-            item = log.streaming.get((message_id, event.index))
-            if item is not None:
-                text = content.apply_delta(item, event.delta)
-                if text:
-                    changes.append(TextAppended(item, text, scope))
-        elif isinstance(event, p.ContentBlockStart):
-            item = content.item_for_block_start(event.content_block.model_dump(), message_id)
-            if item is not None:
-                log.add(item, changes)
-                log.streaming[(message_id, event.index)] = item
-                log.unconfirmed.setdefault(message_id, deque()).append(item)
-                if isinstance(item, ToolItem):
-                    self._tool_names[item.tool_use_id] = item.name
-                if scope is None:
-                    changes += self._set_activity(Activity.RESPONDING if isinstance(item, TextItem) else Activity.THINKING)
-        elif isinstance(event, p.ContentBlockStop):
-            item = log.streaming.pop((message_id, event.index), None)
-            if isinstance(item, (TextItem, ThinkingItem)):
-                item.streaming = False
-                changes.append(ItemChanged(item, scope))
-            elif isinstance(item, ToolItem) and item.state is ToolState.STREAMING:
-                content.finish_tool_input(item)
-                changes.append(ItemChanged(item, scope))
-        elif isinstance(event, p.MessageStart) and scope is None:
-            usage = event.message.usage
-            tokens = usage.context_tokens + (usage.output_tokens or 0) if usage is not None else 0
-            if tokens:
-                self.status.context_tokens = tokens
-                changes.append(StatusChanged())
-        return changes
-
-    def _set_activity(self, activity: Activity) -> list[Change]:
-        if self.status.activity is activity or self.status.activity is Activity.WAITING:
-            return []
-        self.status.activity = activity
-        return [StatusChanged()]
-
-    def _note_usage(self, usage: Any, changes: list[Change]) -> None:
-        tokens = usage_tokens(usage)
-        if tokens:
-            self.status.context_tokens = tokens
-            changes.append(StatusChanged())
-
-    def _assistant(self, message: p.AssistantMessage) -> list[Change]:
-        raw = message.raw
-        msg = raw.get("message") if isinstance(raw.get("message"), dict) else {}
-        scope = raw.get("parent_tool_use_id")
-        log = self.log_for(scope)
-        changes: list[Change] = []
-        error = raw.get("error")
-        if msg.get("model") == "<synthetic>":
-            # The CLI reports API failures (e.g. authentication_failed) as synthetic messages too.
-            text = content.blocks_text(msg.get("content"))
-            if error:
-                changes += self._note_in(log, content.assistant_error_words(str(error), msg), NoteKind.ERROR)
-            elif text.strip():
-                changes += self._note_in(log, text, NoteKind.LOCAL_COMMAND)
-            return changes
-        message_id = str(msg.get("id") or "")
-        if scope is None and msg.get("model"):
-            self.status.model = str(msg["model"]) if not self.status.model else self.status.model
-        if scope is None:
-            self._note_usage(msg.get("usage"), changes)
-        pending = log.unconfirmed.get(message_id)
-        for block in as_list(msg.get("content")):
-            if not isinstance(block, dict):
-                continue
-            item = content.confirm(pending, block)
-            if item is not None:
-                changes.append(ItemChanged(item, scope))
-            else:
-                item = content.item_for_block(block, message_id)
-                if item is None:
-                    continue
-                log.add(item, changes)
-            if isinstance(item, ToolItem):
-                self._tool_names[item.tool_use_id] = item.name
-                if self.tasks.on_tool_use(item.tool_use_id, item.name, item.input):
-                    changes.append(TasksChanged())
-        if pending is not None and not pending:
-            log.unconfirmed.pop(message_id, None)
-        if error:
-            changes += self._note_in(log, content.assistant_error_words(str(error), msg), NoteKind.ERROR)
-        return changes
-
-    def _note_in(self, log: Log, text: str, kind: NoteKind) -> list[Change]:
-        changes: list[Change] = []
-        log.add(NoteItem(kind=kind, text=text), changes)
-        return changes
-
-    def _user(self, message: p.UserMessage) -> list[Change]:
-        raw = message.raw
-        msg = raw.get("message") if isinstance(raw.get("message"), dict) else {}
-        scope = raw.get("parent_tool_use_id")
-        log = self.log_for(scope)
-        changes: list[Change] = []
-        body = msg.get("content")
-        structured = raw.get("tool_use_result", raw.get("toolUseResult"))
-        if isinstance(body, str):
-            return self._user_text(log, body, raw)
-        for block in as_list(body):
-            if not isinstance(block, dict):
-                continue
-            if block.get("type") == "tool_result":
-                changes += self._tool_result(log, block, structured)
-            elif block.get("type") == "text":
-                changes += self._user_text(log, str(block.get("text", "")), raw)
-        return changes
-
-    def _user_text(self, log: Log, text: str, raw: dict[str, Any]) -> list[Change]:
-        note = content.classify_user_text(text)
-        if note is not None:
-            kind, words = note
-            return self._note_in(log, words, kind)
-        command = content.typed_command(text)
-        if command is not None:
-            # A slash command the user typed (transcripts record it wrapped in tags).
-            text = command
-        if raw.get("isReplay") or raw.get("isMeta") or log.scope is not None:
-            # Replays of our own prompts (and a subagent's prompt) are already shown or belong to the agent.
-            if log.scope is not None and text.strip():
-                changes: list[Change] = []
-                log.add(UserItem(text=text), changes)
-                return changes
-            return []
-        changes = []
-        log.add(UserItem(text=text), changes)
-        return changes
-
-    def _tool_result(self, log: Log, block: dict[str, Any], structured: Any) -> list[Change]:
-        tool_use_id = str(block.get("tool_use_id") or "")
-        tool = log.tools.get(tool_use_id) or self.tool(tool_use_id)
-        changes: list[Change] = []
-        if tool is None:
-            tool = ToolItem(tool_use_id=tool_use_id, name=self._tool_names.get(tool_use_id, "tool"), state=ToolState.RUNNING)
-            log.add(tool, changes)
-        text, images = content.result_text_and_images(block.get("content"))
-        tool.result_text = text
-        tool.images = images
-        tool.structured = structured
-        tool.result_is_error = bool(block.get("is_error")) or "<tool_use_error>" in text
-        if tool.state is not ToolState.DENIED:
-            tool.state = ToolState.ERROR if tool.result_is_error else ToolState.DONE
-        if content.is_user_rejection(structured, text) and tool.state is ToolState.ERROR:
-            tool.state = ToolState.DENIED
-        changes.append(ItemChanged(tool, log.scope))
-        if self.tasks.on_tool_result(tool_use_id, tool.name, structured, text, tool.result_is_error):
-            changes.append(TasksChanged())
-        if not tool.result_is_error and isinstance(structured, dict):
-            diff = file_diff_from_tool_result(tool.name, tool.input, structured)
-            if diff is not None:
-                self.changes.record(diff)
-        return changes
 
     def _result(self, message: p.ResultMessage) -> list[Change]:
         raw = message.raw
@@ -488,47 +269,6 @@ class Conversation:
     def _just_interrupted(self) -> bool:
         last = self.main.items[-1] if self.main.items else None
         return isinstance(last, NoteItem) and last.kind is NoteKind.INTERRUPT
-
-    def _control_request(self, message: p.ControlRequest) -> list[Change]:
-        raw = message.raw
-        request = raw.get("request") if isinstance(raw.get("request"), dict) else {}
-        if request.get("subtype") != "can_use_tool":
-            return []
-        tool_use_id = str(request.get("tool_use_id") or "")
-        tool = self.tool(tool_use_id)
-        tool_input = request.get("input") if isinstance(request.get("input"), dict) else {}
-        plan = ""
-        if request.get("tool_name") == "ExitPlanMode" and tool is not None:
-            plan = str(tool.input.get("plan", ""))
-        permission = PermissionRequest(
-            request_id=str(raw.get("request_id", "")),
-            tool_name=str(request.get("tool_name", "")),
-            input=tool_input,
-            display_name=str(request.get("display_name") or ""),
-            description=str(request.get("description") or ""),
-            decision_reason=str(request.get("decision_reason") or ""),
-            blocked_path=str(request.get("blocked_path") or ""),
-            suggestions=[s for s in as_list(request.get("permission_suggestions")) if isinstance(s, dict)],
-            tool_use_id=tool_use_id,
-            plan=plan or str(tool_input.get("plan", "")),
-            agent_scope=self._scope_of(tool) if tool is not None else None,
-        )
-        self.permissions[permission.request_id] = permission
-        changes: list[Change] = [PermissionAsked(permission)]
-        if tool is not None:
-            tool.state = ToolState.WAITING
-            changes.append(ItemChanged(tool, permission.agent_scope))
-        self.status.activity = Activity.WAITING
-        changes.append(StatusChanged())
-        return changes
-
-    def _control_cancel(self, message: p.ControlCancelRequest) -> list[Change]:
-        request_id = str(message.raw.get("request_id", ""))
-        if self.permissions.pop(request_id, None) is None:
-            return []
-        if not self.permissions and self.status.activity is Activity.WAITING:
-            self.status.activity = Activity.THINKING
-        return [PermissionClosed(request_id, "cancelled"), StatusChanged()]
 
     def _tool_progress(self, message: p.ToolProgress) -> list[Change]:
         raw = message.raw

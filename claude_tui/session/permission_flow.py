@@ -1,0 +1,89 @@
+"""Permission requests: the CLI asks (`can_use_tool`), cancels, or the user decides.
+
+A mixin of `Conversation`, kept apart so each module stays small.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from claude_tui import protocol as p
+from claude_tui.session.changes import (
+    Change,
+    ItemChanged,
+    PermissionAsked,
+    PermissionClosed,
+    StatusChanged,
+)
+from claude_tui.session.items import NoteKind, ToolState
+from claude_tui.session.permissions import PermissionRequest
+from claude_tui.session.status import Activity
+from claude_tui.session.values import as_list
+
+
+class PermissionsMixin:
+    """Pending `can_use_tool` requests and the decisions recorded in the log."""
+
+    def record_decision(self, request_id: str, words: str, denied: bool,
+                        updated_input: dict[str, Any] | None = None) -> list[Change]:
+        request = self.permissions.pop(request_id, None)
+        changes: list[Change] = [PermissionClosed(request_id, "answered")]
+        if request is None:
+            return changes
+        tool = self.tool(request.tool_use_id)
+        if tool is not None:
+            tool.decision = words
+            if updated_input and not denied and request.tool_name != "AskUserQuestion":
+                # The card must show what was approved and ran, not what was first proposed.
+                tool.input = {**tool.input, **updated_input}
+            if denied:
+                tool.state = ToolState.DENIED
+            elif tool.state is ToolState.WAITING:
+                tool.state = ToolState.RUNNING
+            changes.append(ItemChanged(tool, self._scope_of(tool)))
+        changes += self.add_note(words, NoteKind.DECISION, title=request.title)
+        if not self.permissions:
+            self.status.activity = Activity.RUNNING_TOOL if not denied else Activity.THINKING
+            changes.append(StatusChanged())
+        return changes
+
+    def _control_request(self, message: p.ControlRequest) -> list[Change]:
+        raw = message.raw
+        request = raw.get("request") if isinstance(raw.get("request"), dict) else {}
+        if request.get("subtype") != "can_use_tool":
+            return []
+        tool_use_id = str(request.get("tool_use_id") or "")
+        tool = self.tool(tool_use_id)
+        tool_input = request.get("input") if isinstance(request.get("input"), dict) else {}
+        plan = ""
+        if request.get("tool_name") == "ExitPlanMode" and tool is not None:
+            plan = str(tool.input.get("plan", ""))
+        permission = PermissionRequest(
+            request_id=str(raw.get("request_id", "")),
+            tool_name=str(request.get("tool_name", "")),
+            input=tool_input,
+            display_name=str(request.get("display_name") or ""),
+            description=str(request.get("description") or ""),
+            decision_reason=str(request.get("decision_reason") or ""),
+            blocked_path=str(request.get("blocked_path") or ""),
+            suggestions=[s for s in as_list(request.get("permission_suggestions")) if isinstance(s, dict)],
+            tool_use_id=tool_use_id,
+            plan=plan or str(tool_input.get("plan", "")),
+            agent_scope=self._scope_of(tool) if tool is not None else None,
+        )
+        self.permissions[permission.request_id] = permission
+        changes: list[Change] = [PermissionAsked(permission)]
+        if tool is not None:
+            tool.state = ToolState.WAITING
+            changes.append(ItemChanged(tool, permission.agent_scope))
+        self.status.activity = Activity.WAITING
+        changes.append(StatusChanged())
+        return changes
+
+    def _control_cancel(self, message: p.ControlCancelRequest) -> list[Change]:
+        request_id = str(message.raw.get("request_id", ""))
+        if self.permissions.pop(request_id, None) is None:
+            return []
+        if not self.permissions and self.status.activity is Activity.WAITING:
+            self.status.activity = Activity.THINKING
+        return [PermissionClosed(request_id, "cancelled"), StatusChanged()]
