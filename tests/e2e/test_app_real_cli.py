@@ -340,7 +340,11 @@ async def test_cost_and_context_notes(app_options: Options, mock_api: MockApi) -
         await d.wait(lambda: any("Context Usage" in n.text for n in d.notes(NoteKind.LOCAL_COMMAND)),
                      "the /context note")
         assert d.of_type(TextItem) == []  # synthetic replies are notes, not assistant text
-        await d.wait_on_screen("Context Usage")
+        # /context is Markdown (rendered as such); it is long, so its heading may be above the view.
+        from claude_tui.ui.widgets.messages import CommandOutput
+
+        await d.wait(lambda: any("Context Usage" in w.source for w in d.app.screen.query(CommandOutput)),
+                     "the /context output rendered as Markdown")
         assert mock_api.messages_requests() == []
 
 
