@@ -58,10 +58,15 @@ def slash_candidates(commands: list[dict[str, Any]], names: list[str]) -> list[C
     seen: dict[str, Candidate] = {}
     for command in commands:
         name = str(command.get("name", "")).lstrip("/")
+        # Internal entries ("__remote-workflow") and removed ones are not for typing.
+        if name.startswith("_") or "(removed)" in name:
+            continue
         if name:
             seen[name] = Candidate(name, str(command.get("description", "")), str(command.get("argumentHint", "")))
     for name in names:
         name = name.lstrip("/")
+        if name.startswith("_") or "(removed)" in name:
+            continue
         if name and name not in seen:
             seen[name] = Candidate(name)
     return sorted(seen.values(), key=lambda c: c.value)

@@ -277,6 +277,7 @@ class ChatScreen(ChatPolish, Screen[None]):
     def set_mode(self, mode: str) -> None:
         def done() -> None:
             self.conversation.status.permission_mode = mode
+            self.options.permission_mode = mode  # a restart or new session keeps it
             self.query_one(StatusBar).show(self.conversation.status)
 
         self._control(builders.set_permission_mode(mode), f"Could not switch to {mode}", done)
@@ -284,6 +285,7 @@ class ChatScreen(ChatPolish, Screen[None]):
     def set_model(self, model: str) -> None:
         def done() -> None:
             self.conversation.status.model = model
+            self.options.model = model  # a restart or new session keeps it
             self.query_one(StatusBar).show(self.conversation.status)
 
         self._control(builders.set_model(model), "Could not switch model", done, timeout=15)

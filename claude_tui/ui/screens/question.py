@@ -145,6 +145,7 @@ class QuestionScreen(GuardedDialog):
         question = self.question
         if question is None:
             self.query_one("#review", Static).update(self._review_content())
+            self.query_one("#other", Input).display = False  # the review shows the answer itself
             self.set_focus(None)
             return
         answer = self.answers[self.step]
@@ -237,6 +238,7 @@ class QuestionScreen(GuardedDialog):
         elif not confirm:
             answer.picked ^= {index}
         self.query_one("#choices", ChoiceList).highlighted = index
+        self._note("")  # a pick answers any "pick an answer first" reminder
         self._refresh_options()
         if other and index in answer.picked and not (confirm and answer.other.strip()):
             self.query_one("#other", Input).focus()
