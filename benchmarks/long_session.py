@@ -32,9 +32,16 @@ def assistant(index: int) -> dict[str, object]:
                         "content": [{"type": "text", "text": f"{index}: {ANSWER}"}]}}
 
 
+def result(index: int) -> dict[str, object]:
+    return {"type": "result", "subtype": "success", "is_error": False, "session_id": "bench",
+            "total_cost_usd": 0.001 * index, "num_turns": 1, "result": ANSWER}
+
+
 async def append_pair(screen, index: int) -> None:  # type: ignore[no-untyped-def]
+    """One turn: the prompt, the answer, and the result that ends it (as in a real session)."""
     await screen.show_changes(screen.conversation.add_user_prompt(f"question {index}"))
     await screen.show_changes(screen.conversation.apply(decode_obj(assistant(index))))
+    await screen.show_changes(screen.conversation.apply(decode_obj(result(index))))
     screen.conversation.status.activity = Activity.IDLE
 
 

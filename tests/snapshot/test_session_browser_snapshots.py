@@ -55,6 +55,7 @@ class BrowserApp(App[None]):
 
 
 async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    pilot.app.browser.filter_input.cursor_blink = False  # the filter has focus: no blinking in pictures
     for _ in range(3):
         await pilot.pause(0.2)
         await pilot.app.workers.wait_for_complete()

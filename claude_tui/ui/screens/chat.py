@@ -7,6 +7,7 @@ the returned changes to widgets. Nothing else mutates the conversation.
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -101,6 +102,10 @@ class ChatScreen(ChatPolish, Screen[None]):
         self.set_interval(0.25, self._tick)
         self.connection.start()
 
+    def _collect_garbage(self) -> None:
+        if not self.busy:
+            gc.collect()
+
     def _welcome_text(self) -> Text:
         cwd = printable(str(self.options.cwd or "."))
         return Text.assemble(
@@ -168,6 +173,9 @@ class ChatScreen(ChatPolish, Screen[None]):
                 self.permissions.closed(change.request_id, change.reason)
             elif isinstance(change, ch.TurnEnded):
                 self.tui.notify_turn_ended(change)
+                # Collection is tuned down while streaming (see app._tune_gc); sweep the
+                # turn's cyclic garbage once the turn is over and you are reading.
+                self.set_timer(0.5, self._collect_garbage)
         if status_dirty:
             self.query_one(StatusBar).show(self.conversation.status)
         if tasks_dirty:

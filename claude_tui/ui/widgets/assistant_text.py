@@ -27,6 +27,8 @@ LINE_CUT_CHARS = 6 * SEGMENT_CHARS
 HARD_CUT_CHARS = 16 * SEGMENT_CHARS
 """With no line break either (one giant line), it is cut here."""
 MAX_SHOWN = 256 * 1024
+FLUSH_SECONDS = 0.08
+"""How often held stream text is applied to the Markdown."""
 """Characters of one answer rendered; the rest is counted, not laid out."""
 
 _FENCES = ("```", "~~~")
@@ -156,9 +158,12 @@ class AssistantText(Vertical):
         self._schedule_flush()
 
     def _schedule_flush(self) -> None:
+        # At most one Markdown append per FLUSH_SECONDS: each append re-lays out the
+        # screen, so fewer, larger appends keep the event loop responsive while a
+        # fast stream arrives (and the text still appears ~12 times a second).
         if not self._flush_scheduled:
             self._flush_scheduled = True
-            self.call_after_refresh(self._flush)
+            self.set_timer(FLUSH_SECONDS, self._flush)
 
     async def _flush(self) -> None:
         self._flush_scheduled = False
