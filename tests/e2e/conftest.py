@@ -76,6 +76,32 @@ def no_leftover_cli() -> Iterator[None]:
     assert not left, f"processes started by the e2e tier outlived their tests: {left}"
 
 
+def _tree_digest(root: Path) -> dict[str, str]:
+    import hashlib
+
+    digest: dict[str, str] = {}
+    if root.is_dir():
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                try:
+                    digest[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+                except OSError:
+                    digest[str(path.relative_to(root))] = "unreadable"
+    return digest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def users_claude_dir_untouched() -> Iterator[None]:
+    """The whole e2e tier (real CLI, our app) leaves the developer's own ~/.claude byte-identical."""
+    roots = [Path.home() / ".claude"]
+    if os.environ.get("CLAUDE_CONFIG_DIR"):
+        roots.append(Path(os.environ["CLAUDE_CONFIG_DIR"]))
+    before = {str(root): _tree_digest(root) for root in roots}
+    yield
+    after = {str(root): _tree_digest(root) for root in roots}
+    assert after == before, "the e2e run modified the user's Claude Code config directory"
+
+
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:
     try:
