@@ -109,7 +109,7 @@ class ChatScreen(ChatPolish, Screen[None]):
     def _welcome_text(self) -> Text:
         cwd = printable(str(self.options.cwd or "."))
         return Text.assemble(
-            ("claude-tui", "bold"), f"  ·  a terminal front end for Claude Code\n\n",
+            ("claude-tui", "bold"), "  ·  a terminal front end for Claude Code\n\n",
             ("Working in ", "dim"), cwd, "\n\n",
             "Type a prompt and press ", ("Enter", "bold"), ".  ",
             ("/", "bold"), " commands  ·  ", ("@", "bold"), " files  ·  ",

@@ -34,7 +34,7 @@ from textual.widgets.option_list import Option
 
 from claude_tui.diff.model import FileDiff
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest, describe_suggestion
-from claude_tui.ui.screens.dialog_base import DEFAULT_GUARD_MS, GuardedDialog
+from claude_tui.ui.screens.dialog_base import GuardedDialog
 from claude_tui.ui.screens.dialog_input import (
     clean,
     editable_field,
@@ -78,31 +78,9 @@ class PermissionScreen(GuardedDialog):
             super().__init__()
             self.diff = diff
 
-    def __init__(
-        self,
-        request: PermissionRequest,
-        *,
-        position: int = 1,
-        total: int = 1,
-        guard_ms: int = DEFAULT_GUARD_MS,
-        bell: bool = True,
-        desktop: bool = True,
-        cwd: Path | None = None,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
-        super().__init__(
-            request,
-            position=position,
-            total=total,
-            guard_ms=guard_ms,
-            bell=bell,
-            desktop=desktop,
-            name=name,
-            id=id,
-            classes=classes,
-        )
+    def __init__(self, request: PermissionRequest, *, cwd: Path | None = None, **dialog: Any) -> None:
+        """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes)."""
+        super().__init__(request, **dialog)
         self.cwd = cwd
         self.suggestions: list[dict[str, Any]] = [s for s in request.suggestions if isinstance(s, dict)]
         self.edit_key = editable_field(request.tool_name, request.input)

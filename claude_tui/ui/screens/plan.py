@@ -19,7 +19,7 @@ from textual.reactive import reactive
 from textual.widgets import Markdown, Static
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.screens.dialog_base import DEFAULT_GUARD_MS, GuardedDialog
+from claude_tui.ui.screens.dialog_base import GuardedDialog
 from claude_tui.ui.screens.dialog_input import DISPLAY_LIMIT, clean_block
 from claude_tui.ui.widgets.dialog_parts import Hint, MessageBox
 
@@ -51,32 +51,11 @@ class PlanScreen(GuardedDialog):
 
     mode: reactive[str] = reactive("main", init=False)
 
-    def __init__(
-        self,
-        request: PermissionRequest,
-        *,
-        position: int = 1,
-        total: int = 1,
-        guard_ms: int = DEFAULT_GUARD_MS,
-        bell: bool = True,
-        desktop: bool = True,
-        accept_edits: bool = True,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
-        """``accept_edits=False`` hides `a` unless the request itself suggests a setMode."""
-        super().__init__(
-            request,
-            position=position,
-            total=total,
-            guard_ms=guard_ms,
-            bell=bell,
-            desktop=desktop,
-            name=name,
-            id=id,
-            classes=classes,
-        )
+    def __init__(self, request: PermissionRequest, *, accept_edits: bool = True, **dialog: Any) -> None:
+        """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes).
+
+        ``accept_edits=False`` hides `a` unless the request itself suggests a setMode."""
+        super().__init__(request, **dialog)
         offered = [s for s in request.suggestions if isinstance(s, dict) and s.get("type") == "setMode"]
         accept = [s for s in offered if s.get("mode") == "acceptEdits"]
         self.accept_suggestion: dict[str, Any] | None = (

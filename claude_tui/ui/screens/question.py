@@ -10,7 +10,7 @@ cannot run through every question and send.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -23,7 +23,7 @@ from textual.widgets import Input, Static
 from textual.widgets.option_list import Option
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.screens.dialog_base import DEFAULT_GUARD_MS, GuardedDialog
+from claude_tui.ui.screens.dialog_base import GuardedDialog
 from claude_tui.ui.screens.dialog_input import clean
 from claude_tui.ui.screens.dialog_questions import (
     Answer,
@@ -53,30 +53,9 @@ class QuestionScreen(GuardedDialog):
 
     step: reactive[int] = reactive(0, init=False)
 
-    def __init__(
-        self,
-        request: PermissionRequest,
-        *,
-        position: int = 1,
-        total: int = 1,
-        guard_ms: int = DEFAULT_GUARD_MS,
-        bell: bool = True,
-        desktop: bool = True,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
-        super().__init__(
-            request,
-            position=position,
-            total=total,
-            guard_ms=guard_ms,
-            bell=bell,
-            desktop=desktop,
-            name=name,
-            id=id,
-            classes=classes,
-        )
+    def __init__(self, request: PermissionRequest, **dialog: Any) -> None:
+        """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes)."""
+        super().__init__(request, **dialog)
         self.questions: list[Question] = parse_questions(request.input)
         self.answers: list[Answer] = [Answer() for _ in self.questions]
 
