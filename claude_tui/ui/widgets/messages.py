@@ -81,9 +81,17 @@ class ThinkingBlock(Vertical):
             self._body_widget.update(self._body())
 
     def append_text(self, text: str) -> None:
-        # Collapsed thinking costs nothing per delta: only the title's word count changes on refresh.
-        if self.expanded:
-            self._redraw()
+        # Collapsed thinking costs nothing per delta. Open, the body is redrawn at most
+        # ~12 times a second, not once per token (a redraw re-renders the whole text).
+        if self.expanded and not self._redraw_pending:
+            self._redraw_pending = True
+            self.set_timer(0.08, self._timed_redraw)
+
+    _redraw_pending = False
+
+    def _timed_redraw(self) -> None:
+        self._redraw_pending = False
+        self._redraw()
 
     def refresh_from(self, item: ThinkingItem) -> None:
         self.item = item
