@@ -69,7 +69,14 @@ def slash_candidates(commands: list[dict[str, Any]], names: list[str]) -> list[C
             continue
         if name and name not in seen:
             seen[name] = Candidate(name)
+    for name, description in _UNLISTED_COMMANDS.items():
+        seen.setdefault(name, Candidate(name, description))
     return sorted(seen.values(), key=lambda c: c.value)
+
+
+# Commands the CLI answers in stream-json mode but does not list in its initialize
+# response (seen in the recordings: /cost comes back as a <synthetic> message).
+_UNLISTED_COMMANDS = {"cost": "Show the session's cost, duration and token usage"}
 
 
 def _git_files(root: Path) -> list[str] | None:
