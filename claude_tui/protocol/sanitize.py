@@ -40,3 +40,8 @@ def printable(text: str) -> str:
     if _BAD.search(text) is None:
         return text
     return text.translate(_TABLE)
+
+
+def one_line(text: str | None) -> str:
+    """Untrusted text as one inert line: `printable`, with every run of whitespace one space."""
+    return " ".join(printable(text or "").split())

@@ -56,3 +56,11 @@ def test_printable_never_leaves_controls(s: str) -> None:
     assert _clean(out)
     if _clean(s):
         assert out == s
+
+
+def test_one_line_collapses_whitespace_and_stays_inert() -> None:
+    from claude_tui.protocol.sanitize import one_line
+
+    assert one_line("a\n  b\t c") == "a b c"
+    assert one_line(None) == ""
+    assert "\x1b" not in one_line("x\x1b]52;c;AA\x07y")

@@ -48,7 +48,8 @@ from claude_tui.ui.screens.session_browser_preview import (
     conversation_from_file,
     load_preview,
 )
-from claude_tui.ui.screens.session_browser_table import SessionTable, one_line
+from claude_tui.protocol.sanitize import one_line
+from claude_tui.ui.screens.session_browser_table import SessionTable
 
 PREVIEW_DELAY = 0.15
 SEARCH_DELAY = 0.12

@@ -14,7 +14,8 @@ from rich.text import Text
 
 from claude_tui.history.index import SessionRow
 from claude_tui.history.search import SearchHit
-from claude_tui.ui.screens.session_browser_table import Listing, one_line
+from claude_tui.protocol.sanitize import one_line
+from claude_tui.ui.screens.session_browser_table import Listing
 
 SORTS: tuple[str, ...] = ("last active", "created", "cost", "title")
 """The orders ``s`` cycles through."""

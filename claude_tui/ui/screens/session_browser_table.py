@@ -21,12 +21,7 @@ from textual.widgets.data_table import RowKey
 
 from claude_tui.history.index import SessionRow
 from claude_tui.history.search import SearchHit
-from claude_tui.protocol.sanitize import printable
-
-
-def one_line(text: str | None) -> str:
-    """Untrusted text as one inert line."""
-    return " ".join(printable(text or "").split())
+from claude_tui.protocol.sanitize import one_line, printable
 
 
 def ago(timestamp: float | None, now: float) -> str:

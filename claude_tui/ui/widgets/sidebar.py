@@ -27,7 +27,8 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.sanitize import one_line, printable
+from claude_tui.ui.theme import theme_color
 from claude_tui.session.items import Item
 from claude_tui.session.tasks import AgentEntry, TaskEntry, TodoEntry
 
@@ -57,14 +58,6 @@ def format_elapsed(seconds: float) -> str:
     return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
 
 
-def one_line(text: str) -> str:
-    return " ".join(printable(text).split())
-
-
-def theme_color(app: App[object], name: str, fallback: str) -> str:
-    """A theme colour as a Rich colour (`text-*` variants stay readable on light themes too)."""
-    value = app.theme_variables.get(name, "")
-    return value if value.startswith("#") else fallback
 
 
 def status_color(app: App[object], status: str) -> str:

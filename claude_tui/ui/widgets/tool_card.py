@@ -20,6 +20,7 @@ from textual.widgets import Static
 from claude_tui.protocol.sanitize import printable
 from claude_tui.protocol.tools import display_tool_name, tool_summary
 from claude_tui.session.items import ToolItem, ToolState
+from claude_tui.ui.theme import theme_color
 from claude_tui.ui.widgets.tool_diff import diff_for_tool_result
 
 _ICONS = {
@@ -116,16 +117,10 @@ class ToolCard(Vertical):
         The text-* variants keep contrast on light themes, where the raw warning or
         success colours are unreadable on a pale background.
         """
-        colour = None
-        try:
-            variables = self.app.theme_variables
-            colour = variables.get(f"text-{name}") or variables.get(name)
-        except Exception:  # noqa: BLE001 - not attached to an app yet
-            pass
-        try:
-            return Style(color=colour or None, bold=bold)
-        except Exception:  # noqa: BLE001 - e.g. "auto 87%" forms Rich cannot parse
+        if not self.is_attached:
             return Style(bold=bold)
+        colour = theme_color(self.app, f"text-{name}", theme_color(self.app, name, ""))
+        return Style(color=colour or None, bold=bold)
 
     def refresh_from(self, item: ToolItem) -> None:
         self.item = item
