@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 FIXTURES = ROOT / "tests" / "fixtures" / "claude-code-2.1.330"
 
-from typing import Annotated, Literal, Optional, Union  # noqa: E402
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter  # noqa: E402
-from pydantic_core import from_json  # noqa: E402
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic_core import from_json
 
-from claude_tui.protocol import UnknownBase, decode_line  # noqa: E402
+from claude_tui.protocol import UnknownBase, decode_line
 
 
 def load_sdk():
@@ -51,8 +51,8 @@ def best_of(fn, lines, rounds: int) -> float:
 def pydantic_floor():
     """The least a pydantic v2 decoder can do for a text delta line and still return typed models.
 
-    Three BaseModels (event envelope, content_block_delta, text_delta), the discriminators done in
-    Rust, extra keys ignored, no aliases, no Unknown fallbacks, no raw kept: everything our decoder
+    Three BaseModels (event envelope, content_block_delta, text_delta), no tag dispatch (each level
+    has one class), extra keys ignored, no aliases, no Unknown fallbacks, no raw kept: everything our decoder
     does beyond this is taken away. Timing the delta lines through it shows the ceiling of any
     decoder that builds pydantic models for them.
     """
@@ -67,14 +67,14 @@ def pydantic_floor():
     class _BlockDelta(_M):
         type: Literal["content_block_delta"]
         index: int
-        delta: Annotated[Union[_TextDelta], Field(discriminator="type")]
+        delta: _TextDelta
 
     class _Event(_M):
         type: Literal["stream_event"]
-        event: Annotated[Union[_BlockDelta], Field(discriminator="type")]
-        session_id: Optional[str] = None
-        uuid: Optional[str] = None
-        parent_tool_use_id: Optional[str] = None
+        event: _BlockDelta
+        session_id: str | None = None
+        uuid: str | None = None
+        parent_tool_use_id: str | None = None
 
     return TypeAdapter(_Event).validator.validate_json
 
