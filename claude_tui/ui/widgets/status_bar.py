@@ -29,7 +29,20 @@ def _tokens(count: int) -> str:
     return str(count)
 
 
+# From the fullest form to the tightest: each level drops what a narrow terminal can live without,
+# so the context gauge and the activity survive at 80 columns.
+_DETAIL_LEVELS = (
+    {"session": True, "delta": True, "gauge": 10, "window": True},
+    {"session": True, "delta": False, "gauge": 10, "window": True},
+    {"session": False, "delta": False, "gauge": 10, "window": True},
+    {"session": False, "delta": False, "gauge": 5, "window": False},
+    {"session": False, "delta": False, "gauge": 0, "window": False},
+)
+
+
 class StatusBar(Static):
+    """Renders the latest SessionStatus to fit its width (see `_DETAIL_LEVELS`)."""
+
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self._frame = 0
@@ -40,20 +53,36 @@ class StatusBar(Static):
         self.set_class(status.context_warning, "-context-warning")
         self.set_class(status.activity is Activity.WAITING, "-waiting")
         self.set_class(status.activity is Activity.EXITED, "-exited")
-        self.update(self.render_status(status))
+        self.refresh()
 
     def tick(self) -> None:
         self._frame += 1
         if self._status is not None and self._status.activity not in (Activity.IDLE, Activity.EXITED, Activity.WAITING):
-            self.update(self.render_status(self._status))
+            self.refresh()
 
-    def render_status(self, status: SessionStatus) -> Text:
+    def render(self) -> Text:
+        if self._status is None:
+            return Text()
+        return self.render_status(self._status, self.content_region.width or None)
+
+    def render_status(self, status: SessionStatus, width: int | None = None) -> Text:
+        """The fullest form that fits `width` cells (no limit: the fullest form)."""
+        text = Text()
+        for level in _DETAIL_LEVELS:
+            text = self._assemble(status, **level)
+            if width is None or text.cell_len <= width:
+                break
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        return text
+
+    def _assemble(self, status: SessionStatus, *, session: bool, delta: bool, gauge: int, window: bool) -> Text:
         sep = (" │ ", "dim")
         parts: list[tuple[str, str] | str] = []
         parts.append((printable(status.model) or "…", "bold"))
         parts.append(sep)
         parts.append((printable(status.permission_mode), "italic"))
-        if status.session_id:
+        if session and status.session_id:
             parts.append(sep)
             parts.append((printable(status.short_session_id), "dim"))
         parts.append(sep)
@@ -64,15 +93,13 @@ class StatusBar(Static):
         parts.append(sep)
         cost = f"${status.cost_total:.4f}" if status.cost_total < 1 else f"${status.cost_total:.2f}"
         parts.append(cost)
-        if status.cost_last_turn > 0:
+        if delta and status.cost_last_turn > 0:
             parts.append((f" (+${status.cost_last_turn:.4f})", "dim"))
         fraction = status.context_fraction
         if fraction is not None:
             parts.append(sep)
             style = "bold" if status.context_warning else ""
-            parts.append((f"ctx {_gauge(fraction)} {fraction:.0%} "
-                          f"{_tokens(status.context_tokens)}/{_tokens(status.context_window)}", style))
-        text = Text.assemble(*parts)
-        text.no_wrap = True
-        text.overflow = "ellipsis"
-        return text
+            bar = f"{_gauge(fraction, gauge)} " if gauge else ""
+            used = f" {_tokens(status.context_tokens)}/{_tokens(status.context_window)}" if window else ""
+            parts.append((f"ctx {bar}{fraction:.0%}{used}", style))
+        return Text.assemble(*parts)

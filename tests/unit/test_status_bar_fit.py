@@ -1,0 +1,44 @@
+"""The status bar keeps the context gauge visible by dropping detail, not by cutting the end off."""
+
+from __future__ import annotations
+
+import pytest
+
+from claude_tui.session.status import Activity, SessionStatus
+from claude_tui.ui.widgets.status_bar import StatusBar
+
+
+def _status() -> SessionStatus:
+    return SessionStatus(
+        session_id="1371d147-aaaa-bbbb-cccc-000000000000", model="claude-opus-5-5", activity=Activity.IDLE,
+        cost_total=0.0283, cost_last_turn=0.0283, context_tokens=32_000, context_window=1_000_000,
+    )
+
+
+def test_unlimited_width_shows_everything() -> None:
+    text = StatusBar().render_status(_status()).plain
+    assert "1371d147" in text
+    assert "(+$0.0283)" in text
+    assert "ctx ░░░░░░░░░░ 3% 32k/1.0M" in text
+
+
+@pytest.mark.parametrize("width", [100, 80, 60, 52])
+def test_fits_and_keeps_the_context_percentage(width: int) -> None:
+    text = StatusBar().render_status(_status(), width)
+    assert text.cell_len <= width, text.plain
+    assert "ctx" in text.plain and "3%" in text.plain
+    assert "idle" in text.plain
+
+
+def test_detail_goes_in_order_session_delta_then_gauge() -> None:
+    bar = StatusBar()
+    at_80 = bar.render_status(_status(), 80).plain
+    assert "1371d147" not in at_80 and "(+$" not in at_80
+    assert "░" in at_80  # the gauge survives at 80 columns
+    at_45 = bar.render_status(_status(), 45).plain
+    assert "░" not in at_45 and "3%" in at_45
+
+
+def test_too_narrow_for_anything_still_ellipsises() -> None:
+    text = StatusBar().render_status(_status(), 20)
+    assert text.overflow == "ellipsis" and text.no_wrap
