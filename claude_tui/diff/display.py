@@ -15,31 +15,20 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import _TokenType
 from pygments.util import ClassNotFound
 
-try:  # the project's sanitizer (claude_tui.protocol.sanitize)
-    from claude_tui.protocol.sanitize import printable as _printable
-except ImportError:  # pragma: no cover - fallback until the protocol module lands
-    _printable = None
+from claude_tui.protocol.sanitize import printable
 
 TAB_SIZE = 4
 _NEEDS_WORK = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
-def _fallback_printable(char: str) -> str:
-    code = ord(char)
-    if code < 0x20:
-        return chr(0x2400 + code)  # control pictures: ␀ … ␟ (ESC → ␛)
-    if code == 0x7F:
-        return "\u2421"  # ␡
-    return "\ufffd"  # C1 controls, bidi overrides, BOM
-
-
 def printable_char(char: str) -> str:
-    """A visible stand-in for one control character."""
-    if _printable is not None:
-        shown = _printable(char)
-        if shown != char:
-            return shown
-    return _fallback_printable(char)
+    """A visible stand-in for one control character.
+
+    Beyond what `printable` replaces, a diff also shows the invisible marks that make two lines
+    look equal (LRM, RLM, BOM), as the replacement character.
+    """
+    shown = printable(char)
+    return shown if shown != char else "\ufffd"
 
 
 def display_text(text: str, tab_size: int = TAB_SIZE) -> tuple[str, list[int] | None]:

@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# C0/C1 controls, plus the bidi embedding/override/isolate marks that can reorder
-# what a terminal shows (the same set protocol.sanitize makes visible).
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]+")
+from claude_tui.protocol.sanitize import CONTROL_CLASS, CONTROL_CLASS_BUT_LAYOUT
+
+# Titles and snippets drop controls (as spaces) rather than showing them as pictures the way
+# protocol.sanitize.printable does: they are one-line labels, and search must match their words.
+_CONTROL_RE = re.compile(CONTROL_CLASS + "+")
+_CONTROL_KEEP_LAYOUT_RE = re.compile(CONTROL_CLASS_BUT_LAYOUT)
 _SPACES_RE = re.compile(r"\s+")
 
 #: Text blocks the CLI writes as "user" records but which are not prompts.
@@ -41,7 +44,7 @@ def clean(text: str, max_len: int | None = None) -> str:
 
 def strip_controls(text: str) -> str:
     """Remove control characters but keep newlines and tabs (for multi-line text)."""
-    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", "", text)
+    return _CONTROL_KEEP_LAYOUT_RE.sub("", text)
 
 
 def message_texts(message: Any) -> list[str]:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["printable", "needs_sanitizing"]
+__all__ = ["CONTROL_CLASS", "CONTROL_CLASS_BUT_LAYOUT", "printable", "needs_sanitizing", "one_line"]
 
-# C0 except \t and \n, DEL, C1, bidi embedding/override (U+202A-U+202E) and isolates (U+2066-U+2069).
-# \r is replaced too: a bare carriage return can overwrite what is already on the line.
-_BAD = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: Every character a terminal could act on, as a regex class: C0, DEL, C1, the bidi
+#: embeddings/overrides (U+202A-U+202E) and isolates (U+2066-U+2069). Other layers build on it.
+CONTROL_CLASS = r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+#: The same without \t and \n, which display as layout. \r stays in: a bare carriage return
+#: can overwrite what is already on the line.
+CONTROL_CLASS_BUT_LAYOUT = r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+_BAD = re.compile(CONTROL_CLASS_BUT_LAYOUT)
 
 
 def _replacement(ch: str) -> str:
