@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from claude_tui.diff.model import FileDiff
+
 _ids = itertools.count(1)
 
 
@@ -76,6 +78,8 @@ class ToolItem(Item):
     decision: str | None = None
     """How the user answered its permission request, in words."""
     message_id: str | None = None
+    diff: FileDiff | None = None
+    """The file change its result describes (Edit/Write/NotebookEdit), built once from `structured`."""
 
     @property
     def finished(self) -> bool:

@@ -187,8 +187,9 @@ class StreamingMixin:
         changes.append(ItemChanged(tool, log.scope))
         if self.tasks.on_tool_result(tool_use_id, tool.name, structured, text, tool.result_is_error):
             changes.append(TasksChanged())
-        if not tool.result_is_error and isinstance(structured, dict):
-            diff = file_diff_from_tool_result(tool.name, tool.input, structured)
-            if diff is not None:
-                self.changes.record(diff)
+        if isinstance(structured, dict):
+            # Computed once here: the card shows it and the "what changed" panel counts it.
+            tool.diff = file_diff_from_tool_result(tool.name, tool.input, structured)
+            if tool.diff is not None and not tool.result_is_error:
+                self.changes.record(tool.diff)
         return changes

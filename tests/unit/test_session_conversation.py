@@ -169,6 +169,9 @@ def test_file_changes_are_collected_for_the_what_changed_panel() -> None:
     assert conversation.changes.turn and conversation.changes.turn[0].path == files[0].path
     conversation.add_user_prompt("next")
     assert conversation.changes.turn == [] and len(conversation.changes.session) == 1
+    # The card shows the very diff the panel counts: built once, not again per render.
+    tool = next(i for i in conversation.items if isinstance(i, ToolItem) and i.name == "Edit")
+    assert tool.diff is not None and tool.diff is files[0].diffs[0]
 
 
 def test_an_edited_input_replaces_what_the_card_shows() -> None:

@@ -21,7 +21,7 @@ from claude_tui.protocol.sanitize import printable
 from claude_tui.protocol.tools import display_tool_name, tool_summary
 from claude_tui.session.items import ToolItem, ToolState
 from claude_tui.ui.theme import theme_color
-from claude_tui.ui.widgets.tool_diff import diff_for_tool_result
+from claude_tui.ui.widgets.tool_diff import card_diff_view
 
 _ICONS = {
     # Single-width symbols: emoji are double-width and misalign in many terminals.
@@ -178,9 +178,9 @@ class ToolCard(Vertical):
         return Text(printable(_clip(dumped, 4000)))
 
     def _diff_widget(self) -> Widget | None:
-        if not self._has_diff():
+        if not self._has_diff() or self.item.diff is None:
             return None
-        return diff_for_tool_result(self.item.name, self.item.input, self.item.structured)
+        return card_diff_view(self.item.diff)
 
     def _result_widgets(self) -> list[Widget]:
         item = self.item
