@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
+from urllib.parse import unquote, urlparse
 
 _ALWAYS_SKIP = {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", ".tox"}
 _MAX_FILES = 20_000
@@ -124,3 +126,36 @@ def project_files(root: Path) -> list[str]:
     """Git-tracked (and untracked, not ignored) files in a repo, else a .gitignore-aware walk."""
     files = _git_files(root)
     return files if files is not None else _walk_files(root)
+
+
+def dropped_files_mention(text: str, root: Path) -> str | None:
+    """`@` mentions for a paste that is only file paths (what a terminal types on drag and drop).
+
+    Terminals paste dropped files as shell words: quoted, backslash-escaped or `file://` URLs.
+    When every word is an absolute path to an existing file, the paste becomes `@path` mentions (relative to the
+    project when inside it; `@"…"` when it has spaces), which Claude Code resolves itself —
+    images included. Anything else returns None and is pasted as typed.
+    """
+    text = text.strip()
+    if not text or "\n" in text or len(text) > 4096:
+        return None
+    try:
+        words = shlex.split(text)
+    except ValueError:  # an unbalanced quote: ordinary text
+        return None
+    mentions: list[str] = []
+    for word in words:
+        if word.startswith("file://"):
+            word = unquote(urlparse(word).path)
+        path = Path(word).expanduser()
+        if not path.is_absolute():  # drops are absolute; a pasted bare name is just text
+            return None
+        try:
+            if not path.is_file():
+                return None
+            path = path.resolve()
+            shown = str(path.relative_to(root.resolve())) if path.is_relative_to(root.resolve()) else str(path)
+        except OSError:
+            return None
+        mentions.append(f'@"{shown}"' if any(c.isspace() for c in shown) else f"@{shown}")
+    return " ".join(mentions) + " " if mentions else None

@@ -94,6 +94,36 @@ async def test_thinking_is_collapsed(app_options: Options) -> None:
         assert "Thought about it: 42." in screen  # Markdown rendered (no asterisks)
 
 
+async def test_a_dropped_image_reaches_the_model(app_options: Options, mock_api: MockApi,
+                                                 project_dir: Path) -> None:
+    import base64
+    import struct
+    import zlib
+
+    from textual.events import Paste
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    pixels = zlib.compress(b"\x00\xff\x00\x00" * 1)
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+           + chunk(b"IDAT", pixels) + chunk(b"IEND", b""))
+    (project_dir / "screen shot.png").write_bytes(png)
+    async with drive(app_options()) as d:
+        await d.type_prompt("kw:plain look ")
+        # A drag and drop: the terminal pastes the quoted absolute path.
+        d.app.post_message(Paste(f"'{project_dir / 'screen shot.png'}'"))
+        await d.wait(lambda: d.prompt.text.endswith('@"screen shot.png" '), "the mention in the prompt")
+        await d.pilot.press("enter")
+        await d.wait_turns(1)
+        [request] = mock_api.messages_requests()
+        blocks = [b for m in request.body["messages"] if m["role"] == "user" and isinstance(m["content"], list)
+                  for b in m["content"]]
+        images = [b for b in blocks if b.get("type") == "image"]
+        assert images, [b.get("type") for b in blocks]
+        assert base64.b64decode(images[-1]["source"]["data"]) == png
+
+
 # -- Bash: allow and deny -------------------------------------------------------------------
 
 

@@ -150,6 +150,25 @@ async def test_file_completion_with_at(tmp_path: Path) -> None:
         assert "@src/parser.py" in screen.query_one("#prompt").text  # type: ignore[attr-defined]
 
 
+async def test_a_dropped_file_becomes_a_mention_and_plain_pastes_stay_text(tmp_path: Path) -> None:
+    from textual.events import Paste
+
+    app = make_app(tmp_path)
+    (tmp_path / "shot 1.png").write_bytes(b"\x89PNG")
+    async with app.run_test(size=(120, 40)) as pilot:
+        prompt = chat(app).query_one("#prompt")
+        prompt.focus()
+        await pilot.press("s", "e", "e", " ")
+        # What a terminal types when a file is dropped on it: a quoted absolute path. (Posted to
+        # the app, as the driver does: the app forwards pastes to the focused widget.)
+        app.post_message(Paste(f"'{tmp_path / 'shot 1.png'}'"))
+        await pilot.pause()
+        assert prompt.text == 'see @"shot 1.png" '  # type: ignore[attr-defined]
+        app.post_message(Paste("and this, once"))
+        await pilot.pause()
+        assert prompt.text == 'see @"shot 1.png" and this, once'  # type: ignore[attr-defined]
+
+
 async def test_history_walks_with_up_and_down(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

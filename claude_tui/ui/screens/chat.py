@@ -92,6 +92,7 @@ class ChatScreen(ChatPolish, Screen[None]):
     def on_mount(self) -> None:
         composer = self.query_one(Composer)
         composer.load_files = self._load_files
+        composer.prompt.project_root = Path(self.options.cwd or ".").resolve()
         draft = self.drafts.load()
         if draft:
             composer.prompt.text = draft

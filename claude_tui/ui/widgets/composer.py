@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from rich.text import Text
 from textual import events, on
@@ -12,7 +13,7 @@ from textual.message import Message
 from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
 
-from claude_tui.completion import Candidate, rank
+from claude_tui.completion import Candidate, dropped_files_mention, rank
 from claude_tui.protocol.sanitize import printable
 from claude_tui.store import PromptHistory
 
@@ -38,6 +39,21 @@ class PromptInput(TextArea):
         # Not `history`: TextArea uses that name for its undo history.
         self.prompt_history = history
         self.menu: CompletionMenu | None = None
+        self.project_root: Path | None = None
+        """Set by the screen: dropped files under it are mentioned by relative path."""
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        # A file dragged onto the terminal arrives as a pasted path: make it an @ mention, which
+        # Claude Code reads (images included). Anything else is pasted as it is.
+        # (Not calling super: Textual dispatches TextArea's own _on_paste next unless prevented.)
+        mention = dropped_files_mention(event.text, self.project_root or Path.cwd())
+        if mention is None or self.read_only:
+            return
+        event.stop()
+        event.prevent_default()
+        result = self._replace_via_keyboard(mention, *self.selection)
+        if result:
+            self.move_cursor(result.end_location)
 
     async def _on_key(self, event: events.Key) -> None:
         menu = self.menu
