@@ -44,6 +44,8 @@ class Config(BaseModel):
     typeahead_guard_ms: int = Field(default=400, ge=0, le=5000)
     """Keys arriving this soon after a dialog opens are ignored."""
     enable_todo_tools: bool = True
+    file_checkpoints: bool = True
+    """Let Claude Code snapshot files before edits so a prompt's changes can be rewound."""
     cli_args: list[str] = Field(default_factory=list)
     cli_env: dict[str, str] = Field(default_factory=dict)
     keymap: dict[str, str] = Field(default_factory=dict)

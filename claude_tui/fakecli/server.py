@@ -14,7 +14,9 @@ Behaviour (see the package docstring for how to start it):
   control_response, ``[Request interrupted by user…]``, an
   ``error_during_execution`` result (all recorded lines).
 * ``set_permission_mode``, ``set_model`` (with the recorded isReplay echo),
-  ``set_max_thinking_tokens``, ``stop_task``; unknown subtypes → error.
+  ``set_max_thinking_tokens``, ``stop_task``, ``rewind_files`` (bookkeeping only, see
+  `checkpoints.py`); unknown subtypes → error.
+* ``--replay-user-messages`` → each prompt is echoed with a uuid and ``isReplay``.
 * stdin EOF → finish the current turn without pauses, then exit 0.
 
 Environment knobs:
@@ -37,10 +39,12 @@ from typing import Any
 
 from claude_tui.fakecli import recordings as rec
 from claude_tui.fakecli import scenarios
+from claude_tui.fakecli.checkpoints import Checkpoints
 from claude_tui.fakecli.faults import Faults
 from claude_tui.fakecli.player import Play, SessionState, now_iso
 
 EOF_MARK = object()
+_ECHO = "_echo_prompt"  # a placeholder in a play's lines: emit the prompt's echo here
 EDIT_TOOLS = {"Edit", "Write", "MultiEdit", "NotebookEdit"}
 MODES = {"default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"}
 
@@ -108,9 +112,11 @@ class FakeCli:
         self.out = Writer(faults)
         self.inbox: queue.Queue[Any] = queue.Queue()
         self.play: Play | None = None
-        self.queued: deque[str] = deque()
+        self.queued: deque[dict[str, Any]] = deque()
         self.eof = False
         self.max_turns: int | None = args.max_turns
+        self.echo_prompts: bool = args.replay_user_messages
+        self.checkpoints = Checkpoints()
         base = os.environ.get("FAKE_CLAUDE_DELAY_MS", "15")
         self.delay = max(0.0, float(base or 0)) / 1000.0
 
@@ -171,6 +177,10 @@ class FakeCli:
                 # --max-turns (max-turns.stdout: tool_result, then this result).
                 self.play.lines.clear()
                 line = rec.template("max-turns", rec.is_("result"))
+        if line.get("type") == _ECHO:
+            self._echo(line)
+            return
+        self.checkpoints.saw(line)
         if line.get("type") == "control_request" and self._auto_allowed(line):
             self.play.allow(line["request"].get("input"))  # the CLI would not ask
             return
@@ -192,24 +202,36 @@ class FakeCli:
             return
         kind = msg.get("type")
         if kind == "user":
-            text = _user_text(msg)
             if self.play is None:
-                self._start_turn(text)
+                self._start_turn(msg)
             else:
-                self.queued.append(text)
+                self.queued.append(msg)
         elif kind == "control_request":
             self._control(str(msg.get("request_id") or ""), msg.get("request") or {})
         elif kind == "control_response":
             self._answer(msg.get("response") or {})
         # keep_alive, update_environment_variables, …: nothing to do
 
-    def _start_turn(self, text: str) -> None:
+    def _echo(self, msg: dict[str, Any]) -> None:
+        """--replay-user-messages: the prompt comes back with its uuid (the id a rewind names)."""
+        echo_id = str(uuid.uuid4())
+        self.checkpoints.prompt(echo_id)
+        self.out.obj({"type": "user", "message": msg.get("message") or {}, "session_id": self.state.session_id,
+                      "parent_tool_use_id": None, "uuid": echo_id, "timestamp": now_iso(), "isReplay": True})
+
+    def _start_turn(self, msg: dict[str, Any]) -> None:
+        text = _user_text(msg)
         self.faults.on_turn(self.out)
         name = self.faults.forced_scenario or scenarios.pick(text)
         self.play = Play(scenarios.get(name), self.state)
         if self.faults.huge_line:
             self.faults.huge_line = False
             self.play.lines.insert(1, self.faults.huge_assistant())
+        if self.echo_prompts:
+            # The real CLI echoes a prompt when its turn starts, after the turn's system lines.
+            at = next((i for i, line in enumerate(self.play.lines) if line.get("type") != "system"),
+                      len(self.play.lines))
+            self.play.lines.insert(at, {"type": _ECHO, "message": msg.get("message") or {}})
 
     def _answer(self, resp: dict[str, Any]) -> None:
         play = self.play
@@ -250,6 +272,8 @@ class FakeCli:
             self._set_model(rid, str(req.get("model") or "default"))
         elif sub in ("set_max_thinking_tokens", "stop_task"):
             self._ok(rid, {})
+        elif sub == "rewind_files":
+            self._ok(rid, self.checkpoints.rewind(str(req.get("user_message_id") or ""), bool(req.get("dry_run"))))
         else:
             self._error(rid, f"Unsupported control request subtype: {sub}")
 
@@ -300,6 +324,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--model")
     p.add_argument("--permission-mode")
     p.add_argument("--max-turns", type=int)
+    p.add_argument("--replay-user-messages", action="store_true")
     args, _unknown = p.parse_known_args(argv)  # every other claude flag is accepted and ignored
     return args
 

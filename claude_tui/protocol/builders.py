@@ -13,7 +13,7 @@ from typing import Any
 
 __all__ = [
     "new_request_id", "user_message", "image_block", "control_request", "initialize", "interrupt",
-    "set_permission_mode", "set_model", "set_max_thinking_tokens", "stop_task", "allow", "deny",
+    "set_permission_mode", "set_model", "set_max_thinking_tokens", "stop_task", "rewind_files", "allow", "deny",
     "answer_questions", "control_error", "control_success", "join_labels",
 ]
 
@@ -78,6 +78,15 @@ def set_max_thinking_tokens(n: int | None, request_id: str | None = None) -> dic
 
 def stop_task(task_id: str, request_id: str | None = None) -> dict[str, Any]:
     return control_request("stop_task", request_id, task_id=task_id)
+
+
+def rewind_files(user_message_id: str, dry_run: bool = False, request_id: str | None = None) -> dict[str, Any]:
+    """Put files back as they were before a user message (needs file checkpoints, see transport.options).
+
+    The answer: `{canRewind, error?, filesChanged, insertions, deletions}` (dry run) or
+    `{canRewind, skippedLinks}`; `canRewind: false` with `error` when there is no checkpoint.
+    """
+    return control_request("rewind_files", request_id, user_message_id=user_message_id, dry_run=dry_run)
 
 
 def control_success(request_id: str, response: dict[str, Any] | None = None) -> dict[str, Any]:

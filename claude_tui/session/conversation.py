@@ -56,6 +56,8 @@ class Conversation(StreamingMixin, PermissionsMixin):
         self.models: list[dict[str, Any]] = []
         self.account: dict[str, Any] = {}
         self._turn_start_cost = 0.0
+        self._init_pending = False
+        """A prompt was sent while idle and its turn's `system/init` has not arrived yet."""
         self._tool_names: dict[str, str] = {}
         self.invalid_lines = 0
 
@@ -86,6 +88,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
         busy = self.status.activity not in (Activity.IDLE, Activity.STARTING, Activity.EXITED)
         self.main.add(UserItem(text=text, image_count=image_count, queued=busy), changes)
         if not busy:
+            self._init_pending = True
             self.status.activity = Activity.THINKING
             self._turn_start_cost = self.status.cost_total
             self.changes.begin_turn()
@@ -161,12 +164,17 @@ class Conversation(StreamingMixin, PermissionsMixin):
         status.agents = [str(a) for a in as_list(raw.get("agents"))]
         status.skills = [str(s) for s in as_list(raw.get("skills"))]
         changes: list[Change] = [StatusChanged()]
-        # A turn starts: the oldest queued prompt is the one the CLI picked up now.
-        for item in self.main.items:
-            if isinstance(item, UserItem) and item.queued:
-                item.queued = False
-                changes.append(ItemChanged(item))
-                break
+        if self._init_pending:
+            # The turn of the prompt sent while idle: prompts queued behind it stay queued (they
+            # can be added before this init arrives).
+            self._init_pending = False
+        else:
+            # A later turn starts: the oldest queued prompt is the one the CLI picked up now.
+            for item in self.main.items:
+                if isinstance(item, UserItem) and item.queued:
+                    item.queued = False
+                    changes.append(ItemChanged(item))
+                    break
         if status.activity in (Activity.IDLE, Activity.STARTING):
             # The CLI can start a turn on its own (a background agent finished).
             status.activity = Activity.THINKING

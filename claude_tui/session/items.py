@@ -33,6 +33,8 @@ class UserItem(Item):
     image_count: int = 0
     queued: bool = False
     """Sent while a turn was running: the CLI holds it until the turn ends."""
+    uuid: str | None = None
+    """The CLI's id for this message (from its echo, or the transcript): what a file rewind names."""
 
 
 @dataclass(eq=False)

@@ -157,6 +157,12 @@ class StreamingMixin:
         if command is not None:
             # A slash command the user typed (transcripts record it wrapped in tags).
             text = command
+        if raw.get("isReplay") and log.scope is None:
+            echoed = _claim_echo(log, text, raw.get("uuid"))
+            if echoed is not None and echoed.queued:
+                # The echo comes when the CLI starts the prompt's turn: it is not waiting any more.
+                echoed.queued = False
+                return [ItemChanged(echoed)]
         if raw.get("isReplay") or raw.get("isMeta") or log.scope is not None:
             # Replays of our own prompts (and a subagent's prompt) are already shown or belong to the agent.
             if log.scope is not None and text.strip():
@@ -165,7 +171,8 @@ class StreamingMixin:
                 return changes
             return []
         changes = []
-        log.add(UserItem(text=text), changes)
+        uuid = raw.get("uuid")
+        log.add(UserItem(text=text, uuid=uuid if isinstance(uuid, str) and uuid else None), changes)
         return changes
 
     def _tool_result(self, log: Log, block: dict[str, Any], structured: Any) -> list[Change]:
@@ -193,3 +200,20 @@ class StreamingMixin:
             if tool.diff is not None and not tool.result_is_error:
                 self.changes.record(tool.diff)
         return changes
+
+
+def _claim_echo(log: Log, text: str, uuid: object) -> UserItem | None:
+    """Give the oldest prompt still waiting for its echo the CLI's uuid (prompts echo in the order sent)."""
+    if not isinstance(uuid, str) or not uuid:
+        return None
+    wanted = text.strip()
+    match: UserItem | None = None
+    for item in reversed(log.items):
+        if isinstance(item, UserItem):
+            if item.uuid is not None:
+                break  # everything older was echoed already
+            if item.text.strip() == wanted:
+                match = item
+    if match is not None:
+        match.uuid = uuid
+    return match

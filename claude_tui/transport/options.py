@@ -36,6 +36,9 @@ class CliOptions:
     extra_args: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     enable_todo_tools: bool = True
+    file_checkpoints: bool = True
+    """Let the CLI snapshot files before edits, and echo our prompts with their ids, so a prompt's
+    file changes can be rewound (`rewind_files`)."""
     claude_path: str | None = None
     # An argv prefix used instead of the binary (the fake CLI in tests/demo:
     # `claude_tui.fakecli.command()`); when set, the binary is not located.
@@ -46,6 +49,9 @@ def build_argv(opts: CliOptions, binary: str | Sequence[str]) -> list[str]:
     """The full argv: ``binary`` (a path, or an argv prefix) + base flags + options."""
     argv = [binary] if isinstance(binary, str) else list(binary)
     argv += BASE_FLAGS
+    if opts.file_checkpoints:
+        # The echo carries each prompt's uuid: the id a rewind names.
+        argv += ["--replay-user-messages"]
     if opts.model:
         argv += ["--model", opts.model]
     if opts.permission_mode:
@@ -79,5 +85,7 @@ def build_env(opts: CliOptions, base: Mapping[str, str] | None = None) -> dict[s
     env.pop("CLAUDECODE", None)
     if opts.enable_todo_tools:
         env["CLAUDE_CODE_ENABLE_TODO_TOOLS"] = "1"
+    if opts.file_checkpoints:
+        env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"] = "true"
     env.update({str(k): str(v) for k, v in opts.env.items()})
     return env

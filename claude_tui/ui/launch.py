@@ -11,7 +11,8 @@ from claude_tui.transport.options import CliOptions
 
 
 def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[str], cli_env: dict[str, str],
-                  enable_todo_tools: bool, model: str | None, permission_mode: str | None) -> CliOptions:
+                  enable_todo_tools: bool, model: str | None, permission_mode: str | None,
+                  file_checkpoints: bool = True) -> CliOptions:
     options = CliOptions(
         cwd=str(args.cwd),
         model=model,
@@ -23,6 +24,7 @@ def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[
         extra_args=list(cli_args) + list(args.extra_args),
         env=dict(cli_env),
         enable_todo_tools=enable_todo_tools,
+        file_checkpoints=file_checkpoints,
         claude_path=args.claude_path or config_claude_path,
     )
     if args.demo:
@@ -52,7 +54,7 @@ def run_app(args: AppArgs) -> int:
         print(f"claude-tui: configuration problem:\n{error}", file=sys.stderr)
         return 2
     options = build_options(args, config.claude_path, config.cli_args, config.cli_env, config.enable_todo_tools,
-                            config.model, config.permission_mode)
+                            config.model, config.permission_mode, config.file_checkpoints)
     if options.command is None:
         from claude_tui.transport.errors import ClaudeNotFoundError
         from claude_tui.transport.locate import find_claude

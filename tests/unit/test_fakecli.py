@@ -23,6 +23,8 @@ def fake(fault: str | None = None, env: dict[str, str] | None = None, **opts: An
     e = {"FAKE_CLAUDE_DELAY_MS": "0", **(env or {})}
     if fault:
         e["FAKE_CLAUDE_FAULT"] = fault
+    # The recordings were made without --replay-user-messages: compare like with like by default.
+    opts.setdefault("file_checkpoints", False)
     return ClaudeClient(CliOptions(command=command(), env=e, **opts), eof_grace=0.5, close_grace=2, term_timeout=2)
 
 
@@ -439,3 +441,32 @@ def test_keyword_table() -> None:
     assert scenarios.pick("what's up") == "welcome"
     assert scenarios.pick("tell me a story") == "slow"
     assert set(scenarios.names()) >= {"plain", "bash", "edit", "ask", "plan", "agent", "tasks", "slow", "welcome"}
+
+
+# -- prompt echoes and file rewinds (--replay-user-messages) -----------------------------
+
+
+async def test_prompts_are_echoed_at_turn_start_and_edits_can_be_rewound() -> None:
+    client = fake(file_checkpoints=True)
+    await started(client)
+    try:
+        await client.send(builders.user_message("kw:edit the file"))
+        items = await until(client, is_permission)
+        # Like the real CLI: the echo follows the turn's system lines.
+        assert keys(items)[:3] == [("system", "init"), ("system", "status"), ("user", None)]
+        echo = items[2].raw
+        assert echo["isReplay"] is True and echo["message"]["content"][0]["text"] == "kw:edit the file"
+        request = next(i for i in items if is_permission(i))
+        await client.answer_permission(builders.allow(request.raw["request_id"], {}))
+        await until(client, is_result)
+        dry = await client.request(builders.rewind_files(echo["uuid"], dry_run=True), timeout=10)
+        assert dry.payload == {"canRewind": True, "filesChanged": ["/home/user/project/a.txt"],
+                               "insertions": 1, "deletions": 1}
+        done = await client.request(builders.rewind_files(echo["uuid"]), timeout=10)
+        assert done.payload["canRewind"] is True
+        again = await client.request(builders.rewind_files(echo["uuid"], dry_run=True), timeout=10)
+        assert again.payload["filesChanged"] == []
+        unknown = await client.request(builders.rewind_files("nope", dry_run=True), timeout=10)
+        assert unknown.payload == {"canRewind": False, "error": "No file checkpoint found for this message."}
+    finally:
+        await client.close()

@@ -136,8 +136,13 @@ def test_queued_prompt_is_marked_until_its_turn_starts() -> None:
     conversation.add_user_prompt("second")
     users = [i for i in conversation.items if isinstance(i, UserItem)]
     assert [u.queued for u in users] == [False, True]
-    for line in recording("text"):
+    lines = recording("text")  # one turn: the first prompt's
+    for line in lines:
         conversation.apply(decode_line(line))
+    # That turn's init arrived after "second" was queued: it must not take it for its own.
+    assert users[1].queued is True
+    assert conversation.status.activity is Activity.THINKING  # the CLI will start it next
+    conversation.apply(decode_line(next(line for line in lines if '"subtype":"init"' in line)))
     assert users[1].queued is False  # the second turn's system/init picked it up
 
 
@@ -205,3 +210,48 @@ def test_transcript_command_wrappers_and_task_notifications_read_as_words() -> N
     assert user.text == "/context"
     note = next(i for i in conversation.items if isinstance(i, NoteItem))
     assert note.text == 'Agent "Explore tree" finished' and "<" not in note.text
+
+
+def _echo(text: str, uuid: str) -> object:
+    from claude_tui.protocol import decode_obj
+
+    return decode_obj({"type": "user", "message": {"role": "user", "content": [{"type": "text", "text": text}]},
+                       "session_id": "s", "parent_tool_use_id": None, "uuid": uuid, "isReplay": True})
+
+
+def test_prompt_echoes_give_prompts_their_uuid_in_order() -> None:
+    conversation = Conversation()
+    conversation.status.activity = Activity.IDLE
+    conversation.add_user_prompt("same")
+    conversation.add_user_prompt("same")  # queued behind the first
+    conversation.add_user_prompt("other")
+    assert conversation.apply(_echo("same", "u1")) == []  # nothing new to show
+    conversation.apply(_echo("same", "u2"))
+    conversation.apply(_echo("not sent by us", "u9"))
+    prompts = [i for i in conversation.items if isinstance(i, UserItem)]
+    assert [p.uuid for p in prompts] == ["u1", "u2", None]
+    conversation.apply(_echo("other", "u3"))
+    assert prompts[2].uuid == "u3"
+    assert len([i for i in conversation.items if isinstance(i, UserItem)]) == 3
+
+
+def test_a_transcript_prompt_keeps_its_uuid() -> None:
+    from claude_tui.protocol import decode_obj
+
+    conversation = Conversation()
+    conversation.apply(decode_obj({"type": "user", "uuid": "t1", "session_id": "s", "parent_tool_use_id": None,
+                                   "message": {"role": "user", "content": "from the transcript"}}))
+    [prompt] = [i for i in conversation.items if isinstance(i, UserItem)]
+    assert prompt.uuid == "t1"
+
+
+def test_the_echo_marks_a_queued_prompt_as_started() -> None:
+    conversation = Conversation()
+    conversation.status.activity = Activity.IDLE
+    conversation.add_user_prompt("first")
+    conversation.add_user_prompt("second")
+    conversation.apply(_echo("first", "u1"))
+    second = [i for i in conversation.items if isinstance(i, UserItem)][1]
+    assert second.queued
+    changes = conversation.apply(_echo("second", "u2"))
+    assert not second.queued and any(isinstance(c, ch.ItemChanged) and c.item is second for c in changes)

@@ -24,7 +24,7 @@ def make_exe(path: Path) -> Path:
 
 
 def test_base_argv_is_stream_json_duplex() -> None:
-    argv = build_argv(CliOptions(), "/bin/claude")
+    argv = build_argv(CliOptions(file_checkpoints=False), "/bin/claude")
     assert argv == [
         "/bin/claude",
         "--output-format", "stream-json",
@@ -50,6 +50,7 @@ def test_all_options_map_to_flags() -> None:
     argv = build_argv(opts, "claude")
     tail = argv[1 + len(BASE_FLAGS) :]
     assert tail == [
+        "--replay-user-messages",
         "--model", "sonnet",
         "--permission-mode", "plan",
         "--resume", "abc-123",
@@ -97,6 +98,15 @@ def test_env_todo_tools_can_be_disabled_and_extra_env_wins() -> None:
     assert "CLAUDE_CODE_ENABLE_TODO_TOOLS" not in env
     env = build_env(CliOptions(env={"CLAUDE_CODE_ENABLE_TODO_TOOLS": "0"}), {})
     assert env["CLAUDE_CODE_ENABLE_TODO_TOOLS"] == "0"
+
+
+def test_file_checkpoints_set_the_env_and_the_echo_flag() -> None:
+    on = CliOptions()
+    assert build_env(on, {})["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"] == "true"
+    assert "--replay-user-messages" in build_argv(on, "claude")
+    off = CliOptions(file_checkpoints=False)
+    assert "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING" not in build_env(off, {})
+    assert "--replay-user-messages" not in build_argv(off, "claude")
 
 
 def test_env_defaults_to_os_environ(monkeypatch: pytest.MonkeyPatch) -> None:
