@@ -1,12 +1,9 @@
 """Past sessions: list, filter, full-text search, preview; resume or fork one.
 
-First paint comes from the index alone (:meth:`SessionIndex.sessions`, no
-transcript reads). A thread worker then revalidates the index against the disk
-and re-lists, then counts messages and builds the full-text index in the
-background (progress in the status line); a timer repeats the revalidation so
-sessions appearing or growing while the browser is open show up. Workers only
-post the messages nested below; every result carries the generation (scope),
-query or preview sequence number it was computed for, and stale ones are dropped.
+This module is the screen itself: layout, key bindings, the listing it draws,
+and the commands. The rows in scope and the background work that keeps them
+current (revalidating, counting, indexing, searching, previewing, saving names)
+live in its base class, :mod:`~claude_tui.ui.screens.session_browser_workers`.
 
 Keys: Enter resume · f fork · a this project / all projects · s sort ·
 typing filters titles (fuzzy, in memory) · / full-text search (Esc leaves it) ·
@@ -16,44 +13,39 @@ r rename (our own name store) · Esc / q close. The result is a
 
 from __future__ import annotations
 
-import sqlite3
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
-from textual.message import Message
-from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, Static
-from textual.worker import Worker, get_current_worker
 
-from claude_tui.history.index import SessionIndex, SessionRow
-from claude_tui.history.names import NameStore
 from claude_tui.history.paths import config_root as default_config_root
-from claude_tui.history.search import SearchHit
 from claude_tui.session.conversation import Conversation
-from claude_tui.ui.screens.session_browser_listing import SORTS, empty_message, filtered, searched, status_line
+from claude_tui.ui.screens.session_browser_listing import (
+    SORTS,
+    empty_message,
+    filtered,
+    searched,
+    status_line,
+)
 from claude_tui.ui.screens.session_browser_preview import (
-    Preview,
     RenameScreen,
     SessionPreview,
     conversation_from_file,
-    load_preview,
 )
-from claude_tui.protocol.sanitize import one_line
 from claude_tui.ui.screens.session_browser_table import SessionTable
+from claude_tui.ui.screens.session_browser_workers import (
+    POLL_SECONDS,
+    SessionBrowserWorkers,
+)
 
-PREVIEW_DELAY = 0.15
-SEARCH_DELAY = 0.12
-POLL_SECONDS = 5.0
 WIDE = 120
 """From this width on the preview sits right of the table; below it, underneath."""
 
@@ -73,7 +65,7 @@ def conversation_for(choice: BrowserChoice) -> Conversation:
     return conversation_from_file(choice.path)
 
 
-class SessionBrowserScreen(Screen["BrowserChoice | None"]):
+class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
     # Typing filters from the first key; Tab moves to the table, where the single
     # letters (f fork, a scope, s sort, r rename, q close) are commands.
     AUTO_FOCUS = "#browser-filter"
@@ -95,63 +87,13 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
         Binding("pageup", "move(-10)", show=False),
     ]
 
-    class Listed(Message):
-        def __init__(self, generation: int, rows: list[SessionRow]) -> None:
-            super().__init__()
-            self.generation, self.rows = generation, rows
-
-    class Progress(Message):
-        def __init__(self, generation: int, done: int, total: int) -> None:
-            super().__init__()
-            self.generation, self.done, self.total = generation, done, total
-
-    class Counted(Message):
-        def __init__(self, generation: int, counts: dict[str, int | None], finished: bool) -> None:
-            super().__init__()
-            self.generation, self.counts, self.finished = generation, counts, finished
-
-    class Found(Message):
-        def __init__(self, seq: int, query: str, hits: list[SearchHit], note: str | None) -> None:
-            super().__init__()
-            self.seq, self.query, self.hits, self.note = seq, query, hits, note
-
-    class PreviewLoaded(Message):
-        def __init__(self, seq: int, path: str, mtime_ns: int, preview: Preview | None, error: str = "") -> None:
-            super().__init__()
-            self.seq, self.path, self.mtime_ns, self.preview, self.error = seq, path, mtime_ns, preview, error
-
-    class Renamed(Message):
-        def __init__(self, session_id: str, name: str | None, error: str = "") -> None:
-            super().__init__()
-            self.session_id, self.name, self.error = session_id, name, error
-
     def __init__(self, cwd: Path, config_root: Path | None = None, index_path: Path | None = None,
                  now: Callable[[], float] | None = None, all_projects: bool = False, *,
                  names_path: Path | None = None, poll_seconds: float | None = POLL_SECONDS) -> None:
-        super().__init__(classes="session-browser")
-        self.cwd = Path(cwd)
-        self.config_root = config_root
-        self.index_path = index_path
-        self.names_path = names_path
-        self.now = now or time.time
-        self.all_projects = all_projects
-        self.poll_seconds = poll_seconds
+        super().__init__(Path(cwd), config_root=config_root, index_path=index_path, names_path=names_path,
+                         now=now or time.time, all_projects=all_projects, poll_seconds=poll_seconds,
+                         classes="session-browser")
         self.sort = SORTS[0]
-        self.searching = False
-        self.indexing: tuple[int, int] | None = None
-        self.indexed = False
-        self.search_note: str | None = None
-        self._rows: list[SessionRow] = []
-        self._generation = 0
-        self._listed = False
-        self._search_seq = 0
-        self._search_query = ""
-        self._hits: list[SearchHit] = []
-        self._preview_seq = 0
-        self._preview_timer: Timer | None = None
-        self._search_timer: Timer | None = None
-        self._previews: OrderedDict[str, tuple[int, Preview]] = OrderedDict()
-        self._refresh_worker: Worker[None] | None = None
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter titles — type to narrow, / searches every message", id="browser-filter",
@@ -163,34 +105,13 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
         yield Static(id="browser-empty", markup=False)
         yield Footer()
 
-    # -- helpers -----------------------------------------------------------------------
-    @property
-    def table(self) -> SessionTable:
-        return self.query_one("#browser-table", SessionTable)
-
-    @property
-    def filter_input(self) -> Input:
-        return self.query_one("#browser-filter", Input)
-
-    @property
-    def rows(self) -> list[SessionRow]:
-        """Every session in scope (unfiltered)."""
-        return self._rows
-
-    def _open_index(self) -> SessionIndex:
-        return SessionIndex(self.index_path, root=self.config_root, names=NameStore(self.names_path))
-
     def _root(self) -> Path:
         return self.config_root if self.config_root is not None else default_config_root()
 
     # -- lifecycle -----------------------------------------------------------------------
     def on_mount(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
-        try:  # first paint: the index only (WAL: a reader never waits for the worker)
-            with self._open_index() as index:
-                self._rows = index.sessions(index.project_dirs(self.cwd, self.all_projects))
-        except sqlite3.Error:
-            self._rows = []
+        self._rows = self._rows_from_index()  # first paint: the index only
         self._populate()
         self.reload()
         if self.poll_seconds:
@@ -199,87 +120,6 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width >= WIDE, "-wide")
-
-    def reload(self) -> None:
-        """Revalidate the scope against the disk, re-list, then count and index in the background."""
-        self._refresh_worker = self._refresh(self._generation, self.all_projects)
-
-    def _poll(self) -> None:
-        if self._refresh_worker is None or self._refresh_worker.is_finished:
-            self.reload()
-
-    @work(thread=True, exclusive=True, group="browser-refresh", exit_on_error=False)
-    def _refresh(self, generation: int, all_projects: bool) -> None:
-        worker = get_current_worker()
-
-        def stop() -> bool:
-            return worker.is_cancelled or generation != self._generation
-
-        with self._open_index() as index:
-            dirs = index.project_dirs(self.cwd, all_projects)
-            index.refresh(dirs)
-            if stop():
-                return
-            self.post_message(self.Listed(generation, index.sessions(dirs)))
-            last = last_counts = time.monotonic()
-
-            def progress(done: int, total: int) -> None:
-                nonlocal last, last_counts
-                now = time.monotonic()
-                if now - last >= 0.25 or done == total:
-                    last = now
-                    self.post_message(self.Progress(generation, done, total))
-                if now - last_counts >= 1.0:  # fill the messages column as the counts come in
-                    last_counts = now
-                    counts = {row.path: row.message_count for row in index.sessions(dirs)}
-                    self.post_message(self.Counted(generation, counts, False))
-
-            stale = len(index.stale_content(dirs))
-            if stale:
-                self.post_message(self.Progress(generation, 0, stale))
-                index.index_content(dirs, should_stop=stop, progress=progress)
-            if not stop():
-                counts = {row.path: row.message_count for row in index.sessions(dirs)}
-                self.post_message(self.Counted(generation, counts, True))
-
-    # -- worker results ------------------------------------------------------------------
-    @on(Listed)
-    def _listed_rows(self, message: Listed) -> None:
-        if message.generation != self._generation:
-            return
-        def signature(rows: list[SessionRow]) -> list[tuple[str, int, str | None, int | None]]:
-            return [(r.path, r.mtime_ns, r.name, r.message_count) for r in rows]
-        changed = signature(message.rows) != signature(self._rows) or not self._listed
-        self._listed = True
-        if not changed:  # keep the row objects the table and preview already hold
-            self._show_status()
-            return
-        self._rows = message.rows
-        if self.searching:
-            self._show_status()
-        else:
-            self._populate(self.table.current_path)
-
-    @on(Progress)
-    def _progress(self, message: Progress) -> None:
-        if message.generation == self._generation:
-            self.indexing = (message.done, message.total) if message.done < message.total else None
-            self._show_status()
-
-    @on(Counted)
-    def _counted(self, message: Counted) -> None:
-        if message.generation != self._generation:
-            return
-        for row in self._rows:
-            if row.path in message.counts:
-                row.message_count = message.counts[row.path]
-        self.table.set_counts(message.counts)
-        if message.finished:
-            self.indexing = None
-            was_indexed, self.indexed = self.indexed, True
-            if self.searching and self._search_query and not was_indexed:
-                self._start_search()  # the first search may have run on a partial index
-        self._show_status()
 
     # -- listing -------------------------------------------------------------------------
     def _populate(self, keep: str | None = None) -> None:
@@ -308,54 +148,9 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
             order=self.sort, all_projects=self.all_projects, cwd=self.cwd, indexing=self.indexing,
             indexed=self.indexed, note=self.search_note))
 
-    # -- preview -------------------------------------------------------------------------
     @on(DataTable.RowHighlighted, "#browser-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._schedule_preview()
-
-    def _schedule_preview(self) -> None:
-        if self._preview_timer is not None:
-            self._preview_timer.stop()
-        row = self.table.current_row
-        preview = self.query_one(SessionPreview)
-        hits = (self.table.listing.hits or {}).get(row.path) if row is not None else None
-        preview.show_row(row, self.now(), hits)
-        self._preview_seq += 1
-        if row is None:
-            self.call_later(preview.show_nothing)
-            return
-        cached = self._previews.get(row.path)
-        if cached is not None and cached[0] == row.mtime_ns:
-            self.post_message(self.PreviewLoaded(self._preview_seq, row.path, row.mtime_ns, cached[1]))
-            return
-        self._preview_timer = self.set_timer(PREVIEW_DELAY, self._start_preview)
-
-    def _start_preview(self) -> None:
-        row = self.table.current_row
-        if row is not None:
-            self._load_preview(self._preview_seq, row.path, row.mtime_ns)
-
-    @work(thread=True, exclusive=True, group="browser-preview", exit_on_error=False)
-    def _load_preview(self, seq: int, path: str, mtime_ns: int) -> None:
-        worker = get_current_worker()
-        try:
-            preview = load_preview(path, lambda: worker.is_cancelled or seq != self._preview_seq)
-        except (OSError, ValueError) as error:
-            self.post_message(self.PreviewLoaded(seq, path, mtime_ns, None, f"Cannot read the transcript: {error}"))
-            return
-        if preview is not None and not worker.is_cancelled:
-            self.post_message(self.PreviewLoaded(seq, path, mtime_ns, preview))
-
-    @on(PreviewLoaded)
-    async def _preview_loaded(self, message: PreviewLoaded) -> None:
-        if message.preview is not None:
-            self._previews[message.path] = (message.mtime_ns, message.preview)
-            self._previews.move_to_end(message.path)
-            while len(self._previews) > 16:
-                self._previews.popitem(last=False)
-        if message.seq != self._preview_seq:
-            return
-        await self.query_one(SessionPreview).show_preview(message.preview, one_line(message.error))
 
     # -- filter and search -----------------------------------------------------------------
     @on(Input.Changed, "#browser-filter")
@@ -363,35 +158,7 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
         if not self.searching:
             self._populate()  # the best match on top gets the cursor, so Enter opens it
             return
-        if self._search_timer is not None:
-            self._search_timer.stop()
-        self._search_timer = self.set_timer(SEARCH_DELAY, self._start_search)
-
-    def _start_search(self) -> None:
-        query = self.filter_input.value.strip()
-        self._search_seq += 1
-        self._search_query = query
-        if not query:
-            self._hits = []
-            self._populate()
-            return
-        self._search(self._search_seq, query, self.all_projects)
-
-    @work(thread=True, exclusive=True, group="browser-search", exit_on_error=False)
-    def _search(self, seq: int, query: str, all_projects: bool) -> None:
-        with self._open_index() as index:
-            hits = index.search(query, index.project_dirs(self.cwd, all_projects))
-            note = index.search_note
-        if seq == self._search_seq:
-            self.post_message(self.Found(seq, query, hits, note))
-
-    @on(Found)
-    def _found(self, message: Found) -> None:
-        if message.seq != self._search_seq or not self.searching:
-            return
-        self._hits = message.hits
-        self.search_note = message.note
-        self._populate()
+        self._schedule_search()
 
     def on_key(self, event: events.Key) -> None:
         """Typing while the table has focus starts the title filter."""
@@ -447,11 +214,7 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
         self._listed = False
         self.indexed = False
         self.indexing = None
-        try:
-            with self._open_index() as index:
-                self._rows = index.sessions(index.project_dirs(self.cwd, all_projects))
-        except sqlite3.Error:
-            self._rows = []
+        self._rows = self._rows_from_index()
         self._populate(self.table.current_path)
         if self.searching:
             self._start_search()
@@ -510,34 +273,6 @@ class SessionBrowserScreen(Screen["BrowserChoice | None"]):
                 self._save_name(row.session_id, name or None)
 
         self.app.push_screen(RenameScreen(row.name or "", row.title or row.display_title), renamed)
-
-    @work(thread=True, group="browser-rename", exit_on_error=False)
-    def _save_name(self, session_id: str, name: str | None) -> None:
-        try:
-            store = NameStore(self.names_path)
-            store.set(session_id, name)
-            self.post_message(self.Renamed(session_id, store.get(session_id)))
-        except OSError as error:
-            self.post_message(self.Renamed(session_id, None, f"Could not save the name: {error.strerror}"))
-
-    @on(Renamed)
-    def _renamed(self, message: Renamed) -> None:
-        if message.error:
-            self.notify(one_line(message.error), severity="error")
-            return
-        for row in self._rows:
-            if row.session_id == message.session_id:
-                row.name = message.name
-        for row in self.table.listing.rows:  # search rows may be stand-ins
-            if row.session_id == message.session_id:
-                row.name = message.name
-                self.table.redraw_session(row)
-        self._schedule_preview()
-
-    def on_screen_suspend(self) -> None:
-        for timer in (self._preview_timer, self._search_timer):
-            if timer is not None:
-                timer.stop()
 
 
 __all__ = ["BrowserChoice", "SessionBrowserScreen", "conversation_for"]

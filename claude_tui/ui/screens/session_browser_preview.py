@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
@@ -23,10 +23,10 @@ from textual.widgets import Input, Static
 from claude_tui.history.index import SessionRow
 from claude_tui.history.search import SearchHit
 from claude_tui.history.transcript import load_transcript
+from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.conversation import Conversation, Log
 from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.session.replay import replay
-from claude_tui.protocol.sanitize import one_line
 from claude_tui.ui.screens.session_browser_table import ago, cost_label, snippet_text
 from claude_tui.ui.widgets.chat_log import ChatLog
 
@@ -104,7 +104,7 @@ def header_text(row: SessionRow, now: float) -> Text:
 class SessionPreview(Vertical):
     """Header, search matches (in search mode) and the newest turns of the highlighted session."""
 
-    COMPONENT_CLASSES = {"session-preview--match"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"session-preview--match"}
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-header", markup=False)
@@ -159,7 +159,7 @@ class SessionPreview(Vertical):
 class RenameScreen(ModalScreen[str | None]):
     """Name a session (our own store). Enter saves (empty removes the name); Esc cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, current: str, title: str) -> None:
         super().__init__(classes="rename-screen")
