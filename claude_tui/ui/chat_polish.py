@@ -257,6 +257,20 @@ class ChatPolish:
     def on_select_bar_copy_requested(self, message: "SelectBar.CopyRequested") -> None:
         self.copy_item(message.item_id, message.what)
 
+    def on_select_bar_rewind_requested(self, message: "SelectBar.RewindRequested") -> None:
+        from claude_tui.ui.rewind import start_rewind
+
+        item = self.item_by_id(message.item_id)
+        if not isinstance(item, UserItem):
+            self._me().notify("Select one of your prompts to rewind files to before it.", severity="warning")
+            return
+        start_rewind(self._me(), item)
+
+    def rewind_last_prompt(self) -> None:
+        from claude_tui.ui.rewind import last_rewindable_prompt, start_rewind
+
+        start_rewind(self._me(), last_rewindable_prompt(self._me()))
+
     async def on_select_bar_closed(self, message: "SelectBar.Closed") -> None:
         await self.reveal_item(None, SELECT_CLASS)
         self._focus_prompt()

@@ -47,6 +47,25 @@ def _first_line(value: Any, limit: int = 100) -> str:
     return text.splitlines()[0][:limit] if text else ""
 
 
+def current_model_value(models: list[dict[str, Any]], model: str, chosen: str | None) -> str | None:
+    """Which entry of the CLI's model list is in use: the one picked, else the one naming the model.
+
+    Several entries can resolve to the same model ("default" and "opus"): the pick decides; without
+    one, the first match (the CLI lists its default first).
+    """
+    values = [str(m.get("value") or "") for m in models]
+    if chosen and chosen in values:
+        return chosen
+    if model in values:
+        return model
+    for entry, value in zip(models, values):
+        resolved = str(entry.get("resolvedModel") or "")
+        # The running model can carry a suffix the list does not ("claude-opus-5-5[1m]").
+        if value and resolved and (model == resolved or model.startswith(resolved + "[")):
+            return value
+    return None
+
+
 def chat_commands(chat: "ChatScreen") -> list[Command]:
     """Every chat command for the current state (pure apart from reading `chat`)."""
     app = chat.tui
@@ -83,12 +102,16 @@ def chat_commands(chat: "ChatScreen") -> list[Command]:
                              ("/cost", "Cost and usage of this session"),
                              ("/context", "What fills the context window")):
             commands.append(Command(f"Send {slash}", partial(chat.send_slash, slash), words, True))
+        if chat.options.file_checkpoints:
+            commands.append(Command("Rewind files to before the last prompt…", chat.rewind_last_prompt,
+                                    "Undo Claude's file changes since then (older prompts: Ctrl+Up, then r)", True))
+        current_model = current_model_value(conversation.models, status.model, chat.options.model)
         for model in conversation.models:
             value = str(model.get("value") or "")
             if not value:
                 continue
             name = _first_line(model.get("displayName") or value, 40)
-            current = " (current)" if value in (status.model, model.get("resolvedModel")) else ""
+            current = " (current)" if value == current_model else ""
             commands.append(Command(f"Model: {name}{current}", partial(chat.set_model, value),
                                     _first_line(model.get("description"))))
         modes = list(MODE_WORDS) if app.bypass_allowed else [m for m in MODE_WORDS if m != "bypassPermissions"]
@@ -96,7 +119,7 @@ def chat_commands(chat: "ChatScreen") -> list[Command]:
             current = " (current)" if mode == status.permission_mode else ""
             commands.append(Command(f"Permission mode: {mode}{current}", partial(chat.set_mode, mode),
                                     MODE_WORDS[mode]))
-    commands.append(Command("Theme…", app.action_change_theme, f"Pick a theme (now {app.theme})"))
+    # (Textual's own "Theme" command opens the picker; these jump straight to one.)
     for name in sorted(app.available_themes):
         current = " (current)" if name == app.theme else ""
         commands.append(Command(f"Theme: {name}{current}", partial(setattr, app, "theme", name), "Remembered for next time"))

@@ -67,8 +67,9 @@ async def test_streamed_answer_appears_in_the_log(app_options: Options, mock_api
         [answer] = d.of_type(TextItem)
         assert answer.text == "Hello! You said: kw:plain hello there "
         assert not answer.streaming
-        widget = d.widget_for(answer)
-        assert widget is not None and widget.is_mounted
+        # The log mounts widgets on its own schedule: wait for it (a busy machine is slower).
+        widget = await d.wait(lambda: (w := d.widget_for(answer)) is not None and w.is_mounted and w,
+                              "the answer's widget mounted")
         assert widget.source.strip() == answer.text.strip()
         await d.wait_on_screen("Hello! You said: kw:plain hello there")
         status = d.conversation.status
@@ -185,6 +186,26 @@ async def test_edit_allowed_shows_the_real_structured_patch(app_options: Options
         shown = widget_text(diff)
         assert "BETA" in shown and "beta" in shown, shown
         await d.wait_on_screen("BETA")
+
+
+async def test_rewind_puts_the_edited_file_back(app_options: Options, project_dir: Path) -> None:
+    from claude_tui.ui.screens.rewind import RewindScreen
+
+    async with drive(app_options()) as d:
+        await ask(d, "kw:edit the file", PermissionScreen)
+        await d.press("y")
+        await d.wait_turns(1)
+        await d.wait_chat_active()
+        assert (project_dir / "a.txt").read_text() == "alpha\nBETA\ngamma\n"
+        [prompt] = [i for i in d.items if isinstance(i, UserItem)]
+        assert prompt.uuid, "the CLI's echo (--replay-user-messages) gives the prompt its uuid"
+        d.chat.rewind_last_prompt()
+        dialog = await d.wait_screen(RewindScreen)
+        assert dialog.files == [str(project_dir / "a.txt")]  # the real CLI's dry run
+        assert (dialog.insertions, dialog.deletions) == (1, 1)
+        await d.press("y")
+        await d.wait(lambda: (project_dir / "a.txt").read_text() == A_TXT, "a.txt rewound")
+        await d.wait_on_screen("Rewound 1 file to before")
 
 
 async def test_write_creates_a_file(app_options: Options, project_dir: Path) -> None:

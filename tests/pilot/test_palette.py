@@ -178,3 +178,29 @@ async def test_discovery_hits_before_typing(tmp_path: Path) -> None:
             assert any(expected in text for text in shown), expected
         # Per-model hits only appear when searched for.
         assert not any(text.startswith("Model:") for text in shown)
+
+
+def test_the_current_model_is_the_one_picked_else_the_one_running() -> None:
+    from claude_tui.ui.palette import current_model_value
+
+    models = [{"value": "default", "resolvedModel": "claude-opus-5-5"},
+              {"value": "opus", "resolvedModel": "claude-opus-5-5"},
+              {"value": "sonnet", "resolvedModel": "claude-sonnet-5-5"}]
+    assert current_model_value(models, "claude-opus-5-5", None) == "default"
+    assert current_model_value(models, "claude-opus-5-5", "opus") == "opus"  # the pick decides
+    assert current_model_value(models, "claude-sonnet-5-5[1m]", None) == "sonnet"
+    assert current_model_value(models, "sonnet", None) == "sonnet"
+    assert current_model_value(models, "claude-unknown", None) is None
+    assert current_model_value(models, "claude-opus-5-5", "gone") == "default"
+
+
+async def test_only_one_model_is_marked_current(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await send(pilot, "kw:plain hi")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        texts = [command.text for command in chat_commands(screen)]
+        assert [t for t in texts if t.startswith("Model:") and t.endswith("(current)")] == \
+            ["Model: Default (recommended) (current)"]
+        assert "Theme…" not in texts  # Textual's own "Theme" command opens the picker

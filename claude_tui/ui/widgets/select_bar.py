@@ -2,8 +2,8 @@
 
 Up/Down (or k/j) move the selection over all items of the conversation,
 mounted or not; y/Enter copies the whole item, c its code blocks (again for
-the next one), o a tool's output. The bar only knows item ids: the screen
-reveals, highlights and copies.
+the next one), o a tool's output, r rewinds files to before a prompt. The bar
+only knows item ids: the screen reveals, highlights, copies and rewinds.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ class SelectBar(Horizontal, can_focus=True):
         Binding("y,enter", "copy('item')", "Copy message", id="select.copy"),
         Binding("c", "copy('code')", "Copy code block", id="select.copy_code"),
         Binding("o", "copy('output')", "Copy tool output", id="select.copy_output"),
+        Binding("r", "rewind", "Rewind files to here", id="select.rewind"),
         Binding("escape,q", "close", "Done", id="select.close"),
     ]
 
@@ -41,6 +42,14 @@ class SelectBar(Horizontal, can_focus=True):
             self.item_id = item_id
             self.what = what
 
+    class RewindRequested(Message):
+        """Put the files back as they were before this item (the screen checks it is a prompt)."""
+
+        def __init__(self, bar: "SelectBar", item_id: str) -> None:
+            super().__init__()
+            self.bar = bar
+            self.item_id = item_id
+
     class Closed(Message):
         def __init__(self, bar: "SelectBar") -> None:
             super().__init__()
@@ -55,7 +64,8 @@ class SelectBar(Horizontal, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield self._label
-        yield Static(Text("↑↓ move · y copy · c code block · o tool output · Esc done", style="dim"), id="select-keys")
+        yield Static(Text("↑↓ move · y copy · c code block · o tool output · r rewind files · Esc done", style="dim"),
+                     id="select-keys")
 
     def open(self, item_ids: list[str]) -> None:
         self.item_ids = item_ids
@@ -93,6 +103,10 @@ class SelectBar(Horizontal, can_focus=True):
     def action_copy(self, what: str) -> None:
         if self.current is not None:
             self.post_message(self.CopyRequested(self, self.current, what))
+
+    def action_rewind(self) -> None:
+        if self.current is not None:
+            self.post_message(self.RewindRequested(self, self.current))
 
     def action_close(self) -> None:
         self.display = False
