@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import gc
 import signal
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
-from textual.notifications import SeverityLevel
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from claude_tui import __version__
 from claude_tui.config import Config
@@ -20,9 +21,9 @@ from claude_tui.session.changes import TurnEnded
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
 from claude_tui.transport.reaper import kill_all_children
-from claude_tui.ui.screens.dialog_attention import request_attention
 from claude_tui.ui.palette import ChatCommands
 from claude_tui.ui.screens.chat import ChatScreen
+from claude_tui.ui.screens.dialog_attention import request_attention
 
 if TYPE_CHECKING:
     from claude_tui.ui.screens.session_browser import BrowserChoice
@@ -41,6 +42,9 @@ def _tune_gc() -> None:
     gc.freeze()
     gc.set_threshold(20_000, 10, 10)
 
+QUIT_AGAIN_SECONDS = 2.0
+"""At idle, a second Ctrl+C on an empty prompt within this many seconds quits."""
+
 _STYLES = styles_dir()
 # Every screen's TCSS is loaded app-wide: screens are small and share variables.
 CSS_FILES = sorted(str(path) for path in _STYLES.glob("*.tcss"))
@@ -51,7 +55,7 @@ class ClaudeTuiApp(App[None]):
     CSS_PATH = CSS_FILES  # type: ignore[assignment]
     BINDINGS = [
         Binding("ctrl+q", "quit_app", "Quit", show=True, priority=True, id="app.quit"),
-        Binding("ctrl+c", "quit_app", "Quit", show=False),
+        Binding("ctrl+c", "clear_or_quit", "Clear prompt / quit", show=False),
         Binding("f1", "help", "Help", show=True, id="app.help"),
     ]
     COMMANDS = App.COMMANDS | {ChatCommands}
@@ -65,6 +69,7 @@ class ClaudeTuiApp(App[None]):
         self.initial_conversation = conversation
         self.open_browser = open_browser
         self.is_quitting = False
+        self._ctrl_c_at: float | None = None
         self.version = __version__
         self.startup_warnings: list[str] = []
         from claude_tui.ui.state import apply_startup_theme, load_state
@@ -149,6 +154,23 @@ class ClaudeTuiApp(App[None]):
                              self._quit_confirmed)
             return
         self.run_worker(self._quit(), group="quit", exclusive=True)
+
+    def action_clear_or_quit(self) -> None:
+        """Ctrl+C, as in Claude Code: clear the draft; on an empty prompt quit (asks while a turn runs,
+        else wants a second press). A selection is copied instead: the focused widget's binding runs first."""
+        chat = self.chat
+        if chat is not None and self.screen is chat and chat.clear_prompt():
+            self._ctrl_c_at = None
+            return
+        if chat is not None and chat.busy:
+            self.action_quit_app()
+            return
+        now = time.monotonic()
+        if self._ctrl_c_at is not None and now - self._ctrl_c_at <= QUIT_AGAIN_SECONDS:
+            self.action_quit_app()
+            return
+        self._ctrl_c_at = now
+        self.notify("Press Ctrl+C again to quit", timeout=QUIT_AGAIN_SECONDS)
 
     def _quit_confirmed(self, confirmed: bool | None) -> None:
         if confirmed:

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 from textual import events, on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Footer, Input, TextArea
 
 from claude_tui.completion import project_files, slash_candidates
 from claude_tui.protocol import builders
@@ -32,7 +34,7 @@ from claude_tui.ui.chat_polish import ChatPolish
 from claude_tui.ui.connection import CliConnection
 from claude_tui.ui.permission_flow import PermissionFlow
 from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.composer import Composer, PromptInput
+from claude_tui.ui.widgets.composer import TYPING_KEYS, Composer, PromptInput
 from claude_tui.ui.widgets.sidebar import TaskSidebar
 from claude_tui.ui.widgets.status_bar import StatusBar
 
@@ -58,10 +60,14 @@ class ChatScreen(ChatPolish, Screen[None]):
         Binding("f3", "find_next", "Find next", show=False, id="chat.find_next"),
         Binding("ctrl+up,f2", "select_messages", "Select message", show=False, id="chat.select_messages"),
         Binding("question_mark", "app.help", "Help", show=False, id="chat.help"),
-        Binding("ctrl+e", "toggle_last_tool", "Expand tool", show=False, id="chat.toggle_last_tool"),
+        # Ctrl+E is TextArea's end-of-line (End still does that in the prompt), hence priority.
+        Binding("ctrl+e", "toggle_last_tool", "Expand tool", show=False, priority=True, id="chat.toggle_last_tool"),
         Binding("pageup", "page(-1)", "Page up", show=False, priority=True, id="chat.page_up"),
         Binding("pagedown", "page(1)", "Page down", show=False, priority=True, id="chat.page_down"),
     ]
+
+    class TypeaheadDrained(Message):
+        """Posted behind the keys already queued for the widget that had focus when typing went to the prompt."""
 
     def __init__(self, options: CliOptions, conversation: Conversation | None = None,
                  debug_log: Path | None = None) -> None:
@@ -75,6 +81,9 @@ class ChatScreen(ChatPolish, Screen[None]):
         self.connection = CliConnection(self, options, debug_log)
         self.permissions = PermissionFlow(self)
         self._draft_timer: Any = None
+        self._keys_in_flight = 0
+        """Redirections whose `TypeaheadDrained` has not come back yet (see `on_key`)."""
+        self._retyped: set[events.Key] = set()
 
     @property
     def tui(self) -> "ClaudeTuiApp":
@@ -109,7 +118,7 @@ class ChatScreen(ChatPolish, Screen[None]):
 
     def _welcome_text(self) -> Text:
         cwd = printable(str(self.options.cwd or "."))
-        return Text.assemble(
+        text = Text.assemble(
             ("claude-tui", "bold"), "  ·  a terminal front end for Claude Code\n\n",
             ("Working in ", "dim"), cwd, "\n\n",
             "Type a prompt and press ", ("Enter", "bold"), ".  ",
@@ -118,6 +127,24 @@ class ChatScreen(ChatPolish, Screen[None]):
             ("F1", "bold"), " help",
             justify="center",
         )
+        if self._is_demo():
+            from claude_tui.fakecli.scenarios import FRIENDLY, SLASH, WELCOME_TEXT
+
+            def order(word: str) -> int:  # as in the fake CLI's own help table; words it omits go last
+                index = WELCOME_TEXT.find(f"`{word}`")
+                return index if index >= 0 else len(WELCOME_TEXT)
+
+            words = sorted([triggers[0] for _name, triggers in FRIENDLY] + list(SLASH), key=order)
+            text.append("\n\nDemo: a scripted Claude Code. Put one of these words in a message to see a feature:\n",
+                        style="dim")
+            text.append("  ".join(words), style="bold")
+        return text
+
+    def _is_demo(self) -> bool:
+        """`--demo` (or tests): the CLI is the scripted fake, which picks what to play by keywords."""
+        from claude_tui.fakecli import command
+
+        return list(self.options.command or []) == command()
 
     def _tick(self) -> None:
         self.query_one(StatusBar).tick()
@@ -230,6 +257,7 @@ class ChatScreen(ChatPolish, Screen[None]):
         prompt = self.query_one(Composer).prompt
         prompt.text = ""
         self.drafts.save("")
+        self.query_one(ChatLog).follow()  # you see your prompt and the answer streaming, however far up you were
         await self.show_changes(self.conversation.add_user_prompt(text))
 
     @on(PromptInput.Edited)
@@ -311,24 +339,77 @@ class ChatScreen(ChatPolish, Screen[None]):
         """Ctrl+E: expand or collapse the newest tool card (its input and output)."""
         from claude_tui.ui.widgets.tool_card import ToolCard
 
+        if isinstance(self.focused, Input):
+            raise SkipAction()  # a one-line field (the find bar) keeps Ctrl+E as end-of-line
         cards = list(self.query_one(ChatLog).query(ToolCard))
         if cards:
             cards[-1].toggle()
             cards[-1].scroll_visible(animate=False)
 
     def on_key(self, event: events.Key) -> None:
-        """Typing while the log has focus goes to the prompt, so no keystroke is lost."""
-        if not event.is_printable or not event.character:
-            return
+        """Typing where nothing takes text (the log, the sidebar) goes to the prompt, so no keystroke is lost.
+
+        Keys the focused widget binds (the sidebar's `x`, a diff's `s`) stay with it. Focus
+        moves at once, but keys typed quickly after the first may already be queued for the
+        old widget: until `TypeaheadDrained` (posted behind them) comes back, those that
+        arrive here, Enter, Backspace and the newline keys included, go to the prompt too.
+        """
+        if event in self._retyped:
+            self._retyped.discard(event)
+            return  # handed to the prompt already, which left it to the bindings (Backspace)
+        typed = event.is_printable and bool(event.character)
+        prompt = self.query_one(Composer).prompt
         focused = self.focused
-        log = self.query_one(ChatLog)
-        if focused is None or focused is log or (focused in log.walk_children() and focused.can_focus
-                                                 and type(focused).__name__ not in ("DiffView",)):
-            prompt = self.query_one(Composer).prompt
-            prompt.focus()
-            prompt.insert(event.character)
-            event.stop()
-            event.prevent_default()
+        if self._keys_in_flight and focused is not prompt:
+            self._forget_typeahead()  # focus moved on (Tab, a click): whatever was in flight is over
+        if self._keys_in_flight and (typed or event.key in TYPING_KEYS):
+            self._retype(event)
+            return
+        if not typed or isinstance(focused, (Input, TextArea)) or self._bound_below(event.key):
+            return
+        self._keys_in_flight += 1
+        (focused or self).post_message(self.TypeaheadDrained())
+        self.set_focus(prompt)
+        self._retype(event)
+
+    def _bound_below(self, key: str) -> bool:
+        """Whether the focused widget or a container of it (not this screen) binds `key`, enabled or not."""
+        for node, bindings in self._modal_binding_chain:  # focused first, keymap applied
+            if node is self:
+                return False
+            if key in bindings.key_to_bindings:
+                return True
+        return False
+
+    def _retype(self, event: events.Key) -> None:
+        """Press the key again, now that the prompt has focus: in order, with the prompt's own keys and bindings."""
+        event.stop()
+        event.prevent_default()
+        again = events.Key(event.key, event.character).set_sender(self.app)  # as from the terminal: up to the app
+        self._retyped.add(again)
+        self.app.post_message(again)
+
+    @on(TypeaheadDrained)
+    def _drained(self, message: TypeaheadDrained) -> None:
+        message.stop()
+        self._keys_in_flight = max(0, self._keys_in_flight - 1)
+        if not self._keys_in_flight:
+            self._retyped.clear()
+
+    def _forget_typeahead(self) -> None:
+        self._keys_in_flight = 0
+        self._retyped.clear()
+
+    def clear_prompt(self) -> bool:
+        """Ctrl+C on a draft: empty the prompt, keeping the text in the history. False if it was empty."""
+        prompt = self.query_one(Composer).prompt
+        if not prompt.text.strip():
+            return False
+        self.history.add(prompt.text)
+        prompt.text = ""
+        self.save_draft()
+        self.notify("Prompt cleared. Press Up to get it back.", timeout=3)
+        return True
 
     def action_toggle_sidebar(self) -> None:
         self.query_one(TaskSidebar).toggle()

@@ -16,7 +16,15 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from claude_tui.session.conversation import Log
-from claude_tui.session.items import Item, NoteItem, NoteKind, TextItem, ThinkingItem, ToolItem, UserItem
+from claude_tui.session.items import (
+    Item,
+    NoteItem,
+    NoteKind,
+    TextItem,
+    ThinkingItem,
+    ToolItem,
+    UserItem,
+)
 from claude_tui.ui.widgets.assistant_text import AssistantText
 from claude_tui.ui.widgets.messages import (
     CommandOutput,
@@ -115,6 +123,12 @@ class ChatLog(VerticalScroll):
         # instead of one per append.
         if self.is_anchored_to_end and len(self._widgets) > self.max_mounted + self.page:
             self._prune_oldest(len(self._widgets) - self.max_mounted)
+
+    def follow(self) -> None:
+        """Jump to the end and stay there as items arrive, however far up the user had scrolled.
+
+        (Scrolling up releases the anchor; `anchor()` scrolls to the end and takes it again.)"""
+        self.anchor()
 
     @property
     def is_anchored_to_end(self) -> bool:

@@ -18,6 +18,9 @@ from claude_tui.protocol.sanitize import printable
 from claude_tui.store import PromptHistory
 
 _NEWLINE_KEYS = {"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"}
+TYPING_KEYS = frozenset({"enter", "backspace", *_NEWLINE_KEYS})
+"""Non-printable keys that are part of typing a prompt (the chat screen forwards them with the text)."""
+_DESCRIPTION_LIMIT = 300
 _AT_TOKEN = re.compile(r"@([^\s@]*)$")
 
 
@@ -123,6 +126,10 @@ class CompletionMenu(OptionList):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.display = False
         self.can_focus = False
+        # One line per entry, whatever the width: long descriptions end in "…", never wrap.
+        # (OptionList renders through Content, which takes this from the styles, not from Text.no_wrap.)
+        self.styles.text_wrap = "nowrap"
+        self.styles.text_overflow = "ellipsis"
         self._candidates: list[Candidate] = []
         self.on_accept = None  # set by the composer
 
@@ -137,10 +144,9 @@ class CompletionMenu(OptionList):
             label = Text(sigil + printable(candidate.value), style="bold")
             if candidate.hint:
                 label.append(" " + printable(candidate.hint), style="dim")
-            if candidate.description:
-                label.append("  " + printable(candidate.description.splitlines()[0])[:100], style="dim italic")
-            label.no_wrap = True
-            label.overflow = "ellipsis"
+            lines = candidate.description.strip().splitlines()
+            if lines:  # its first line, cut early only to bound the work: the width decides the rest
+                label.append("  " + printable(lines[0])[:_DESCRIPTION_LIMIT], style="dim italic")
             options.append(Option(label))
         self.add_options(options)
         self.highlighted = 0

@@ -1,0 +1,341 @@
+"""Typing, sending and quitting on the chat screen: keys reach the prompt, sending follows the answer.
+
+Driven against the fake CLI, like a user at the keyboard.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from claude_tui.session.items import ToolItem, UserItem
+from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.composer import CompletionMenu, PromptInput
+from claude_tui.ui.widgets.sidebar import TaskSidebar
+from claude_tui.ui.widgets.tool_card import ToolCard
+from tests.pilot.helpers import chat, idle, make_app, send, wait_for
+
+
+def _prompt(app: ClaudeTuiApp) -> PromptInput:
+    return chat(app).query_one(PromptInput)
+
+
+def _notes(app: ClaudeTuiApp) -> list[str]:
+    return [str(notification.message) for notification in app._notifications]
+
+
+async def _ready(pilot: Pilot) -> None:
+    screen = chat(pilot.app)  # type: ignore[arg-type]
+    await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+
+
+def _burst(app: ClaudeTuiApp, *keys: tuple[str, str | None]) -> None:
+    """Keys arriving together, as from a fast typist: all queued before the app handles the first."""
+    driver = app._driver
+    assert driver is not None
+    for key, character in keys:
+        event = events.Key(key, character)
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+# -- 1. sending while scrolled up --------------------------------------------------------------
+
+
+async def test_sending_while_scrolled_up_jumps_to_the_end_and_follows_the_answer(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "kw:long tell me everything")
+        await wait_for(pilot, lambda: idle(app), what="long answer")
+        await pilot.pause(0.2)
+        log = chat(app).query_one(ChatLog)
+        assert log.max_scroll_y > 40, "needs a conversation taller than the screen"
+        for _ in range(3):
+            await pilot.press("pageup")
+        await pilot.pause(0.1)
+        assert not log.is_anchored_to_end
+        await send(pilot, "kw:plain and now?")
+        await wait_for(pilot, lambda: chat(app).conversation.status.turns >= 2 and idle(app), what="second turn")
+        await pilot.pause(0.3)
+        assert log.is_anchored_to_end, (log.scroll_y, log.max_scroll_y)
+        prompt_widget = log.widget_for_item(next(i for i in reversed(chat(app).conversation.items)
+                                                 if isinstance(i, UserItem)).id)
+        assert prompt_widget is not None and log.region.overlaps(prompt_widget.region), "your prompt is on screen"
+
+
+# -- 2. Ctrl+E from the prompt ---------------------------------------------------------------------
+
+
+async def test_ctrl_e_toggles_the_latest_tool_card_while_the_prompt_has_focus(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:bash please")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        assert any(isinstance(item, ToolItem) for item in chat(app).conversation.items)
+        card = list(chat(app).query(ToolCard))[-1]
+        prompt = _prompt(app)
+        prompt.focus()
+        prompt.text = "draft"
+        prompt.move_cursor((0, 0))
+        await pilot.pause()
+        assert app.focused is prompt
+        before = card.expanded
+        await pilot.press("ctrl+e")
+        assert card.expanded is not before
+        assert prompt.cursor_location == (0, 0), "Ctrl+E did not also move the cursor"
+        await pilot.press("ctrl+e")
+        assert card.expanded is before
+        # Editing keys the prompt keeps: End, Ctrl+A, Ctrl+K, Ctrl+U, Ctrl+W.
+        await pilot.press("end")
+        assert prompt.cursor_location == (0, 5)
+        await pilot.press("ctrl+a")
+        assert prompt.cursor_location == (0, 0)
+        await pilot.press("ctrl+k")
+        assert prompt.text == ""
+
+
+async def test_ctrl_e_in_the_find_field_still_goes_to_the_end_of_the_line(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:bash please")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        card = list(chat(app).query(ToolCard))[-1]
+        before = card.expanded
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input), what="find field")
+        await pilot.press("a", "b", "home", "ctrl+e")
+        field = app.focused
+        assert isinstance(field, Input) and field.cursor_position == 2
+        assert card.expanded is before
+
+
+# -- 3. printable keys while the sidebar has focus -----------------------------------------------------
+
+
+async def test_typing_in_the_sidebar_goes_to_the_prompt_but_its_own_keys_stay(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:agent look around")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        sidebar = chat(app).query_one(TaskSidebar)
+        await wait_for(pilot, lambda: sidebar.display and sidebar.query_one("#sidebar-agents").display,
+                       what="agent row")
+        prompt = _prompt(app)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        agents = sidebar.query_one("#sidebar-agents")
+        assert app.focused is agents
+        await pilot.press("h", "i", "space", "question_mark")
+        assert prompt.text == "hi ?"
+        assert app.focused is prompt
+        # The sidebar's own keys: x (stop) and the arrows stay with it, nothing is typed.
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.focused is agents
+        await pilot.press("x", "down", "up")
+        await pilot.pause()
+        assert prompt.text == "hi ?"
+        assert app.focused is agents
+
+
+async def test_typing_in_the_log_goes_to_the_prompt(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        log = chat(app).query_one(ChatLog)
+        log.focus()
+        await pilot.pause()
+        assert app.focused is log
+        await pilot.press("o", "k")
+        assert _prompt(app).text == "ok"
+        assert app.focused is _prompt(app)
+
+
+# -- 4. Enter typed quickly after the first character --------------------------------------------------
+
+
+async def test_fast_typing_with_enter_in_the_log_sends_the_prompt(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        screen = chat(app)
+        log = screen.query_one(ChatLog)
+        log.focus()
+        await pilot.pause()
+        assert app.focused is log
+        _burst(app, ("x", "x"), ("y", "y"), ("enter", "\r"))
+        await wait_for(pilot, lambda: any(isinstance(i, UserItem) for i in screen.conversation.items),
+                       what="the prompt sent")
+        sent = [i.text for i in screen.conversation.items if isinstance(i, UserItem)]
+        assert sent == ["xy"]
+        assert _prompt(app).text == ""
+        assert app.focused is _prompt(app)
+
+
+async def test_fast_typing_with_a_newline_key_in_the_log_keeps_it_in_the_prompt(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        screen = chat(app)
+        screen.query_one(ChatLog).focus()
+        await pilot.pause()
+        _burst(app, ("a", "a"), ("ctrl+j", None), ("b", "b"), ("shift+enter", None), ("c", "c"))
+        await pilot.pause(0.2)
+        assert _prompt(app).text == "a\nb\nc"
+        assert not any(isinstance(i, UserItem) for i in screen.conversation.items)
+
+
+async def test_enter_on_the_log_alone_is_not_taken_for_typing(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        screen = chat(app)
+        _prompt(app).text = "not yet"
+        log = screen.query_one(ChatLog)
+        log.focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert not any(isinstance(i, UserItem) for i in screen.conversation.items)
+        assert _prompt(app).text == "not yet"
+
+
+async def test_enter_in_the_find_field_is_never_taken_for_typeahead(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        screen = chat(app)
+        _prompt(app).text = "draft"
+        screen._keys_in_flight = 1  # as if a redirection's end never came back
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input), what="find field")
+        await pilot.press("a", "enter")
+        await pilot.pause(0.2)
+        assert not any(isinstance(i, UserItem) for i in screen.conversation.items)
+        assert _prompt(app).text == "draft"
+        assert isinstance(app.focused, Input) and app.focused.value == "a"
+
+
+# -- 5. Ctrl+C -------------------------------------------------------------------------------------------
+
+
+async def test_ctrl_c_clears_a_draft_and_up_brings_it_back(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        prompt = _prompt(app)
+        prompt.focus()
+        await pilot.press(*"half a thought")
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.is_running and app.return_code is None
+        assert prompt.text == ""
+        assert any("Up" in note for note in _notes(app))
+        await pilot.press("up")
+        assert prompt.text == "half a thought"
+
+
+async def test_ctrl_c_with_a_selection_in_the_prompt_copies_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        prompt = _prompt(app)
+        prompt.focus()
+        prompt.text = "keep me"
+        prompt.select_all()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert prompt.text == "keep me"
+        assert app.clipboard == "keep me"
+
+
+async def test_ctrl_c_on_an_empty_prompt_quits_only_when_pressed_twice(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        _prompt(app).focus()
+        await pilot.press("ctrl+c")
+        await pilot.pause(0.1)
+        assert app.return_code is None and not chat(app).tui.is_quitting
+        assert "Press Ctrl+C again to quit" in _notes(app)
+        # Too late for the second press: it arms again instead of quitting.
+        app._ctrl_c_at = time.monotonic() - 5  # type: ignore[attr-defined]
+        await pilot.press("ctrl+c")
+        await pilot.pause(0.1)
+        assert app.return_code is None and not app.is_quitting
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: app.is_quitting, what="quit")
+        await wait_for(pilot, lambda: app.return_code is not None, what="exit")
+
+
+async def test_ctrl_c_while_a_turn_runs_asks_before_quitting(tmp_path: Path) -> None:
+    app = make_app(tmp_path, env={"FAKE_CLAUDE_DELAY_MS": "30"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:slow story")
+        await wait_for(pilot, lambda: chat(app).busy)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", what="confirm")
+        await pilot.press("n")
+        assert app.is_running and type(app.screen).__name__ == "ChatScreen"
+
+
+# -- 6. the completion menu -------------------------------------------------------------------------------
+
+
+async def test_every_completion_entry_is_one_ellipsised_line(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _ready(pilot)
+        prompt = _prompt(app)
+        prompt.focus()
+        await pilot.press("slash", *"code")
+        menu = chat(app).query_one(CompletionMenu)
+        await wait_for(pilot, lambda: menu.display and menu.option_count > 0, what="menu")
+        await pilot.pause(0.1)
+        labels = [str(option.prompt) for option in menu.options]
+        assert any(label.startswith("/code-review") for label in labels)
+        assert any(len(label) > menu.scrollable_content_region.width for label in labels), "needs a long entry"
+        assert menu.virtual_size.height == menu.option_count, "an entry took more than one line"
+        row = next(i for i, label in enumerate(labels) if label.startswith("/code-review"))
+        line = menu.render_line(row - int(menu.scroll_y)).text
+        assert line.rstrip().endswith("…"), line
+
+
+# -- 7. the demo's first screen ------------------------------------------------------------------------
+
+
+async def test_demo_welcome_lists_the_keywords(tmp_path: Path) -> None:
+    from claude_tui.cli import AppArgs
+    from claude_tui.config import Config
+    from claude_tui.fakecli.scenarios import FRIENDLY, SLASH
+    from claude_tui.ui.launch import build_options
+
+    options = build_options(AppArgs(demo=True), None, [], {"FAKE_CLAUDE_DELAY_MS": "0"}, True, None, None)
+    app = ClaudeTuiApp(options, Config())
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = chat(app).query_one(ChatLog)
+        await wait_for(pilot, lambda: log._welcome is not None, what="welcome")
+        shown = str(log._welcome.render())
+        assert "Demo" in shown
+        for _name, triggers in FRIENDLY:
+            assert triggers[0] in shown
+        for command in SLASH:
+            assert command in shown
+
+
+async def test_welcome_without_the_demo_has_no_keywords(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        screen.options.command = ["claude"]
+        assert "Demo" not in str(screen._welcome_text())
+        await pilot.pause()
