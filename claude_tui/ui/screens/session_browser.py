@@ -9,6 +9,11 @@ Keys: Enter resume · f fork · a this project / all projects · s sort ·
 typing filters titles (fuzzy, in memory) · / full-text search (Esc leaves it) ·
 r rename (our own name store) · Esc / q close. The result is a
 :class:`BrowserChoice`, or None when closed.
+
+The filter has the focus at first, so the single-letter keys are typed there; the
+footer then offers Tab, and the filter's bottom edge names the keys Tab leads to.
+The cursor starts on the current session when it is listed, else on the newest
+row, and stays there as the listing refreshes until the user moves it.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
+from textual.content import Content
 from textual.widgets import DataTable, Footer, Input, Static
 
 from claude_tui.history.paths import config_root as default_config_root
@@ -48,6 +54,10 @@ from claude_tui.ui.screens.session_browser_workers import (
 
 WIDE = 120
 """From this width on the preview sits right of the table; below it, underneath."""
+TABLE_KEYS = (("f", "fork"), ("a", "{scope}"), ("s", "sort"), ("r", "rename"))
+"""Named under the filter while it has the focus (there these letters are typed, not run)."""
+_CURSOR_KEYS = frozenset({"up", "down", "pageup", "pagedown"})
+_TABLE_CURSOR_KEYS = _CURSOR_KEYS | {"home", "end"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +81,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
     AUTO_FOCUS = "#browser-filter"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "resume", "Resume", priority=True),
+        Binding("tab", "focus_table", "Table keys", priority=True),  # shown (and taken) in the filter only
         Binding("f", "fork", "Fork"),
         Binding("a", "scope(True)", "All projects"),
         Binding("a", "scope(False)", "This project"),
@@ -85,15 +96,23 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         Binding("up", "move(-1)", show=False),
         Binding("pagedown", "move(10)", show=False),
         Binding("pageup", "move(-10)", show=False),
+        # F1 still opens the help; hidden here so the browser's own keys fit the footer at 80 columns.
+        Binding("f1", "app.help", "Help", show=False),
     ]
 
     def __init__(self, cwd: Path, config_root: Path | None = None, index_path: Path | None = None,
                  now: Callable[[], float] | None = None, all_projects: bool = False, *,
-                 names_path: Path | None = None, poll_seconds: float | None = POLL_SECONDS) -> None:
+                 names_path: Path | None = None, poll_seconds: float | None = POLL_SECONDS,
+                 current_session_id: str | None = None) -> None:
         super().__init__(Path(cwd), config_root=config_root, index_path=index_path, names_path=names_path,
                          now=now or time.time, all_projects=all_projects, poll_seconds=poll_seconds,
                          classes="session-browser")
         self.sort = SORTS[0]
+        self.current_session_id = current_session_id
+        """The session open in the app (the cursor starts on it); None: found from the app's chat screen."""
+        self._auto_cursor = True
+        """True until the user moves the cursor: until then a refresh puts it back on the default row."""
+        self._auto_path: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter titles — type to narrow, / searches every message", id="browser-filter",
@@ -103,7 +122,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
             yield SessionTable(self.now, id="browser-table")
             yield SessionPreview(id="browser-preview")
         yield Static(id="browser-empty", markup=False)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)  # Ctrl+P still opens the palette
 
     def _root(self) -> Path:
         return self.config_root if self.config_root is not None else default_config_root()
@@ -111,8 +130,10 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
     # -- lifecycle -----------------------------------------------------------------------
     def on_mount(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
+        if self.current_session_id is None:
+            self.current_session_id = _open_session_id(self.app)
         self._rows = self._rows_from_index()  # first paint: the index only
-        self._populate()
+        self._populate(self._cursor_target())
         self.reload()
         if self.poll_seconds:
             self.set_interval(self.poll_seconds, self._poll)
@@ -127,6 +148,8 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         listing = (searched(self._rows, self._hits, self.all_projects) if self.searching else
                    filtered(self._rows, self.sort, query, self.all_projects))
         self.table.show(listing, keep)
+        if self._auto_cursor:
+            self._auto_path = self.table.current_path
         self._show_status()
         message = "" if listing.rows else empty_message(
             searching=self.searching, query=query, listed=self._listed, all_projects=self.all_projects,
@@ -140,6 +163,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
             # any other letter still starts the filter (on_key).
             self.set_focus(None)
         self._schedule_preview()
+        self._show_key_hint()
         self.refresh_bindings()
 
     def _show_status(self) -> None:
@@ -148,13 +172,42 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
             order=self.sort, all_projects=self.all_projects, cwd=self.cwd, indexing=self.indexing,
             indexed=self.indexed, note=self.search_note))
 
+    def _cursor_target(self) -> str | None:
+        """Where a refresh puts the cursor: where the user left it, else the current session or the top row."""
+        if not self._auto_cursor:
+            return self.table.current_path
+        if self.searching or self.filter_input.value.strip() or not self.current_session_id:
+            return None  # the top row: the newest session, or the best match
+        return next((row.path for row in self._rows if row.session_id == self.current_session_id), None)
+
     @on(DataTable.RowHighlighted, "#browser-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self._auto_cursor and self.table.current_path != self._auto_path:
+            self._auto_cursor = False  # the user moved it (a click, or keys on the table)
         self._schedule_preview()
+
+    # -- key hints -------------------------------------------------------------------------
+    def _show_key_hint(self) -> None:
+        """Name the table's letter keys on the filter's edge while the filter has the focus."""
+        box = self.filter_input
+        if self.focused is box and self.table.row_count:
+            scope = "this project" if self.all_projects else "all projects"
+            parts: list[str | tuple[str, str]] = [("Tab", "bold"), ", then:"]
+            for index, (key, words) in enumerate(TABLE_KEYS):
+                parts += [" · " if index else " ", (key, "bold"), " " + words.format(scope=scope)]
+            box.border_subtitle = Content.assemble(*parts)
+        else:
+            box.border_subtitle = None
+
+    @on(events.DescendantFocus)
+    @on(events.DescendantBlur)
+    def _focus_moved(self) -> None:
+        self._show_key_hint()
 
     # -- filter and search -----------------------------------------------------------------
     @on(Input.Changed, "#browser-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
+        self._auto_cursor = True  # the best match again, until the user picks another row
         if not self.searching:
             self._populate()  # the best match on top gets the cursor, so Enter opens it
             return
@@ -162,6 +215,8 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
 
     def on_key(self, event: events.Key) -> None:
         """Typing while the table has focus starts the title filter."""
+        if event.key in (_TABLE_CURSOR_KEYS if self.focused is self.table else _CURSOR_KEYS):
+            self._auto_cursor = False  # the user moves the cursor: refreshes keep it where they put it
         if event.key in self.active_bindings:
             return  # a command key: the bindings get it once the event reaches the app
         if self.focused in (self.table, None) and event.is_printable and event.character:
@@ -174,6 +229,8 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "scope":
             return parameters[0] != self.all_projects
+        if action == "focus_table":
+            return self.focused is self.filter_input and self.table.row_count > 0
         if action == "leave_search":
             return self.searching
         if action == "close_from_table":
@@ -190,6 +247,9 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         if action in ("resume", "fork", "rename"):
             return True if self.table.current_row is not None else None
         return True
+
+    def action_focus_table(self) -> None:
+        self.table.focus()
 
     def action_move(self, delta: int) -> None:
         table = self.table
@@ -273,6 +333,13 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
                 self._save_name(row.session_id, name or None)
 
         self.app.push_screen(RenameScreen(row.name or "", row.title or row.display_title), renamed)
+
+
+def _open_session_id(app: object) -> str | None:
+    """The id of the session the app's chat screen has open, if any (the browser can open before one)."""
+    chat = getattr(app, "chat", None)
+    status = getattr(getattr(chat, "conversation", None), "status", None)
+    return getattr(status, "session_id", None) or None
 
 
 __all__ = ["BrowserChoice", "SessionBrowserScreen", "conversation_for"]

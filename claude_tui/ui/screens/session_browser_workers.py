@@ -141,6 +141,10 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
     def _show_status(self) -> None:
         raise NotImplementedError
 
+    def _cursor_target(self) -> str | None:
+        """The row (path) to keep the cursor on when the rows are re-listed."""
+        return self.table.current_path
+
     # -- listing, counting, indexing -------------------------------------------------------
     def reload(self) -> None:
         """Revalidate the scope against the disk, re-list, then count and index in the background."""
@@ -199,7 +203,7 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
         if self.searching:
             self._show_status()
         else:
-            self._populate(self.table.current_path)
+            self._populate(self._cursor_target())
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:

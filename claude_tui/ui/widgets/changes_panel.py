@@ -40,7 +40,17 @@ def _heading(title: str, files: list[FileChanges]) -> Content:
 
 
 class ChangesPanel(Widget):
-    """A file list (this turn, then this session) beside the selected file's DiffView."""
+    """A file list (this turn, then this session) beside the selected file's DiffView.
+
+    The diff keys (``s`` split/unified, ``n``/``p`` next/previous hunk) work from
+    the file list too: they act on the diff pane, wherever the focus is in the panel.
+    """
+
+    BINDINGS = [
+        Binding("s", "diff('toggle_split')", "Split/unified", show=False),
+        Binding("n", "diff('next_hunk')", "Next hunk", show=False),
+        Binding("p", "diff('previous_hunk')", "Previous hunk", show=False),
+    ]
 
     class FileSelected(Message):
         """A file was chosen (Enter) in the list."""
@@ -105,6 +115,11 @@ class ChangesPanel(Widget):
         target = highlighted if highlighted in self._entries else next(iter(self._entries))
         files.highlighted = files.get_option_index(target)
         self._show(target)
+
+    def action_diff(self, action: str) -> None:
+        """Run one of the diff pane's own actions (the list has focus; the DiffView's bindings are not active)."""
+        if action in ("toggle_split", "next_hunk", "previous_hunk"):
+            getattr(self.query_one(DiffView), f"action_{action}")()
 
     def _show(self, option_id: str | None) -> None:
         entry = self._entries.get(option_id or "")

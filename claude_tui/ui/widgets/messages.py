@@ -6,9 +6,12 @@ objects or the Markdown widget (which parses Markdown, never Rich markup).
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content, Span
 from textual.widgets import Markdown, Static
 
 from claude_tui.protocol.sanitize import printable
@@ -117,16 +120,41 @@ def looks_like_markdown(text: str) -> bool:
     return False
 
 
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+CODE_STYLE = "$text-warning on $warning 10%"
+"""Inline code in command output, in the colours Markdown gives ``code`` in the chat."""
+
+
+def with_inline_code(text: str) -> Content:
+    """Plain text with each `code` span shown as code, backticks dropped (never markup, only backtick pairs)."""
+    text = printable(text)
+    plain: list[str] = []
+    spans: list[Span] = []
+    length = cursor = 0
+    for match in _INLINE_CODE.finditer(text):
+        before, code = text[cursor : match.start()], match.group(1)
+        plain += [before, code]
+        length += len(before)
+        spans.append(Span(length, length + len(code), CODE_STYLE))
+        length += len(code)
+        cursor = match.end()
+    plain.append(text[cursor:])
+    return Content("".join(plain), spans, strip_control_codes=False).expand_tabs()
+
+
 class PlainCommandOutput(Static):
-    """Aligned plain-text command output (e.g. /cost), kept exactly as printed."""
+    """Plain-text command output (e.g. /cost's aligned table, /model's "Set model to `…`").
+
+    Kept as printed, except that `inline code` is shown as code instead of with backticks.
+    """
 
     def __init__(self, item: NoteItem) -> None:
-        super().__init__(Text(printable(item.text)), classes="note note-local-command")
+        super().__init__(with_inline_code(item.text), classes="note note-local-command")
         self.item = item
 
     def refresh_from(self, item: NoteItem) -> None:
         self.item = item
-        self.update(Text(printable(item.text)))
+        self.update(with_inline_code(item.text))
 
 
 class CommandOutput(Markdown):
