@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from claude_tui.session.permissions import PermissionRequest
-from claude_tui.ui.screens.dialog_attention import notification_escape, notify_style, safe_label
+from claude_tui.ui.screens.dialog_attention import (
+    notification_escape,
+    notify_style,
+    safe_label,
+)
 from claude_tui.ui.screens.dialog_input import (
     DISPLAY_LIMIT,
     HIGHLIGHT_LIMIT,
@@ -37,6 +41,13 @@ from claude_tui.ui.screens.plan import plan_text
 def test_clean_makes_escapes_visible() -> None:
     assert "\x1b" not in clean("a\x1b[31mb")
     assert clean("plain [b]markup[/b]") == "plain [b]markup[/b]"
+
+
+def test_clean_takes_values_that_are_not_strings() -> None:
+    # Tool input is arbitrary JSON: a non-string field must still render, not crash the dialog.
+    assert clean(123) == "123"
+    [url] = input_sections("WebFetch", {"url": 123})
+    assert url.body.plain == "123"
 
 
 def test_clean_block_keeps_lines_and_expands_tabs() -> None:

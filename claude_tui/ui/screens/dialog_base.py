@@ -32,8 +32,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Static
 from textual.timer import Timer
+from textual.widgets import Static
 
 from claude_tui.config import Config
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest

@@ -41,7 +41,11 @@ FILE_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 
 
 def clean(value: object) -> str:
-    """One line of untrusted text made inert (control characters become visible)."""
+    """One line of untrusted text made inert (control characters become visible).
+
+    Not an alias of ``printable``: it takes any value, because tool input is
+    arbitrary JSON (a WebFetch ``url`` may be a number) and ``printable`` needs a str.
+    """
     return printable(str(value))
 
 

@@ -12,7 +12,8 @@ e     edit the input (Bash command, Edit new_string, Write content) and allow it
 ====  ===========================================================================
 
 The dialog has four modes (``main``, ``always``, ``tell``, ``edit``); the ``mode``
-reactive only toggles a ``-mode-*`` class and TCSS shows the matching panel.
+reactive only toggles a ``-mode-*`` class and TCSS shows the matching panel. The
+``tell`` mode is shared with the plan dialog (:mod:`.dialog_tell`).
 Nothing in the main mode is focusable except the scrolling body, so Enter has
 nothing to press.
 """
@@ -28,13 +29,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.reactive import reactive
 from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from claude_tui.diff.model import FileDiff
-from claude_tui.session.permissions import PermissionDecision, PermissionRequest, describe_suggestion
-from claude_tui.ui.screens.dialog_base import GuardedDialog
+from claude_tui.session.permissions import (
+    PermissionDecision,
+    PermissionRequest,
+    describe_suggestion,
+)
 from claude_tui.ui.screens.dialog_input import (
     clean,
     editable_field,
@@ -44,16 +47,16 @@ from claude_tui.ui.screens.dialog_input import (
     load_preview,
     tool_title,
 )
+from claude_tui.ui.screens.dialog_tell import TellDialog
+from claude_tui.ui.widgets.dialog_parts import Hint
 from claude_tui.ui.widgets.diff_view import DiffView
-from claude_tui.ui.widgets.dialog_parts import Hint, MessageBox
 
 DENY_MESSAGE = "The user denied this tool use."
 STOP_MESSAGE = "The user denied this tool use and stopped the turn."
-_MODES = ("main", "always", "tell", "edit")
 _EDIT_LABELS = {"command": "command", "new_string": "replacement text", "content": "file content", "new_source": "cell source"}
 
 
-class PermissionScreen(GuardedDialog):
+class PermissionScreen(TellDialog):
     """Ask whether a tool may run. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -68,8 +71,10 @@ class PermissionScreen(GuardedDialog):
         *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)],
     ]
     DIALOG_CLASSES = "permission-dialog"
-
-    mode: reactive[str] = reactive("main", init=False)
+    TELL_PROMPT = "Deny, and tell Claude what to do instead:"
+    TELL_PLACEHOLDER = "e.g. use ripgrep instead"
+    TELL_WORDS = "Denied"
+    MAIN_ACTIONS = frozenset({"allow", "always", "deny", "stop", "edit"})
 
     class PreviewReady(Message):
         """A file preview finished loading in its thread."""
@@ -85,7 +90,6 @@ class PermissionScreen(GuardedDialog):
         self.suggestions: list[dict[str, Any]] = [s for s in request.suggestions if isinstance(s, dict)]
         self.edit_key = editable_field(request.tool_name, request.input)
         self.file_path = file_path_of(request.tool_name, request.input)
-        self.set_class(True, "-mode-main")
 
     # ------------------------------------------------------------------ layout
 
@@ -146,12 +150,7 @@ class PermissionScreen(GuardedDialog):
                 id="always-list",
             )
             yield Static("1–9 or Enter choose · Esc back", classes="box-hint", markup=False)
-        yield MessageBox(
-            "Deny, and tell Claude what to do instead:",
-            "e.g. use ripgrep instead",
-            "Enter send · Esc back",
-            id="tell",
-        )
+        yield from self.compose_tell()
         if self.edit_key:
             with Vertical(id="edit-panel", classes="sub-panel"):
                 what = _EDIT_LABELS.get(self.edit_key, self.edit_key)
@@ -187,26 +186,20 @@ class PermissionScreen(GuardedDialog):
 
     # ------------------------------------------------------------------ modes
 
-    def watch_mode(self, old: str, new: str) -> None:
-        self.set_class(False, f"-mode-{old}")
-        self.set_class(True, f"-mode-{new}")
-        if new == "always":
+    def focus_mode(self, mode: str) -> None:
+        if mode == "always":
             self.query_one("#always-list", OptionList).focus()
-        elif new == "tell":
-            self.query_one("#tell", MessageBox).open()
-        elif new == "edit":
+        elif mode == "edit":
             self.query_one("#editor", TextArea).focus()
         else:
-            self.query_one("#body").focus()
+            super().focus_mode(mode)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("allow", "always", "deny", "tell", "stop", "edit"):
-            return self.mode == "main"
         if action == "pick":
             return self.mode == "always"
         if action == "submit_edit":
             return self.mode == "edit"
-        return True
+        return super().check_action(action, parameters)
 
     # ------------------------------------------------------------------ actions
 
@@ -251,25 +244,8 @@ class PermissionScreen(GuardedDialog):
                 )
             )
 
-    def action_escape(self) -> None:
-        if not self.keys_open():
-            return
-        if self.mode == "main":
-            self.action_deny()
-        else:
-            self.mode = "main"
-
-    def action_tell(self) -> None:
-        if self.keys_open():
-            self.mode = "tell"
-
-    @on(MessageBox.Submitted, "#tell")
-    def _tell_submitted(self, event: MessageBox.Submitted) -> None:
-        event.stop()
-        text = event.text.strip()
-        if not text or not self.keys_open():
-            return  # an empty message is not a decision; Esc goes back
-        self.decide(PermissionDecision(self.request.request_id, False, message=text, words=f"Denied: {text}"))
+    def refuse(self) -> None:
+        self.action_deny()
 
     def action_edit(self) -> None:
         if not self.keys_open() or self.edit_key is None:

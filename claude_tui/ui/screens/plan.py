@@ -4,24 +4,23 @@ The request's input is ``{}``; the plan Markdown comes in ``PermissionRequest.pl
 (taken from the assistant's tool_use). Keys, behind the typeahead guard:
 ``y`` approve (the CLI then leaves plan mode for the default mode), ``a`` approve
 and accept edits (``setMode acceptEdits`` for the session), ``n``/Esc keep
-planning, ``t`` keep planning and tell Claude what to change.
+planning, ``t`` keep planning and tell Claude what to change (the ``tell`` mode
+shared with the permission dialog, :mod:`.dialog_tell`).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.reactive import reactive
 from textual.widgets import Markdown, Static
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.screens.dialog_base import GuardedDialog
 from claude_tui.ui.screens.dialog_input import DISPLAY_LIMIT, clean_block
-from claude_tui.ui.widgets.dialog_parts import Hint, MessageBox
+from claude_tui.ui.screens.dialog_tell import TellDialog
+from claude_tui.ui.widgets.dialog_parts import Hint
 
 KEEP_PLANNING_MESSAGE = "The user wants to keep planning."
 ACCEPT_EDITS: dict[str, Any] = {"type": "setMode", "mode": "acceptEdits", "destination": "session"}
@@ -37,7 +36,7 @@ def plan_text(request: PermissionRequest) -> str:
     return clean_block(text)
 
 
-class PlanScreen(GuardedDialog):
+class PlanScreen(TellDialog):
     """Approve Claude's plan or keep planning. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -48,8 +47,10 @@ class PlanScreen(GuardedDialog):
         Binding("t", "tell", "Tell Claude what to change"),
     ]
     DIALOG_CLASSES = "plan-dialog"
-
-    mode: reactive[str] = reactive("main", init=False)
+    TELL_PROMPT = "Keep planning, and tell Claude what to change:"
+    TELL_PLACEHOLDER = "e.g. also add tests for the parser"
+    TELL_WORDS = "Kept planning"
+    MAIN_ACTIONS = frozenset({"approve", "approve_accept", "keep"})
 
     def __init__(self, request: PermissionRequest, *, accept_edits: bool = True, **dialog: Any) -> None:
         """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes).
@@ -61,7 +62,6 @@ class PlanScreen(GuardedDialog):
         self.accept_suggestion: dict[str, Any] | None = (
             accept[0] if accept else (dict(ACCEPT_EDITS) if accept_edits else None)
         )
-        self.set_class(True, "-mode-main")
 
     def dialog_title(self) -> Content:
         return Content.assemble(" ", ("Claude's plan", "bold"), " ")
@@ -77,12 +77,7 @@ class PlanScreen(GuardedDialog):
         yield Markdown(plan_text(self.request), id="plan", open_links=False)
 
     def compose_foot(self) -> ComposeResult:
-        yield MessageBox(
-            "Keep planning, and tell Claude what to change:",
-            "e.g. also add tests for the parser",
-            "Enter send · Esc back",
-            id="tell",
-        )
+        yield from self.compose_tell()
 
     def hints(self) -> list[Hint]:
         hints = [Hint("y", "Approve", "approve", "allow")]
@@ -90,19 +85,6 @@ class PlanScreen(GuardedDialog):
             hints.append(Hint("a", "Approve, accept edits", "approve_accept", "allow"))
         hints += [Hint("n", "Keep planning", "keep", "deny"), Hint("t", "Tell Claude what to change…", "tell", "deny")]
         return hints
-
-    def watch_mode(self, old: str, new: str) -> None:
-        self.set_class(False, f"-mode-{old}")
-        self.set_class(True, f"-mode-{new}")
-        if new == "tell":
-            self.query_one("#tell", MessageBox).open()
-        else:
-            self.query_one("#body").focus()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("approve", "approve_accept", "keep", "tell"):
-            return self.mode == "main"
-        return True
 
     # ------------------------------------------------------------------ actions
 
@@ -128,21 +110,5 @@ class PlanScreen(GuardedDialog):
                 PermissionDecision(self.request.request_id, False, message=KEEP_PLANNING_MESSAGE, words="Kept planning")
             )
 
-    def action_escape(self) -> None:
-        if not self.keys_open():
-            return
-        if self.mode == "main":
-            self.action_keep()
-        else:
-            self.mode = "main"
-
-    def action_tell(self) -> None:
-        if self.keys_open():
-            self.mode = "tell"
-
-    @on(MessageBox.Submitted, "#tell")
-    def _tell_submitted(self, event: MessageBox.Submitted) -> None:
-        event.stop()
-        text = event.text.strip()
-        if text and self.keys_open():
-            self.decide(PermissionDecision(self.request.request_id, False, message=text, words=f"Kept planning: {text}"))
+    def refuse(self) -> None:
+        self.action_keep()
