@@ -443,6 +443,8 @@ async def test_typeahead_is_ignored_until_the_guard_passes(make: Any, clock: Fak
         await settle(pilot)
         assert app.results == []
         clock.now += 0.002
+        assert dialog.armed  # that late "y" re-armed the guard: still typing
+        clock.now += 0.3
         await pilot.pause(0.4)  # the notice goes when the guard timer next checks (real time)
         assert not dialog.has_class("-armed")
         await pilot.press("y")
@@ -859,3 +861,35 @@ async def test_cancel_then_next_dialog_gets_its_own_answer() -> None:
         await pilot.press("n")
         await settle(pilot)
     assert [d.request_id for d in app.results] == ["second"]
+
+
+async def test_typing_through_the_guard_keeps_it_up(clock: FakeClock) -> None:
+    # Someone still typing when the dialog appears ("yyyy…" every 100 ms for 2 s) approves nothing;
+    # after a pause as long as the guard, a fresh key acts.
+    dialog = PermissionScreen(bash_request(), guard_ms=300)
+    app = DialogHost(dialog)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for _ in range(20):
+            clock.now += 0.1
+            await pilot.press("y")
+            await settle(pilot)
+        assert app.results == [] and dialog.has_class("-armed")
+        clock.now += 0.31
+        await pilot.press("y")
+        await settle(pilot)
+    assert app.results and app.results[0] is not None and app.results[0].words == "Allowed once"
+
+
+async def test_unbound_letters_keep_the_guard_up_too(clock: FakeClock) -> None:
+    dialog = PermissionScreen(bash_request(), guard_ms=300)
+    app = DialogHost(dialog)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        clock.now += 0.25
+        await pilot.press("h")  # not a dialog key: still typing
+        await settle(pilot)
+        clock.now += 0.25  # 0.5 s after the dialog appeared, but only 0.25 s after the last key
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.results == []

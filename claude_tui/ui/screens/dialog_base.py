@@ -17,8 +17,9 @@ Typeahead guard
 Each time the dialog becomes the active screen it is *armed* for ``guard_ms``:
 actions run in that window are swallowed (not passed on — an Esc meant for the
 prompt must not reach an app-level binding either), and the screen carries the
-``-armed`` class so the key bar can say "keys paused". Clicks on key hints go
-through the same actions, so they obey the guard too.
+``-armed`` class so the key bar can say "keys paused". Every key in the window
+arms it again, so continuous typing never approves anything. Clicks on key hints
+go through the same actions, so they obey the guard too.
 """
 
 from __future__ import annotations
@@ -178,8 +179,20 @@ class GuardedDialog(ModalScreen[PermissionDecision]):
             self.remove_class("-armed")
 
     def keys_open(self) -> bool:
-        """May a key or click act now? (Guard passed, dialog visible, nothing settled.)"""
+        """May a key or click act now? (Guard passed, dialog visible, nothing settled.)
+
+        A key that arrives while the guard is up re-arms it: someone still typing what they meant
+        for the prompt keeps the dialog closed, so approving takes a pause and then a fresh key.
+        """
+        if self._shown and not self._settled and self.armed and self.is_active:
+            self.arm()
+            return False
         return self._shown and not self._settled and not self.armed and self.is_active
+
+    def on_key(self, event: events.Key) -> None:
+        # Keys no action binds (letters of a sentence) count as typing too.
+        if self._shown and not self._settled and self.armed and self.is_active:
+            self.arm()
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         if self._settled:
