@@ -6,8 +6,10 @@ import json
 from typing import Any
 
 from .text import clean, command_label, prompt_text, strip_controls
-from .transcript import Transcript, is_compact_boundary
+from .transcript import Transcript, is_compact_boundary, tool_denial
 
+_ERROR_LABELS = {"denied": "Denied", "interrupted": "Interrupted"}
+_REJECTED = "The user doesn't want to proceed with this tool use"
 _TOOL_SUMMARY_KEYS = ("file_path", "path", "notebook_path", "command", "pattern", "url", "query", "description", "prompt")
 
 
@@ -56,9 +58,13 @@ def to_markdown(t: Transcript, *, title: str | None = None, include_thinking: bo
             if text:
                 out += ["## User", "", strip_controls(text).strip(), ""]
             elif isinstance(message, dict) and isinstance(message.get("content"), list):
+                label = _ERROR_LABELS.get(tool_denial(rec) or "", "Tool error")
                 for block in message["content"]:
                     if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("is_error"):
-                        out += [f"> Tool error: {clean(_result_text(block), 300)}", ""]
+                        text = _result_text(block)
+                        if label == "Tool error" and _REJECTED in text:
+                            label = "Denied"  # the CLI's own refusal words (records without toolDenialKind)
+                        out += [f"> {label}: {clean(text, 300)}", ""]
         elif kind == "assistant" and isinstance(message, dict):
             if message.get("model") == "<synthetic>":
                 continue

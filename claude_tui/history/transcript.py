@@ -55,6 +55,22 @@ class Transcript:
         return [r for r in self.records if r.get("type") in ("user", "assistant")]
 
 
+_CUT_KINDS = frozenset({"interrupted", "cancelled"})
+
+
+def tool_denial(record: Record) -> str | None:
+    """Why a user record's error tool results did not come from running the tool, from the fields the
+    CLI writes: ``"denied"`` (``permissionDecision`` reject, or a ``toolDenialKind`` such as
+    ``permission-rule``/``user-rejected``), ``"interrupted"`` (``interrupted``/``cancelled``), else None."""
+    kind = record.get("toolDenialKind")
+    decision = record.get("permissionDecision")
+    if isinstance(decision, dict) and decision.get("decision") == "reject":
+        return "denied"
+    if isinstance(kind, str) and kind:
+        return "interrupted" if kind in _CUT_KINDS else "denied"
+    return None
+
+
 def is_compact_boundary(record: Record) -> bool:
     return record.get("type") == "system" and record.get("subtype") == "compact_boundary"
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from claude_tui.session.values import as_list
-
 import base64
 import binascii
 import json
@@ -12,7 +10,16 @@ from collections import deque
 from typing import Any
 
 from claude_tui import protocol as p
-from claude_tui.session.items import Item, NoteKind, TextItem, ThinkingItem, ToolItem, ToolState
+from claude_tui.session.items import (
+    Item,
+    NoteKind,
+    TextItem,
+    ThinkingItem,
+    ToolItem,
+    ToolState,
+)
+from claude_tui.session.tasks import AgentEntry
+from claude_tui.session.values import as_list
 
 _LOCAL_STDOUT = re.compile(r"<local-command-(stdout|stderr)>(.*?)</local-command-\1>", re.S)
 _COMMAND_WRAPPER = re.compile(r"<command-(name|message|args)>.*?</command-\1>", re.S)
@@ -183,8 +190,53 @@ def result_text_and_images(body: Any) -> tuple[str, list[tuple[str, int]]]:
     return "\n".join(texts), images
 
 
+_REJECTION_TEXT = "The user doesn't want to proceed with this tool use"  # the CLI's own words
+_REFUSALS = (
+    "The user denied this tool use",  # this app's "n" (ui/screens/permission.py DENY_MESSAGE)
+    "The user wants to keep planning",  # the plan dialog's "keep planning" (KEEP_PLANNING_MESSAGE)
+)
+_NOT_RUN_KINDS = frozenset({"interrupted", "cancelled"})
+"""`non_execution_kind`s of a call that was cut off rather than refused."""
+
+
 def is_user_rejection(structured: Any, text: str) -> bool:
-    return structured == "User rejected tool use" or "The user doesn't want to proceed with this tool use" in text
+    """Whether an error result is a refusal, judged by its words (results without `tool_result_meta`)."""
+    if structured == "User rejected tool use" or _REJECTION_TEXT in text:
+        return True
+    for said in (text, structured if isinstance(structured, str) else ""):
+        said = said.strip().removeprefix("Error:").strip()
+        if said.startswith(_REFUSALS):
+            return True
+    return False
+
+
+def not_run_states(raw: dict[str, Any]) -> dict[str, ToolState]:
+    """tool_use_id → DENIED or INTERRUPTED for error results the CLI says did not come from running the tool.
+
+    Live messages carry `tool_result_meta` (`non_execution_kind`, `permission_decision`);
+    a transcript's `toolDenialKind`/`permissionDecision` are turned into it by `replay`.
+    A refusal with a message ("tell Claude …") is recognised only this way.
+    """
+    states: dict[str, ToolState] = {}
+    for meta in as_list(raw.get("tool_result_meta")):
+        if not isinstance(meta, dict) or not isinstance(meta.get("id"), str):
+            continue
+        kind = meta.get("non_execution_kind")
+        decision = meta.get("permission_decision")
+        rejected = isinstance(decision, dict) and decision.get("decision") == "reject"
+        if kind in _NOT_RUN_KINDS and not rejected:
+            states[meta["id"]] = ToolState.INTERRUPTED
+        elif rejected or isinstance(kind, str) and kind:
+            states[meta["id"]] = ToolState.DENIED
+    return states
+
+
+def resolved_model(models: list[dict[str, Any]], name: str) -> str:
+    """A model alias from the initialize response's list ("sonnet") as the model id it stands for."""
+    for model in models:
+        if model.get("value") == name and isinstance(model.get("resolvedModel"), str) and model["resolvedModel"]:
+            return str(model["resolvedModel"])
+    return name
 
 
 def context_window(model_usage: dict[str, Any], model: str) -> int:
@@ -195,3 +247,21 @@ def context_window(model_usage: dict[str, Any], model: str) -> int:
     windows = [int(v["contextWindow"]) for v in model_usage.values()
                if isinstance(v, dict) and isinstance(v.get("contextWindow"), int)]
     return max(windows, default=0)
+
+
+_AGENT_ENDINGS = {"completed": "finished", "failed": "failed", "killed": "was stopped", "stopped": "was stopped"}
+
+
+def background_notice(raw: dict[str, Any], entry: AgentEntry | None) -> str:
+    """The log's marker for a background task's `task_notification`, in the words a transcript keeps
+    (its `<task-notification>` summary: `Agent "Explore tree" finished`); "" for foreground work."""
+    if entry is None or not entry.background:
+        return ""  # a foreground agent's end is its Task result; no turn of its own follows
+    summary = str(raw.get("summary") or "").strip()
+    if summary and not raw.get("summary_is_report"):
+        return summary  # the CLI's own words (e.g. a background command's exit)
+    status = str(raw.get("status") or entry.status or "completed")
+    description = entry.description or entry.agent_type or "background task"
+    if entry.is_agent:
+        return f'Agent "{description}" {_AGENT_ENDINGS.get(status, status)}'
+    return f'Background task "{description}" {_AGENT_ENDINGS.get(status, status)}'

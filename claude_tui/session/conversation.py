@@ -26,11 +26,20 @@ from claude_tui.session.changes import (
     TasksChanged,
     TurnEnded,
 )
-from claude_tui.session.items import Item, NoteItem, NoteKind, TextItem, ThinkingItem, ToolItem, ToolState, UserItem
-from claude_tui.session.permissions import PermissionRequest
-from claude_tui.session.status import Activity, SessionStatus
+from claude_tui.session.items import (
+    Item,
+    NoteItem,
+    NoteKind,
+    TextItem,
+    ThinkingItem,
+    ToolItem,
+    ToolState,
+    UserItem,
+)
 from claude_tui.session.log import Log, as_int
 from claude_tui.session.permission_flow import PermissionsMixin
+from claude_tui.session.permissions import PermissionRequest
+from claude_tui.session.status import Activity, SessionStatus
 from claude_tui.session.streaming import StreamingMixin
 from claude_tui.session.tasks import TaskBoard
 from claude_tui.session.values import as_list
@@ -56,6 +65,11 @@ class Conversation(StreamingMixin, PermissionsMixin):
         self.models: list[dict[str, Any]] = []
         self.account: dict[str, Any] = {}
         self._turn_start_cost = 0.0
+        self.history_cost = 0.0
+        """What the history this conversation continues already cost (a resumed or forked transcript's
+        cost-state). The CLI's `total_cost_usd` includes it, so the total shown never drops below it."""
+        self._finished_in_turn: list[str] = []
+        """Markers for background tasks that finished during a turn, shown when the turn ends."""
         self._init_pending = False
         """A prompt was sent while idle and its turn's `system/init` has not arrived yet."""
         self._tool_names: dict[str, str] = {}
@@ -90,6 +104,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
         if not busy:
             self._init_pending = True
             self.status.activity = Activity.THINKING
+            self._carry_history_cost()
             self._turn_start_cost = self.status.cost_total
             self.changes.begin_turn()
             changes.append(StatusChanged())
@@ -105,7 +120,17 @@ class Conversation(StreamingMixin, PermissionsMixin):
         self.models = [m for m in as_list(response.get("models")) if isinstance(m, dict)]
         account = response.get("account")
         self.account = account if isinstance(account, dict) else {}
+        current = response.get("current_model")
+        if isinstance(current, str) and current:
+            # The model this process runs (sent by CLIs that report it); else the first init says.
+            self.status.model = content.resolved_model(self.models, current)
+        self._carry_history_cost()
         return [StatusChanged()]
+
+    def _carry_history_cost(self) -> None:
+        """A continued history (resume, fork) keeps its cost: the CLI's totals count it."""
+        if self.status.cost_total < self.history_cost:
+            self.status.cost_total = self.history_cost
 
     def process_exited(self, returncode: int | None) -> list[Change]:
         changes: list[Change] = [PermissionClosed(rid, "exited") for rid in self.permissions]
@@ -123,6 +148,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
             # A dead process never confirms what it streamed; left here, a later
             # message reusing the id would overwrite these items' text.
             log.unconfirmed.clear()
+        changes += self._mark_finished()  # the turn will not end now: mark them here
         self.status.activity = Activity.EXITED
         changes.append(StatusChanged())
         return changes
@@ -178,6 +204,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
         if status.activity in (Activity.IDLE, Activity.STARTING):
             # The CLI can start a turn on its own (a background agent finished).
             status.activity = Activity.THINKING
+            self._carry_history_cost()
             self._turn_start_cost = status.cost_total
         return changes
 
@@ -216,15 +243,51 @@ class Conversation(StreamingMixin, PermissionsMixin):
     def _task_system(self, message: p.SystemMessage) -> list[Change]:
         raw = message.raw
         subtype = raw.get("subtype")
+        changes: list[Change] = [TasksChanged()]
         if subtype == "task_started":
             self.tasks.on_task_started(raw)
         elif subtype == "task_updated":
             self.tasks.on_task_updated(raw)
         elif subtype == "task_notification":
             self.tasks.on_task_notification(raw)
+            changes += self._background_finished(raw)
         elif subtype == "background_tasks_changed":
             self.tasks.on_background_tasks(as_list(raw.get("tasks")))
-        return [TasksChanged()]
+        return changes
+
+    def _background_finished(self, raw: dict[str, Any]) -> list[Change]:
+        """Mark in the log where the CLI learns a background task ended (it then starts a turn of its own).
+
+        A resumed transcript shows the same place as the `<task-notification>` user record
+        ("Agent "…" finished"). During a turn the marker waits for the turn's end, so it
+        sits between that turn's answer and the one the notification brings.
+        """
+        words = content.background_notice(raw, self.tasks.agents.get(str(raw.get("task_id", ""))))
+        if not words:
+            return []
+        if self.status.activity in (Activity.IDLE, Activity.STARTING, Activity.EXITED):
+            return self.add_note(words, NoteKind.INFO)
+        self._finished_in_turn.append(words)
+        return []
+
+    def _mark_finished(self) -> list[Change]:
+        changes: list[Change] = []
+        for words in self._finished_in_turn:
+            changes += self.add_note(words, NoteKind.INFO)
+        self._finished_in_turn.clear()
+        return changes
+
+    def _user(self, message: p.UserMessage) -> list[Change]:
+        changes = StreamingMixin._user(self, message)
+        # An error result the CLI stamps as not run (refused, or cut off) is not a tool error:
+        # a refusal "told" to Claude has only this to tell it apart (see content.not_run_states).
+        for tool_use_id, state in content.not_run_states(message.raw).items():
+            tool = self.tool(tool_use_id)
+            if tool is not None and tool.state is ToolState.ERROR:
+                tool.state = state
+                if not any(isinstance(c, ItemChanged) and c.item is tool for c in changes):
+                    changes.append(ItemChanged(tool, self._scope_of(tool)))
+        return changes
 
     def _result(self, message: p.ResultMessage) -> list[Change]:
         raw = message.raw
@@ -253,6 +316,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
             changes += self.add_note(words, NoteKind.ERROR)
         elif is_error and subtype == "success" and raw.get("result") and not self._already_said(str(raw["result"])):
             changes += self.add_note(str(raw["result"]), NoteKind.ERROR)
+        changes += self._mark_finished()  # after the turn's own words, before the turn they start
         for log in (self.main,):
             for tool in log.tools.values():
                 if tool.state in (ToolState.RUNNING, ToolState.PENDING, ToolState.STREAMING, ToolState.WAITING):

@@ -5,6 +5,7 @@ A mixin of `Conversation`, kept apart so each module stays small.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from claude_tui import protocol as p
@@ -15,10 +16,33 @@ from claude_tui.session.changes import (
     PermissionClosed,
     StatusChanged,
 )
-from claude_tui.session.items import NoteKind, ToolState
+from claude_tui.session.items import NoteKind, ToolItem, ToolState
 from claude_tui.session.permissions import PermissionRequest
 from claude_tui.session.status import Activity
 from claude_tui.session.values import as_list
+
+_HEAD = re.compile(r"([A-Za-z][A-Za-z ]*): (.+)", re.S)
+"""A decision worded ``head: details``: a few plain words, then the details."""
+
+
+def _split_decision(words: str) -> tuple[str, str]:
+    match = _HEAD.fullmatch(words.strip())
+    return (match.group(1).strip(), match.group(2).strip()) if match else (words.strip(), "")
+
+
+def decision_details(words: str) -> str:
+    """What a decision adds after its head ("Denied: use rg" → "use rg"; "Allowed once" → "").
+
+    The dialogs word a decision as ``head`` or ``head: details`` (the message told to
+    Claude, the rule that was saved); answers ("Answered — Color: Red") have no head
+    of that form and stay whole.
+    """
+    return _split_decision(words)[1]
+
+
+def decision_head(words: str) -> str:
+    """The decision without its details, for a tool card's one-line header ("Denied: use rg" → "Denied")."""
+    return _split_decision(words)[0]
 
 
 class PermissionsMixin:
@@ -41,11 +65,23 @@ class PermissionsMixin:
             elif tool.state is ToolState.WAITING:
                 tool.state = ToolState.RUNNING
             changes.append(ItemChanged(tool, self._scope_of(tool)))
-        changes += self.add_note(words, NoteKind.DECISION, title=request.title)
+        if self._decision_needs_note(tool, words):
+            changes += self.add_note(words, NoteKind.DECISION, title=request.title)
         if not self.permissions:
             self.status.activity = Activity.RUNNING_TOOL if not denied else Activity.THINKING
             changes.append(StatusChanged())
         return changes
+
+    def _decision_needs_note(self, tool: ToolItem | None, words: str) -> bool:
+        """A decision is shown once, on the tool's card ("$ Bash ✓ … · Allowed once").
+
+        A note line is added only for what the card cannot show: a tool with no card in
+        the main log (unknown, or a subagent's: its card is in the sidebar), or details a
+        one-line header would cut (the message told to Claude, the rule that was saved).
+        """
+        if tool is None or self._scope_of(tool) is not None:
+            return True
+        return bool(decision_details(words)) or "\n" in words
 
     def _control_request(self, message: p.ControlRequest) -> list[Change]:
         raw = message.raw

@@ -29,6 +29,9 @@ def record_to_message(record: Mapping[str, Any], parent_tool_use_id: str | None 
         }
         if "toolUseResult" in record:
             message["tool_use_result"] = record["toolUseResult"]
+        meta = _tool_result_meta(record)
+        if meta:
+            message["tool_result_meta"] = meta
         if record.get("isMeta"):
             message["isMeta"] = True
         if kind == "assistant" and record.get("error"):
@@ -41,6 +44,33 @@ def record_to_message(record: Mapping[str, Any], parent_tool_use_id: str | None 
     return None
 
 
+def _tool_result_meta(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The stream-json `tool_result_meta` for a transcript record's tool results.
+
+    Live, the CLI says per result why it did not run (`non_execution_kind`) and who decided
+    (`permission_decision`); its transcript keeps the same facts on the record as
+    `toolDenialKind` and `permissionDecision`. Without them a refusal replays as an error.
+    """
+    if isinstance(record.get("tool_result_meta"), list):
+        return list(record["tool_result_meta"])
+    kind = record.get("toolDenialKind")
+    decision = record.get("permissionDecision")
+    if not isinstance(kind, str) and not isinstance(decision, dict):
+        return []
+    message = record.get("message")
+    blocks = message.get("content") if isinstance(message, dict) else None
+    meta: list[dict[str, Any]] = []
+    for block in blocks if isinstance(blocks, list) else ():
+        if isinstance(block, dict) and block.get("type") == "tool_result" and isinstance(block.get("tool_use_id"), str):
+            entry: dict[str, Any] = {"id": block["tool_use_id"]}
+            if isinstance(kind, str):
+                entry["non_execution_kind"] = kind
+            if isinstance(decision, dict):
+                entry["permission_decision"] = decision
+            meta.append(entry)
+    return meta
+
+
 def replay(
     records: Iterable[Mapping[str, Any]],
     sidechains: Mapping[str, Iterable[Mapping[str, Any]]] | None = None,
@@ -51,6 +81,9 @@ def replay(
 ) -> Conversation:
     """Feed the main chain (root → leaf) and each subagent's records into a conversation."""
     conversation = conversation or Conversation()
+    # The transcript's assistant messages name the model they were written with; the CLI
+    # that continues the session may run another (its initialize/init say which).
+    model_before = conversation.status.model
     for record in records:
         # Meta records and the compaction summary (sent to the model, not said by anyone) are not shown.
         if record.get("isMeta") or record.get("isCompactSummary") or record.get("isVisibleInTranscriptOnly"):
@@ -77,10 +110,12 @@ def replay(
             agent.status = "completed" if agent.tool_use_id in conversation.subagents else "stopped"
             agent.ended_at = agent.started_at
     status = conversation.status
+    status.model = model_before
     if session_id:
         status.session_id = session_id
     if cost_usd is not None:
-        status.cost_total = cost_usd
+        # The CLI continuing this history (resume or fork) counts its cost in every total it reports.
+        status.cost_total = conversation.history_cost = cost_usd
     status.activity = Activity.STARTING
     if conversation.items:
         conversation.add_note("Resumed from the transcript; the conversation continues below.", NoteKind.INFO)

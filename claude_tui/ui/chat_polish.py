@@ -111,6 +111,8 @@ class ChatPolish:
         options = replace(screen.options, resume=session_id, continue_session=False, fork_session=True,
                           env=dict(screen.options.env))
         conversation = screen.conversation
+        # The fork's CLI counts the parent's cost in its totals (as a resumed one does): keep it as the base.
+        conversation.history_cost = max(conversation.history_cost, conversation.status.cost_total)
         conversation.status.activity = Activity.STARTING
         conversation.add_note(f"Forked from session {session_id[:8]}.")
         await self._replace_session(options, conversation)

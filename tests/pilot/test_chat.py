@@ -56,8 +56,11 @@ async def test_bash_allowed_with_y(tmp_path: Path) -> None:
         await pilot.press("y")
         await wait_for(pilot, lambda: idle(app))
         assert tool.state is ToolState.DONE
+        # The decision is shown once, on the card (no separate note line repeating it).
         notes = [i for i in chat(app).conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.DECISION]
-        assert notes and "Allowed" in notes[0].text
+        assert notes == [] and tool.decision == "Allowed once"
+        card = app.screen.query_one(ToolCard)
+        await wait_for(pilot, lambda: "Allowed once" in str(card._header_widget.render()), what="the card's decision")
 
 
 async def test_bash_denied_with_n(tmp_path: Path) -> None:

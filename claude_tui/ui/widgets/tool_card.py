@@ -20,6 +20,7 @@ from textual.widgets import Static
 from claude_tui.protocol.sanitize import printable
 from claude_tui.protocol.tools import display_tool_name, tool_summary
 from claude_tui.session.items import ToolItem, ToolState
+from claude_tui.session.permission_flow import decision_head
 from claude_tui.ui.theme import theme_color
 from claude_tui.ui.widgets.tool_diff import card_diff_view
 
@@ -105,11 +106,23 @@ class ToolCard(Vertical):
         if summary:
             text.append("  ")
             text.append(printable(summary.splitlines()[0]))
-        if item.decision and item.state is not ToolState.DENIED:
-            text.append(f"  · {printable(item.decision)}", style="dim")
+        decision = self._decision_words()
+        if decision:
+            text.append(f"  · {printable(decision)}", style="dim")
         text.no_wrap = True
         text.overflow = "ellipsis"
         return text
+
+    def _decision_words(self) -> str:
+        """The permission decision for the header: its head only ("Denied: use rg" → "Denied"; the
+        details get a note line of their own), and nothing a denied card's state already says."""
+        item = self.item
+        if not item.decision:
+            return ""
+        head = decision_head(item.decision)
+        if item.state is ToolState.DENIED and head.casefold() == "denied":
+            return ""
+        return head
 
     def _theme_style(self, name: str, bold: bool = False) -> Style:
         """A Rich style in the theme's readable text colour for `name` (e.g. $text-warning).
@@ -158,7 +171,13 @@ class ToolCard(Vertical):
         item = self.item
         widgets: list[Widget] = []
         if not self._has_diff():
-            if item.input:
+            plan = item.input.get("plan") if item.name == "ExitPlanMode" else None
+            if isinstance(plan, str):
+                # The plan reads as Markdown (which never parses Rich markup).
+                from textual.widgets import Markdown
+
+                widgets.append(Markdown(printable(_clip(plan)), classes="tool-input tool-plan", open_links=False))
+            elif item.input:
                 widgets.append(Static(self._input_text(), classes="tool-input"))
         diff = self._diff_widget()
         if diff is not None:

@@ -1,0 +1,114 @@
+"""Resume and fork against the fake CLI: the status bar's model and cost; live markers in the log.
+
+The real-CLI versions (fork cost with the CLI's own totals, the model a resumed CLI
+runs) are in ``tests/e2e/test_resume_real_cli.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from claude_tui.config import Config
+from claude_tui.fakecli import command
+from claude_tui.session.items import NoteItem, NoteKind, TextItem, ToolItem, ToolState
+from claude_tui.session.replay import replay
+from claude_tui.transport.options import CliOptions
+from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.screens.permission import PermissionScreen
+from claude_tui.ui.screens.session_browser import BrowserChoice, conversation_for
+from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.status_bar import StatusBar
+from tests.pilot.helpers import chat, idle, make_app, send, wait_for
+
+SESSION = "0b5e6c2a-1111-4222-8333-444455556666"
+OLD_MODEL = "claude-old-model-1"
+
+
+def transcript(path: Path, cost: float) -> Path:
+    """A two-message session written with OLD_MODEL, costing `cost` (the CLI's record shapes)."""
+    records: list[dict[str, Any]] = [
+        {"type": "user", "uuid": "u1", "parentUuid": None, "sessionId": SESSION, "isSidechain": False,
+         "cwd": str(path.parent),
+         "message": {"role": "user", "content": [{"type": "text", "text": "earlier question"}]}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": SESSION, "isSidechain": False,
+         "message": {"id": "msg_old", "type": "message", "role": "assistant", "model": OLD_MODEL,
+                     "content": [{"type": "text", "text": "earlier answer"}]}},
+        {"type": "cost-state", "sessionId": SESSION, "totalCostUSD": cost},
+    ]
+    file = path / f"{SESSION}.jsonl"
+    file.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    return file
+
+
+def status_text(app: ClaudeTuiApp) -> str:
+    bar = chat(app).query_one(StatusBar)
+    return str(bar.render_status(chat(app).conversation.status))
+
+
+def ready(app: ClaudeTuiApp) -> bool:
+    screen = app.chat
+    return screen is not None and screen.connection.alive and bool(screen.conversation.commands)
+
+
+async def test_a_fork_from_the_session_browser_shows_the_parents_cost(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    file = transcript(tmp_path, 0.3133)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(app), what="CLI ready")
+        first = app.chat
+        choice = BrowserChoice(SESSION, file, tmp_path, fork=True)
+        await app._switch_session(choice, conversation_for(choice))
+        await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the forked session ready")
+        await pilot.pause(0.1)
+        assert chat(app).conversation.status.cost_total == 0.3133
+        assert "$0.3133" in status_text(app)
+
+
+async def test_a_resumed_session_does_not_show_the_transcripts_model(tmp_path: Path) -> None:
+    file = transcript(tmp_path, 0.01)
+    conversation = replay([json.loads(line) for line in file.read_text().splitlines()][:2], session_id=SESSION)
+    (tmp_path / "a.txt").write_text("alpha\n")
+    options = CliOptions(cwd=str(tmp_path), command=command(), env={"FAKE_CLAUDE_DELAY_MS": "0"}, resume=SESSION)
+    app = ClaudeTuiApp(options, Config(typeahead_guard_ms=0), conversation=conversation)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(app), what="CLI ready")
+        await pilot.pause(0.1)
+        assert OLD_MODEL not in status_text(app)
+        assert status_text(app).startswith("…")  # unknown until the CLI says
+        await send(pilot, "kw:plain hello")
+        await wait_for(pilot, lambda: idle(app), what="the turn")
+        model = chat(app).conversation.status.model
+        assert model and model != OLD_MODEL and status_text(app).startswith(model)
+
+
+async def test_a_background_agents_end_is_marked_between_the_answers(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:agent go")
+        await wait_for(pilot, lambda: idle(app), what="the turn")
+        await pilot.pause(0.2)
+        items = chat(app).conversation.items
+        notes = [i for i in items if isinstance(i, NoteItem) and i.kind is NoteKind.INFO]
+        assert [n.text for n in notes] == ['Agent "Explore tree" finished']
+        answer = max(i for i, item in enumerate(items) if isinstance(item, TextItem))
+        assert items.index(notes[0]) > answer  # after the turn's answer: where the CLI's own turn starts
+        widget = chat(app).query_one(ChatLog).widget_for_item(notes[0].id)
+        assert widget is not None and 'ℹ Agent "Explore tree" finished' in str(widget.render())
+
+
+async def test_what_you_told_claude_is_noted_and_the_card_says_denied(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:bash please")
+        await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), what="dialog")
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press(*"use ls instead")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: idle(app), what="the turn")
+        tool = next(i for i in chat(app).conversation.items if isinstance(i, ToolItem))
+        assert tool.state is ToolState.DENIED
+        notes = [i for i in chat(app).conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.DECISION]
+        assert [(n.title, n.text) for n in notes] == [("Bash", "Denied: use ls instead")]
