@@ -5,11 +5,12 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
+from typing import ClassVar
 
 import pytest
 from rich.console import Console
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, CSSPathType
 from textual.containers import Horizontal
 from textual.widgets import Footer, OptionList, Static
 
@@ -29,8 +30,9 @@ SUBAGENT_TEXT = "Subagent here, exploring."
 
 
 class SidebarHost(App[None]):
-    CSS_PATH = [str(styles_dir() / name) for name in ("app.tcss", "chat.tcss", "sidebar.tcss",
-                                                      "agent_transcript.tcss")]
+    CSS_PATH: ClassVar[CSSPathType] = [
+        str(styles_dir() / name) for name in ("app.tcss", "chat.tcss", "sidebar.tcss", "agent_transcript.tcss")
+    ]
     AUTO_FOCUS = None  # like the chat screen, where the prompt has focus, not the sidebar
 
     def __init__(self, conversation: Conversation | None = None, mode: str = "auto") -> None:
@@ -288,9 +290,65 @@ async def test_x_stops_a_running_agent_once() -> None:
         await pilot.pause()
         assert app.stops == [TASK_ID]
         assert "Explore · stopping" in agent_rows(app)[1]
+        assert stop_key(app) == "disabled", "shown greyed out while the stop is on its way"
         await pilot.press("x")
         await pilot.pause()
         assert app.stops == [TASK_ID], "a second x while stopping sends nothing"
+
+
+def stop_key(app: App[None]) -> str:
+    """How the footer offers `x` (stop) right now: hidden, enabled or disabled (greyed out)."""
+    active = app.screen.active_bindings.get("x")
+    if active is None or active.binding.action != "stop":
+        return "hidden"
+    return "enabled" if active.enabled else "disabled"
+
+
+def highlighted_row(app: App[None]) -> str:
+    option = app.query_one("#sidebar-agents", OptionList).highlighted_option
+    return plain(option.prompt) if option is not None else ""
+
+
+async def test_stop_key_is_offered_only_for_a_row_that_can_be_stopped() -> None:
+    conversation = Conversation()
+    board = conversation.tasks
+    board.on_task_started({"task_id": "a-done", "tool_use_id": "toolu_done", "description": "Review the diff",
+                           "subagent_type": "code-reviewer", "task_type": "local_agent"})
+    board.on_task_notification({"task_id": "a-done", "status": "completed"})
+    app = SidebarHost(conversation)
+    running, rest = until(recording("subagent"), '"parent_tool_use_id":"toolu_msg_21_1"')
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(running)
+        await pilot.pause()
+        app.sidebar.focus()
+        await pilot.pause()
+        # A finished agent: nothing to stop, so no `x` in the footer or the hint.
+        assert "Review the diff" in highlighted_row(app) and "completed" in highlighted_row(app)
+        assert app.sidebar.check_action("stop", ()) is False
+        assert stop_key(app) == "hidden"
+        assert "Stop task" not in screen_text(app)
+        assert "x stop" not in static_text(app, "#sidebar-hint")
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.stops == []
+        # The running agent: `x` is offered, enabled, and works.
+        await pilot.press("down")
+        await pilot.pause()
+        assert "Explore · running" in highlighted_row(app)
+        assert app.sidebar.check_action("stop", ()) is True
+        assert stop_key(app) == "enabled"
+        assert "Stop task" in screen_text(app)
+        assert "x stop" in static_text(app, "#sidebar-hint")
+        # It finishes while highlighted: the footer follows the row's state, not only the highlight.
+        await app.feed(rest)
+        await pilot.pause()
+        assert "Explore · completed" in highlighted_row(app)
+        assert stop_key(app) == "hidden"
+        assert "Stop task" not in screen_text(app)
+        assert "x stop" not in static_text(app, "#sidebar-hint")
+        await pilot.press("up")
+        await pilot.pause()
+        assert stop_key(app) == "hidden"
 
 
 async def test_x_on_a_finished_agent_does_nothing() -> None:

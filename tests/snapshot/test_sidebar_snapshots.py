@@ -6,9 +6,11 @@ advance on `tick()`, which nothing calls here.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, CSSPathType
 from textual.containers import Horizontal
 from textual.pilot import Pilot
 from textual.widgets import Footer, Static
@@ -25,8 +27,9 @@ TOOL_ID = "toolu_msg_21_1"
 
 
 class SidebarApp(App[None]):
-    CSS_PATH = [str(styles_dir() / name) for name in ("app.tcss", "chat.tcss", "sidebar.tcss",
-                                                      "agent_transcript.tcss")]
+    CSS_PATH: ClassVar[CSSPathType] = [
+        str(styles_dir() / name) for name in ("app.tcss", "chat.tcss", "sidebar.tcss", "agent_transcript.tcss")
+    ]
     AUTO_FOCUS = None  # like the chat screen, where the prompt has focus, not the sidebar
 
     def __init__(self, conversation: Conversation, mode: str = "auto", theme: str = "textual-dark") -> None:

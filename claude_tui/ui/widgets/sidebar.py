@@ -2,77 +2,63 @@
 
 Cheap by construction: `refresh_board()` re-renders two Statics and the prompts of
 one OptionList (rebuilt only when its rows change); `tick()` touches only what is
-running. Every string from the CLI is untrusted: `printable()` into `rich.text.Text`.
+running. The rows themselves are drawn by `sidebar_rows.RowPainter`.
 
 Keys (while the agent list has focus): up/down move, Enter opens the agent's
 transcript (`AgentTranscriptScreen`, pushed here; `AgentSelected` is posted too),
 `x` stops a running agent or background task (`StopRequested`, which the chat
-screen turns into a `stop_task` control request). The transcript screen's own `x`
-posts the same `StopRequested` through this widget, so the chat screen has one
-message to handle.
+screen turns into a `stop_task` control request). `x` is offered (footer and hint)
+only while the highlighted row can be stopped: `check_action` decides, and
+`_sync_keys()` refreshes the bindings when the highlight or that row's state
+changes. The transcript screen's own `x` posts the same `StopRequested` through
+this widget, so the chat screen has one message to handle.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
-from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from claude_tui.protocol.sanitize import one_line, printable
-from claude_tui.ui.theme import theme_color
+from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.items import Item
-from claude_tui.session.tasks import AgentEntry, TaskEntry, TodoEntry
+from claude_tui.session.tasks import AgentEntry
+from claude_tui.ui.widgets.sidebar_rows import (
+    ACTIVE,
+    RowPainter,
+    format_elapsed,
+    status_color,
+)
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from claude_tui.session.conversation import Conversation
     from claude_tui.ui.screens.agent_transcript import AgentTranscriptScreen
 
+__all__ = ["SidebarMode", "TaskSidebar", "format_elapsed", "status_color"]
+
 SidebarMode = Literal["auto", "show", "hide"]
 
-SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-TASK_ICONS = {"pending": "☐", "in_progress": "◐", "completed": "☑"}
-BLOCKED_ICON = "⊘"
-AGENT_ICONS = {"starting": "◌", "completed": "✓", "failed": "✗", "stopped": "■", "stopping": "■"}
-ACTIVE = frozenset({"running", "starting", "stopping"})
-TASK_TYPES = {"local_bash": "shell", "local_agent": "agent", "remote_agent": "remote agent"}
 AGENTS_HEADER = "\x00agents"
 BACKGROUND_HEADER = "\x00background"
-
-
-def format_elapsed(seconds: float) -> str:
-    """12s, 3m05s, 1h02m."""
-    whole = int(seconds)
-    if whole < 60:
-        return f"{whole}s"
-    if whole < 3600:
-        return f"{whole // 60}m{whole % 60:02d}s"
-    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
-
-
-
-
-def status_color(app: App[object], status: str) -> str:
-    names = {"running": ("text-accent", "cyan"), "starting": ("text-accent", "cyan"),
-             "completed": ("text-success", "green"), "failed": ("text-error", "red"),
-             "stopping": ("text-warning", "yellow")}
-    if status not in names:
-        return "dim"
-    return theme_color(app, *names[status])
+HINT = "↑↓ select · ↵ transcript"
+STOP_HINT = " · x stop"
+_UNSYNCED = object()
+"""`_stop_offered` before the first `_sync_keys()`: differs from every state."""
 
 
 class TaskSidebar(Vertical):
     """Shows `conversation.tasks`; the chat screen calls `refresh_board()` after `TasksChanged`."""
 
-    BINDINGS = [Binding("x", "stop", "Stop task", show=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "stop", "Stop task", show=True)]
 
     class AgentSelected(Message):
         """The user opened a subagent's transcript (the sidebar pushes the screen itself)."""
@@ -100,6 +86,8 @@ class TaskSidebar(Vertical):
         self._rows: list[str] = []
         """Option ids currently in the agent list, in order (headers included)."""
         self._stopping: set[str] = set()
+        self._stop_offered: object = _UNSYNCED
+        """What `check_action("stop")` said at the last `_sync_keys()`."""
         self.transcript: AgentTranscriptScreen | None = None
         """The open transcript screen, if any: live agent output is forwarded to it."""
 
@@ -109,7 +97,7 @@ class TaskSidebar(Vertical):
         agents = OptionList(id="sidebar-agents", classes="sidebar-section")
         agents.display = False  # until it has rows: never auto-focused while empty
         yield agents
-        yield Static(Text("↑↓ select · ↵ transcript · x stop", style="dim"), id="sidebar-hint")
+        yield Static(Text(HINT, style="dim"), id="sidebar-hint")
         yield Static(Text("No tasks or agents yet.", style="dim italic"), id="sidebar-empty")
 
     def on_mount(self) -> None:
@@ -223,8 +211,7 @@ class TaskSidebar(Vertical):
     def request_stop(self, task_id: str) -> bool:
         """Post `StopRequested` for a running entry; False if there is nothing to stop."""
         entry = next((e for e in self.conversation.tasks.agents.values() if e.task_id == task_id), None)
-        if entry is None or entry.status not in ("running", "starting") or task_id == entry.tool_use_id \
-                or task_id in self._stopping:
+        if self._stop_state(entry) is not True:
             return False
         self._stopping.add(task_id)
         self.post_message(self.StopRequested(task_id))
@@ -246,88 +233,64 @@ class TaskSidebar(Vertical):
                         title="Background task")
 
     def action_stop(self) -> None:
-        options = self.query_one("#sidebar-agents", OptionList)
-        option = options.highlighted_option
-        entry = self._entry_for(option.id if option else None)
+        entry = self._highlighted_entry()
         if entry is None:
             return
-        if not self.request_stop(entry.task_id):
+        if not self.request_stop(entry.task_id):  # only reachable by calling it: the key is disabled
             self.notify("That task is not running." if entry.status not in ACTIVE
                         else "That task cannot be stopped yet.", severity="warning")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`x` is offered only for a highlighted row that can be stopped (see `_stop_state`)."""
+        if action == "stop":
+            return self._stop_state(self._highlighted_entry())
+        return True
+
+    def _stop_state(self, entry: AgentEntry | None) -> bool | None:
+        """True: `stop_task` can be sent for it. None: it runs, but cannot be stopped now (no
+        task id yet, or a stop is already on its way): shown greyed out. False: nothing to stop."""
+        if entry is None or entry.status not in ACTIVE:
+            return False
+        if entry.status in ("running", "starting") and entry.task_id != entry.tool_use_id \
+                and entry.task_id not in self._stopping:
+            return True
+        return None
+
+    @on(OptionList.OptionHighlighted, "#sidebar-agents")
+    def _highlighted(self, _event: OptionList.OptionHighlighted) -> None:
+        self._sync_keys()
+
+    def _sync_keys(self) -> None:
+        """Keep the footer and the hint truthful about `x` for the highlighted row.
+
+        Refreshes the bindings only when the answer changed: this runs on every board update."""
+        state = self._stop_state(self._highlighted_entry())
+        if state is self._stop_offered:
+            return
+        self._stop_offered = state
+        self.query_one("#sidebar-hint", Static).update(Text(HINT + STOP_HINT if state else HINT, style="dim"))
+        self.refresh_bindings()
+
+    def _highlighted_entry(self) -> AgentEntry | None:
+        if not self.is_mounted:
+            return None
+        option = self.query_one("#sidebar-agents", OptionList).highlighted_option
+        return self._entry_for(option.id if option else None)
 
     def _entry_for(self, key: str | None) -> AgentEntry | None:
         if key is None or key.startswith("\x00"):
             return None
         return self.conversation.tasks.agents.get(key)
 
-    # -- rendering -------------------------------------------------------------------
-    def _color(self, name: str, fallback: str) -> str:
-        return theme_color(self.app, name, fallback)
-
-    def _spinner(self) -> str:
-        return SPINNER[self._frame % len(SPINNER)]
-
-    def _header(self, title: str, right: str = "") -> Table:
-        grid = Table.grid(expand=True)
-        grid.add_column(ratio=1, no_wrap=True)
-        grid.add_column(justify="right", no_wrap=True)
-        grid.add_row(Text(title, style=f"bold {self._color('text-primary', 'blue')}"), Text(right, style="dim"))
-        return grid
-
-    def _grid(self) -> Table:
-        grid = Table.grid(padding=(0, 1, 0, 0))
-        grid.add_column(no_wrap=True, width=1)
-        grid.add_column(ratio=1, overflow="fold")
-        return grid
+    # -- rendering (the rows are drawn by `RowPainter`) ---------------------------------
+    def _painter(self) -> RowPainter:
+        return RowPainter(self.app, self._frame)
 
     def _render_tasks(self) -> RenderableType:
-        tasks = self.conversation.tasks.visible_tasks
-        done = sum(t.status == "completed" for t in tasks)
-        grid = self._grid()
-        for task in tasks:
-            grid.add_row(*self._task_row(task))
-        return Group(self._header("Tasks", f"{done} of {len(tasks)} done"), grid)
-
-    def _task_row(self, task: TaskEntry) -> tuple[Text, Text]:
-        label = Text()
-        if task.is_blocked:
-            icon = Text(BLOCKED_ICON, style=self._color("text-warning", "yellow"))
-            label.append(one_line(task.subject) or f"Task {task.id}")
-        elif task.status == "in_progress":
-            icon = Text(TASK_ICONS["in_progress"], style=f"bold {self._color('text-accent', 'cyan')}")
-            label.append(self._spinner() + " ", style=self._color("text-accent", "cyan"))
-            label.append(one_line(task.active_form or task.subject) or f"Task {task.id}", style="bold")
-        elif task.status == "completed":
-            icon = Text(TASK_ICONS["completed"], style=self._color("text-success", "green"))
-            label.append(one_line(task.subject) or f"Task {task.id}", style="dim strike")
-        else:
-            icon = Text(TASK_ICONS.get(task.status, "☐"), style="dim")
-            label.append(one_line(task.subject) or f"Task {task.id}")
-        label.append(f" #{printable(task.id)}", style="dim")
-        if task.owner:
-            label.append(f" @{one_line(task.owner)}", style="dim italic")
-        if task.is_blocked:
-            blockers = ", ".join("#" + printable(b) for b in task.blocked_by)
-            label.append(f"\nblocked by {blockers}", style=f"italic {self._color('text-warning', 'yellow')}")
-        return icon, label
+        return self._painter().tasks(self.conversation.tasks.visible_tasks)
 
     def _render_todos(self) -> RenderableType:
-        todos = self.conversation.tasks.todos
-        done = sum(t.status == "completed" for t in todos)
-        grid = self._grid()
-        for todo in todos:
-            grid.add_row(*self._todo_row(todo))
-        return Group(self._header("Todos", f"{done} of {len(todos)} done"), grid)
-
-    def _todo_row(self, todo: TodoEntry) -> tuple[Text, Text]:
-        if todo.status == "in_progress":
-            label = Text(self._spinner() + " ", style=self._color("text-accent", "cyan"))
-            label.append(one_line(todo.active_form or todo.content), style="bold")
-            return Text(TASK_ICONS["in_progress"], style=f"bold {self._color('text-accent', 'cyan')}"), label
-        if todo.status == "completed":
-            return (Text(TASK_ICONS["completed"], style=self._color("text-success", "green")),
-                    Text(one_line(todo.content), style="dim strike"))
-        return Text(TASK_ICONS["pending"], style="dim"), Text(one_line(todo.content))
+        return self._painter().todos(self.conversation.tasks.todos)
 
     def _status_of(self, entry: AgentEntry) -> str:
         if entry.task_id in self._stopping and entry.status in ("running", "starting"):
@@ -335,26 +298,7 @@ class TaskSidebar(Vertical):
         return entry.status
 
     def _render_entry(self, entry: AgentEntry) -> RenderableType:
-        status = self._status_of(entry)
-        color = status_color(self.app, status)
-        icon = self._spinner() if status == "running" else AGENT_ICONS.get(status, "•")
-        grid = Table.grid(expand=True, padding=(0, 1, 0, 0))
-        grid.add_column(no_wrap=True, width=1)
-        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        grid.add_column(justify="right", no_wrap=True)
-        title = one_line(entry.description) or (one_line(entry.agent_type) or "agent" if entry.is_agent
-                                                else entry.task_id)
-        grid.add_row(Text(icon, style=f"bold {color}"), Text(title, style="bold"),
-                     Text(format_elapsed(entry.elapsed()), style="dim"))
-        kind = one_line(entry.agent_type) if entry.is_agent and entry.agent_type else \
-            TASK_TYPES.get(entry.task_type, one_line(entry.task_type) or "task")
-        detail = Text(kind, style="dim")
-        detail.append(" · ", style="dim")
-        detail.append(status, style=color)
-        grid.add_row(Text(""), detail, Text(""))
-        if entry.summary and status not in ACTIVE:
-            grid.add_row(Text(""), Text(one_line(entry.summary), style="dim italic"), Text(""))
-        return grid
+        return self._painter().entry(entry, self._status_of(entry))
 
     def _refresh_agents(self) -> None:
         options = self.query_one("#sidebar-agents", OptionList)
@@ -368,20 +312,25 @@ class TaskSidebar(Vertical):
         if not rows and options.has_focus:
             self.screen.focus_next()
         options.display = bool(rows)
+        painter = self._painter()
         if rows == self._rows:
-            self._update_headers(options, agents, others)
+            if agents:
+                options.replace_option_prompt(AGENTS_HEADER, painter.section_title("Agents", agents))
+            if others:
+                options.replace_option_prompt(BACKGROUND_HEADER, painter.background_title(agents, others))
             for key, entry in agents + others:
                 options.replace_option_prompt(key, self._render_entry(entry))
             options.refresh(layout=True)
+            self._sync_keys()
             return
         highlighted = options.highlighted_option
         keep = highlighted.id if highlighted is not None else None
         built: list[Option] = []
         for key in rows:
             if key == AGENTS_HEADER:
-                built.append(Option(self._section_title("Agents", agents), id=key, disabled=True))
+                built.append(Option(painter.section_title("Agents", agents), id=key, disabled=True))
             elif key == BACKGROUND_HEADER:
-                built.append(Option(self._background_title(agents, others), id=key, disabled=True))
+                built.append(Option(painter.background_title(agents, others), id=key, disabled=True))
             else:
                 built.append(Option(self._render_entry(self.conversation.tasks.agents[key]), id=key))
         options.set_options(built)
@@ -389,17 +338,5 @@ class TaskSidebar(Vertical):
         selectable = [i for i, key in enumerate(rows) if not key.startswith("\x00")]
         if selectable:
             options.highlighted = rows.index(keep) if keep in rows else selectable[0]
+        self._sync_keys()
 
-    def _update_headers(self, options: OptionList, agents: list[Any], others: list[Any]) -> None:
-        if agents:
-            options.replace_option_prompt(AGENTS_HEADER, self._section_title("Agents", agents))
-        if others:
-            options.replace_option_prompt(BACKGROUND_HEADER, self._background_title(agents, others))
-
-    def _background_title(self, agents: list[Any], others: list[Any]) -> RenderableType:
-        title = self._section_title("Background", others)
-        return Group(Text(""), title) if agents else title
-
-    def _section_title(self, title: str, entries: list[tuple[str, AgentEntry]]) -> Table:
-        running = sum(e.status in ACTIVE for _, e in entries)
-        return self._header(title, f"{running} running" if running else "")
