@@ -265,8 +265,11 @@ async def test_open_transcript_is_live_while_the_agent_runs() -> None:
         assert isinstance(screen, AgentTranscriptScreen)
         assert screen.query_one("#transcript-empty").display is True
         assert SUBAGENT_TEXT not in screen_text(app)
+        assert screen.check_action("stop", ()) is True and "x" in screen.active_bindings
         await app.feed(rest)
         await pilot.pause()
+        # Finished: the transcript no longer offers to stop it.
+        assert screen.check_action("stop", ()) is False and "x" not in screen.active_bindings
         assert len(transcript_widgets(screen)) == 1
         assert SUBAGENT_TEXT in screen_text(app)
         assert screen.query_one("#transcript-empty").display is False

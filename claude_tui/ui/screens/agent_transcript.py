@@ -97,7 +97,16 @@ class AgentTranscriptScreen(Screen[None]):
         self.query_one("#transcript-header", Static).update(self._header())
         self.query_one("#transcript-empty").display = not self.log_data.items
         entry = self.entry
-        self.set_class(entry is not None and entry.status in ("running", "starting"), "-running")
+        running = entry is not None and entry.status in ("running", "starting")
+        if running != self.has_class("-running"):
+            self.refresh_bindings()  # the footer offers `x` only while the agent runs
+        self.set_class(running, "-running")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop":
+            entry = self.entry
+            return entry is not None and entry.status in ("running", "starting")
+        return True
 
     def _header(self) -> Table:
         entry = self.entry
