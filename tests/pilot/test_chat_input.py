@@ -14,6 +14,7 @@ from textual.widgets import Input
 
 from claude_tui.session.items import ToolItem, UserItem
 from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.welcome import welcome_text
 from claude_tui.ui.widgets.chat_log import ChatLog
 from claude_tui.ui.widgets.composer import CompletionMenu, PromptInput
 from claude_tui.ui.widgets.sidebar import TaskSidebar
@@ -215,7 +216,7 @@ async def test_enter_in_the_find_field_is_never_taken_for_typeahead(tmp_path: Pa
         await _ready(pilot)
         screen = chat(app)
         _prompt(app).text = "draft"
-        screen._keys_in_flight = 1  # as if a redirection's end never came back
+        screen.typeahead.in_flight = 1  # as if a redirection's end never came back
         await pilot.press("ctrl+f")
         await wait_for(pilot, lambda: isinstance(app.focused, Input), what="find field")
         await pilot.press("a", "enter")
@@ -337,5 +338,5 @@ async def test_welcome_without_the_demo_has_no_keywords(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
         screen.options.command = ["claude"]
-        assert "Demo" not in str(screen._welcome_text())
+        assert "Demo" not in str(welcome_text(screen.options))
         await pilot.pause()

@@ -11,7 +11,6 @@ import gc
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from rich.text import Text
 from textual import events, on, work
 from textual.actions import SkipAction
 from textual.app import ComposeResult
@@ -19,11 +18,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, TextArea
+from textual.widgets import Footer, Input
 
 from claude_tui.completion import project_files, slash_candidates
 from claude_tui.protocol import builders
-from claude_tui.protocol.sanitize import printable
 from claude_tui.session import changes as ch
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteKind
@@ -33,8 +31,10 @@ from claude_tui.transport.options import CliOptions
 from claude_tui.ui.chat_polish import ChatPolish
 from claude_tui.ui.connection import CliConnection
 from claude_tui.ui.permission_flow import PermissionFlow
+from claude_tui.ui.typeahead import TypeaheadRouter
+from claude_tui.ui.welcome import welcome_text
 from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.composer import TYPING_KEYS, Composer, PromptInput
+from claude_tui.ui.widgets.composer import Composer, PromptInput
 from claude_tui.ui.widgets.sidebar import TaskSidebar
 from claude_tui.ui.widgets.status_bar import StatusBar
 
@@ -81,9 +81,7 @@ class ChatScreen(ChatPolish, Screen[None]):
         self.connection = CliConnection(self, options, debug_log)
         self.permissions = PermissionFlow(self)
         self._draft_timer: Any = None
-        self._keys_in_flight = 0
-        """Redirections whose `TypeaheadDrained` has not come back yet (see `on_key`)."""
-        self._retyped: set[events.Key] = set()
+        self.typeahead = TypeaheadRouter(self)
 
     @property
     def tui(self) -> "ClaudeTuiApp":
@@ -107,7 +105,7 @@ class ChatScreen(ChatPolish, Screen[None]):
             composer.prompt.text = draft
             composer.prompt.move_cursor(composer.prompt.document.end)
         composer.prompt.focus()
-        self.query_one(ChatLog).show_welcome(self._welcome_text())
+        self.query_one(ChatLog).show_welcome(welcome_text(self.options))
         self.query_one(StatusBar).show(self.conversation.status)
         self.set_interval(0.25, self._tick)
         self.connection.start()
@@ -115,36 +113,6 @@ class ChatScreen(ChatPolish, Screen[None]):
     def _collect_garbage(self) -> None:
         if not self.busy:
             gc.collect()
-
-    def _welcome_text(self) -> Text:
-        cwd = printable(str(self.options.cwd or "."))
-        text = Text.assemble(
-            ("claude-tui", "bold"), "  ·  a terminal front end for Claude Code\n\n",
-            ("Working in ", "dim"), cwd, "\n\n",
-            "Type a prompt and press ", ("Enter", "bold"), ".  ",
-            ("/", "bold"), " commands  ·  ", ("@", "bold"), " files  ·  ",
-            ("Ctrl+J", "bold"), " new line  ·  ", ("Ctrl+O", "bold"), " past sessions  ·  ",
-            ("F1", "bold"), " help",
-            justify="center",
-        )
-        if self._is_demo():
-            from claude_tui.fakecli.scenarios import FRIENDLY, SLASH, WELCOME_TEXT
-
-            def order(word: str) -> int:  # as in the fake CLI's own help table; words it omits go last
-                index = WELCOME_TEXT.find(f"`{word}`")
-                return index if index >= 0 else len(WELCOME_TEXT)
-
-            words = sorted([triggers[0] for _name, triggers in FRIENDLY] + list(SLASH), key=order)
-            text.append("\n\nDemo: a scripted Claude Code. Put one of these words in a message to see a feature:\n",
-                        style="dim")
-            text.append("  ".join(words), style="bold")
-        return text
-
-    def _is_demo(self) -> bool:
-        """`--demo` (or tests): the CLI is the scripted fake, which picks what to play by keywords."""
-        from claude_tui.fakecli import command
-
-        return list(self.options.command or []) == command()
 
     def _tick(self) -> None:
         self.query_one(StatusBar).tick()
@@ -347,58 +315,12 @@ class ChatScreen(ChatPolish, Screen[None]):
             cards[-1].scroll_visible(animate=False)
 
     def on_key(self, event: events.Key) -> None:
-        """Typing where nothing takes text (the log, the sidebar) goes to the prompt, so no keystroke is lost.
-
-        Keys the focused widget binds (the sidebar's `x`, a diff's `s`) stay with it. Focus
-        moves at once, but keys typed quickly after the first may already be queued for the
-        old widget: until `TypeaheadDrained` (posted behind them) comes back, those that
-        arrive here, Enter, Backspace and the newline keys included, go to the prompt too.
-        """
-        if event in self._retyped:
-            self._retyped.discard(event)
-            return  # handed to the prompt already, which left it to the bindings (Backspace)
-        typed = event.is_printable and bool(event.character)
-        prompt = self.query_one(Composer).prompt
-        focused = self.focused
-        if self._keys_in_flight and focused is not prompt:
-            self._forget_typeahead()  # focus moved on (Tab, a click): whatever was in flight is over
-        if self._keys_in_flight and (typed or event.key in TYPING_KEYS):
-            self._retype(event)
-            return
-        if not typed or isinstance(focused, (Input, TextArea)) or self._bound_below(event.key):
-            return
-        self._keys_in_flight += 1
-        (focused or self).post_message(self.TypeaheadDrained())
-        self.set_focus(prompt)
-        self._retype(event)
-
-    def _bound_below(self, key: str) -> bool:
-        """Whether the focused widget or a container of it (not this screen) binds `key`, enabled or not."""
-        for node, bindings in self._modal_binding_chain:  # focused first, keymap applied
-            if node is self:
-                return False
-            if key in bindings.key_to_bindings:
-                return True
-        return False
-
-    def _retype(self, event: events.Key) -> None:
-        """Press the key again, now that the prompt has focus: in order, with the prompt's own keys and bindings."""
-        event.stop()
-        event.prevent_default()
-        again = events.Key(event.key, event.character).set_sender(self.app)  # as from the terminal: up to the app
-        self._retyped.add(again)
-        self.app.post_message(again)
+        self.typeahead.on_key(event)  # typing where nothing takes text goes to the prompt
 
     @on(TypeaheadDrained)
     def _drained(self, message: TypeaheadDrained) -> None:
         message.stop()
-        self._keys_in_flight = max(0, self._keys_in_flight - 1)
-        if not self._keys_in_flight:
-            self._retyped.clear()
-
-    def _forget_typeahead(self) -> None:
-        self._keys_in_flight = 0
-        self._retyped.clear()
+        self.typeahead.drained()
 
     def clear_prompt(self) -> bool:
         """Ctrl+C on a draft: empty the prompt, keeping the text in the history. False if it was empty."""
