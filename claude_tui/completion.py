@@ -143,6 +143,10 @@ def dropped_files_mention(text: str, root: Path) -> str | None:
         words = shlex.split(text)
     except ValueError:  # an unbalanced quote: ordinary text
         return None
+    try:
+        project = root.resolve()
+    except OSError:
+        return None
     mentions: list[str] = []
     for word in words:
         if word.startswith("file://"):
@@ -154,7 +158,7 @@ def dropped_files_mention(text: str, root: Path) -> str | None:
             if not path.is_file():
                 return None
             path = path.resolve()
-            shown = str(path.relative_to(root.resolve())) if path.is_relative_to(root.resolve()) else str(path)
+            shown = str(path.relative_to(project)) if path.is_relative_to(project) else str(path)
         except OSError:
             return None
         mentions.append(f'@"{shown}"' if any(c.isspace() for c in shown) else f"@{shown}")

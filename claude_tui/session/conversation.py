@@ -99,13 +99,12 @@ class Conversation(StreamingMixin, PermissionsMixin):
     # -- things the app does -----------------------------------------------------------
     def add_user_prompt(self, text: str, image_count: int = 0) -> list[Change]:
         changes: list[Change] = []
-        busy = self.status.activity not in (Activity.IDLE, Activity.STARTING, Activity.EXITED)
+        busy = self.status.turn_running
         self.main.add(UserItem(text=text, image_count=image_count, queued=busy), changes)
         if not busy:
             self._init_pending = True
             self.status.activity = Activity.THINKING
-            self._carry_history_cost()
-            self._turn_start_cost = self.status.cost_total
+            self._mark_turn_cost()
             self.changes.begin_turn()
             changes.append(StatusChanged())
         return changes
@@ -131,6 +130,11 @@ class Conversation(StreamingMixin, PermissionsMixin):
         """A continued history (resume, fork) keeps its cost: the CLI's totals count it."""
         if self.status.cost_total < self.history_cost:
             self.status.cost_total = self.history_cost
+
+    def _mark_turn_cost(self) -> None:
+        """A turn starts: what it costs is measured from the total now (history included)."""
+        self._carry_history_cost()
+        self._turn_start_cost = self.status.cost_total
 
     def process_exited(self, returncode: int | None) -> list[Change]:
         changes: list[Change] = [PermissionClosed(rid, "exited") for rid in self.permissions]
@@ -204,8 +208,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
         if status.activity in (Activity.IDLE, Activity.STARTING):
             # The CLI can start a turn on its own (a background agent finished).
             status.activity = Activity.THINKING
-            self._carry_history_cost()
-            self._turn_start_cost = status.cost_total
+            self._mark_turn_cost()
         return changes
 
     def _system_status(self, message: p.SystemStatus) -> list[Change]:
@@ -265,7 +268,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
         words = content.background_notice(raw, self.tasks.agents.get(str(raw.get("task_id", ""))))
         if not words:
             return []
-        if self.status.activity in (Activity.IDLE, Activity.STARTING, Activity.EXITED):
+        if not self.status.turn_running:
             return self.add_note(words, NoteKind.INFO)
         self._finished_in_turn.append(words)
         return []

@@ -62,6 +62,11 @@ class SessionStatus:
         return self.session_id[:8]
 
     @property
+    def turn_running(self) -> bool:
+        """A turn is under way (a prompt sent now would be queued behind it)."""
+        return self.activity not in (Activity.IDLE, Activity.STARTING, Activity.EXITED)
+
+    @property
     def context_fraction(self) -> float | None:
         if self.context_window <= 0:
             return None

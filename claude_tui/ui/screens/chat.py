@@ -225,7 +225,8 @@ class ChatScreen(ChatPolish, Screen[None]):
         prompt = self.query_one(Composer).prompt
         prompt.text = ""
         self.drafts.save("")
-        self.query_one(ChatLog).follow()  # you see your prompt and the answer streaming, however far up you were
+        # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
+        self.query_one(ChatLog).anchor()
         await self.show_changes(self.conversation.add_user_prompt(text))
 
     @on(PromptInput.Edited)
@@ -243,7 +244,7 @@ class ChatScreen(ChatPolish, Screen[None]):
 
     @property
     def busy(self) -> bool:
-        return self.conversation.status.activity not in (Activity.IDLE, Activity.STARTING, Activity.EXITED)
+        return self.conversation.status.turn_running
 
     # Control requests run in workers: awaiting one in a handler would stall this
     # screen's message queue (and the stream) for as long as the CLI takes to answer.

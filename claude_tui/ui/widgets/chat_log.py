@@ -124,12 +124,6 @@ class ChatLog(VerticalScroll):
         if self.is_anchored_to_end and len(self._widgets) > self.max_mounted + self.page:
             self._prune_oldest(len(self._widgets) - self.max_mounted)
 
-    def follow(self) -> None:
-        """Jump to the end and stay there as items arrive, however far up the user had scrolled.
-
-        (Scrolling up releases the anchor; `anchor()` scrolls to the end and takes it again.)"""
-        self.anchor()
-
     @property
     def is_anchored_to_end(self) -> bool:
         return self.max_scroll_y - self.scroll_y <= 2 or not self.is_mounted

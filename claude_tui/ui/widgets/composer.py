@@ -126,10 +126,6 @@ class CompletionMenu(OptionList):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.display = False
         self.can_focus = False
-        # One line per entry, whatever the width: long descriptions end in "…", never wrap.
-        # (OptionList renders through Content, which takes this from the styles, not from Text.no_wrap.)
-        self.styles.text_wrap = "nowrap"
-        self.styles.text_overflow = "ellipsis"
         self._candidates: list[Candidate] = []
         self.on_accept = None  # set by the composer
 
