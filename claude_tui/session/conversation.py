@@ -281,7 +281,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
         return changes
 
     def _user(self, message: p.UserMessage) -> list[Change]:
-        changes = StreamingMixin._user(self, message)
+        changes = super()._user(message)
         # An error result the CLI stamps as not run (refused, or cut off) is not a tool error:
         # a refusal "told" to Claude has only this to tell it apart (see content.not_run_states).
         for tool_use_id, state in content.not_run_states(message.raw).items():
