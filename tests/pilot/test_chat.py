@@ -24,8 +24,7 @@ async def test_streamed_answer_is_rendered(tmp_path: Path) -> None:
         conversation = chat(app).conversation
         assert [type(i) for i in conversation.items] == [UserItem, TextItem]
         widget = app.screen.query_one(AssistantText)
-        await pilot.pause(0.2)
-        assert "Hello! You said" in widget.source
+        await wait_for(pilot, lambda: "Hello! You said" in widget.source, what="the answer rendered")
         status = str(app.screen.query_one("#status-bar").render())
         assert "idle" in status and "$0.0141" in status
 

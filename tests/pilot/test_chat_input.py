@@ -53,17 +53,16 @@ async def test_sending_while_scrolled_up_jumps_to_the_end_and_follows_the_answer
     async with app.run_test(size=(100, 30)) as pilot:
         await send(pilot, "kw:long tell me everything")
         await wait_for(pilot, lambda: idle(app), what="long answer")
-        await pilot.pause(0.2)
         log = chat(app).query_one(ChatLog)
-        assert log.max_scroll_y > 40, "needs a conversation taller than the screen"
+        # The answer's Markdown lays out after the turn ends; wait for it rather than guess how long.
+        await wait_for(pilot, lambda: log.max_scroll_y > 40, what="a conversation taller than the screen")
         for _ in range(3):
             await pilot.press("pageup")
-        await pilot.pause(0.1)
-        assert not log.is_anchored_to_end
+        await wait_for(pilot, lambda: not log.is_anchored_to_end, what="scrolled up")
         await send(pilot, "kw:plain and now?")
         await wait_for(pilot, lambda: chat(app).conversation.status.turns >= 2 and idle(app), what="second turn")
-        await pilot.pause(0.3)
-        assert log.is_anchored_to_end, (log.scroll_y, log.max_scroll_y)
+        await wait_for(pilot, lambda: log.is_anchored_to_end and log.scroll_y == log.max_scroll_y,
+                       what="following the answer to the end")
         prompt_widget = log.widget_for_item(next(i for i in reversed(chat(app).conversation.items)
                                                  if isinstance(i, UserItem)).id)
         assert prompt_widget is not None and log.region.overlaps(prompt_widget.region), "your prompt is on screen"

@@ -69,8 +69,8 @@ async def test_find_reaches_unmounted_items_with_next_and_previous(tmp_path: Pat
         await wait_for(pilot, lambda: widget.has_class("-find-current"), what="highlighted")
         assert len(screen.query(".-find-current")) == 1
         # Scrolled into view.
-        await pilot.pause(0.2)
-        assert log.scroll_offset.y <= widget.virtual_region.y <= log.scroll_offset.y + log.size.height
+        await wait_for(pilot, lambda: log.scroll_offset.y <= widget.virtual_region.y
+                       <= log.scroll_offset.y + log.size.height, what="scrolled into view")
 
         await pilot.press("f3")  # wraps to the newest
         assert bar.counter == "1 of 3"

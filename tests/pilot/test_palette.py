@@ -131,24 +131,21 @@ async def test_select_mode_copies_a_message_and_a_tool_output(tmp_path: Path) ->
 
         tool = next(i for i in screen.conversation.items if isinstance(i, ToolItem))
         await pilot.press("f2")
-        await pilot.pause(0.1)
-        assert screen.query_one("#select-bar").has_focus
+        await wait_for(pilot, lambda: screen.query_one("#select-bar").has_focus, what="select mode")
         # Walk up to the tool call and copy its output.
         items = screen.conversation.items
         for _ in range(len(items) - 1 - items.index(tool)):
             await pilot.press("up")
-        await pilot.pause(0.1)
-        assert screen.query_one("#select-bar").current == tool.id
-        assert screen.query_one(".-selected") is not None
+        await wait_for(pilot, lambda: screen.query_one("#select-bar").current == tool.id
+                       and screen.query(".-selected"), what="the tool call selected")
         await pilot.press("o")
         assert app.clipboard == tool_output(tool) and app.clipboard
         await pilot.press("home", "y")
         user = next(i for i in items if isinstance(i, UserItem))
         assert app.clipboard == user.text
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert not screen.query(".-selected")
-        assert screen.query_one("#prompt").has_focus
+        await wait_for(pilot, lambda: not screen.query(".-selected") and screen.query_one("#prompt").has_focus,
+                       what="select mode closed")
 
 
 async def test_new_session_clears_the_log(tmp_path: Path) -> None:

@@ -61,9 +61,8 @@ async def test_a_fork_from_the_session_browser_shows_the_parents_cost(tmp_path: 
         choice = BrowserChoice(SESSION, file, tmp_path, fork=True)
         await app._switch_session(choice, conversation_for(choice))
         await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the forked session ready")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "$0.3133" in status_text(app), what="the parent's cost shown")
         assert chat(app).conversation.status.cost_total == 0.3133
-        assert "$0.3133" in status_text(app)
 
 
 async def test_a_resumed_session_does_not_show_the_transcripts_model(tmp_path: Path) -> None:

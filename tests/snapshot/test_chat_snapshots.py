@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.snapshot.chat_states import StateApp, line_index
+from tests.snapshot.settle import settle
 
 SIZE = (120, 36)
 
@@ -12,7 +13,7 @@ SIZE = (120, 36)
 async def _feed(pilot) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
     await pilot.app.feed()
-    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 def test_idle_welcome(snap_compare) -> None:  # type: ignore[no-untyped-def]
@@ -33,7 +34,7 @@ def test_thinking_open(snap_compare) -> None:  # type: ignore[no-untyped-def]
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await _feed(pilot)
         await pilot.press("ctrl+t")
-        await pilot.pause(0.2)
+        await settle(pilot)
 
     assert snap_compare(StateApp([("kw:think what is the answer?", "thinking", None)]), terminal_size=SIZE,
                         run_before=run_before)
@@ -59,8 +60,8 @@ async def _dismiss_dialogs_and_feed(pilot) -> None:  # type: ignore[no-untyped-d
     app = pilot.app
     while type(app.screen).__name__ != "ChatScreen":
         app.pop_screen()
-        await pilot.pause(0.05)
-    await pilot.pause(0.2)
+        await settle(pilot)
+    await settle(pilot)
 
 
 def test_error_notice_max_turns(snap_compare) -> None:  # type: ignore[no-untyped-def]
@@ -82,7 +83,7 @@ def test_retrying_status(snap_compare) -> None:  # type: ignore[no-untyped-def]
         retry = {"type": "system", "subtype": "api_retry", "attempt": 2, "max_retries": 10,
                  "retry_delay_ms": 1200, "error_status": 529, "session_id": "s"}
         await screen.show_changes(screen.conversation.apply(decode_obj(retry)))
-        await pilot.pause(0.1)
+        await settle(pilot)
 
     assert snap_compare(StateApp([("Hello there, kw:plain", "text", None)]), terminal_size=SIZE,
                         run_before=run_before)

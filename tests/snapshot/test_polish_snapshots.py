@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tests.snapshot.chat_states import StateApp, recorded
+from tests.snapshot.settle import settle
 
 SIZE = (110, 34)
 THEMES = ["textual-dark", "textual-light"]
@@ -28,7 +29,7 @@ async def _ready(pilot) -> None:  # type: ignore[no-untyped-def]
     response = _init_response()
     screen.conversation.apply_initialize(response)
     screen.initialize_response = response
-    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 FEEDS = [("Hello there, kw:plain", "text", None), ("kw:bash please", "bash-allow", None)]
@@ -45,9 +46,9 @@ def test_help_screen(snap_compare, theme: str) -> None:  # type: ignore[no-untyp
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await _ready(pilot)
         _dismiss_dialogs(pilot)
-        await pilot.pause(0.1)
+        await settle(pilot)
         await pilot.press("f1")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(StateApp(FEEDS, theme=theme), terminal_size=SIZE, run_before=run_before)
 
@@ -58,12 +59,9 @@ def test_palette_with_model_hits(snap_compare, theme: str) -> None:  # type: ign
         await _ready(pilot)
         _dismiss_dialogs(pilot)
         await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
+        await settle(pilot)
         await pilot.press(*"model")
-        await pilot.pause(0.6)
-        for field in pilot.app.screen.query("Input"):
-            field.cursor_blink = False  # a blinking cursor would make the snapshot flaky
-        await pilot.pause(0.1)
+        await settle(pilot)
 
     assert snap_compare(StateApp(FEEDS, theme=theme), terminal_size=SIZE, run_before=run_before)
 
@@ -73,13 +71,10 @@ def test_find_bar_with_highlighted_match(snap_compare, theme: str) -> None:  # t
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await _ready(pilot)
         _dismiss_dialogs(pilot)
-        await pilot.pause(0.1)
+        await settle(pilot)
         await pilot.press("ctrl+f")
-        await pilot.pause(0.1)
+        await settle(pilot)
         await pilot.press(*"hello")
-        await pilot.pause(0.4)
-        for field in pilot.app.screen.query("Input"):
-            field.cursor_blink = False
-        await pilot.pause(0.1)
+        await settle(pilot)
 
     assert snap_compare(StateApp(FEEDS, theme=theme), terminal_size=SIZE, run_before=run_before)

@@ -7,13 +7,14 @@ import pytest
 from claude_tui.ui.screens.rewind import RewindScreen
 from tests.snapshot.chat_states import StateApp
 from tests.snapshot.test_chat_snapshots import _dismiss_dialogs_and_feed
+from tests.snapshot.settle import settle
 
 
 async def _open_dialog(pilot) -> None:  # type: ignore[no-untyped-def]
     await _dismiss_dialogs_and_feed(pilot)  # the recorded permission request is answered first
     files = ["/home/user/project/a.txt", "/home/user/project/src/config.py", "/etc/outside-the-project.conf"]
     pilot.app.push_screen(RewindScreen("kw:edit the file", files, 12, 3, "/home/user/project"))
-    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 @pytest.mark.parametrize("size", [(120, 36), (80, 24)])
