@@ -84,7 +84,19 @@ async def _rewind(screen: ChatScreen, item: UserItem, uuid: str) -> None:
     await screen.show_changes(screen.conversation.add_note(
         words + ":\n" + "\n".join(one_line(f) for f in files[:20]) + ("\n…" if len(files) > 20 else ""),
         NoteKind.INFO))
+    _close_selection(screen)
     screen.notify(words + ".", timeout=6)
+
+
+def _close_selection(screen: ChatScreen) -> None:
+    """The selection did its job: back to the prompt, with the new note in view at the end of the log."""
+    from claude_tui.ui.widgets.chat_log import ChatLog
+    from claude_tui.ui.widgets.select_bar import SelectBar
+
+    for bar in screen.query(SelectBar):
+        if bar.display:
+            bar.action_close()
+    screen.query_one(ChatLog).anchor()
 
 
 def _count(value: object) -> int:

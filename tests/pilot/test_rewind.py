@@ -6,6 +6,7 @@ from pathlib import Path
 
 from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.ui.screens.rewind import RewindScreen
+from claude_tui.ui.widgets.chat_log import ChatLog
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
 
@@ -62,6 +63,12 @@ async def test_rewind_from_select_mode_shows_the_files_then_rewinds_on_y(tmp_pat
                                           for i in screen.conversation.items), what="rewound note")
         assert [(r["subtype"], r["dry_run"], r["user_message_id"]) for r in sent] == \
             [("rewind_files", True, prompt.uuid), ("rewind_files", False, prompt.uuid)]
+        # Selection closes: the prompt has focus again and nothing stays highlighted.
+        await wait_for(pilot, lambda: not screen.query_one("#select-bar").display
+                       and screen.query_one("#prompt").has_focus and not screen.query(".-selected"),
+                       what="selection closed after the rewind")
+        log = screen.query_one(ChatLog)
+        await wait_for(pilot, lambda: log.is_anchored_to_end, what="the log follows the end again")
 
 
 async def test_n_keeps_the_files_and_sends_nothing_more(tmp_path: Path) -> None:

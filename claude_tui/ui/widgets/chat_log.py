@@ -126,7 +126,9 @@ class ChatLog(VerticalScroll):
 
     @property
     def is_anchored_to_end(self) -> bool:
-        return self.max_scroll_y - self.scroll_y <= 2 or not self.is_mounted
+        # A log that fits is at its end. Textual anchors a short log with scroll_y below 0 (its content
+        # sits at the bottom), so a distance to max_scroll_y would say "scrolled up" there.
+        return self.max_scroll_y == 0 or self.scroll_y >= self.max_scroll_y - 2 or not self.is_mounted
 
     async def update_item(self, item: Item) -> None:
         widget = self._widgets.get(item.id)
