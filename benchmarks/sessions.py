@@ -33,7 +33,8 @@ from claude_tui.history.synth import build_tree, make_session, read_records  # n
 from claude_tui.history.transcript import load_transcript  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures" / "claude-code-2.1.330" / "sessions" / "-home-user-project"
-QUERIES = ["kw", "follow-up after resume", "Edit", "a.txt", "scheduler", "renderer snapshot", "tok", "hello", "zzzznotthere", "platypus"]
+QUERIES = ["kw", "follow-up after resume", "Edit", "a.txt", "scheduler", "renderer snapshot", "tok", "hello",
+           "zzzznotthere", "platypus"]
 
 
 def tree_size(root: Path) -> tuple[int, int]:
@@ -116,7 +117,7 @@ def main() -> int:
         print(f"warm first paint (index query): {paint_t * 1000:8.1f} ms ({len(rows)} rows)")
         reval_t, rows = timed(lambda: idx.list_sessions(all_projects=True), repeat=5)
         print(f"warm listing (revalidate+list): {reval_t * 1000:8.1f} ms")
-        proj = idx.project_dirs(f"/home/user/work/project-1")
+        proj = idx.project_dirs("/home/user/work/project-1")
         proj_t, prow = timed(lambda: idx.list_sessions("/home/user/work/project-1"), repeat=5)
         print(f"warm listing, one project:      {proj_t * 1000:8.1f} ms ({len(prow)} rows)")
 
@@ -136,7 +137,8 @@ def main() -> int:
         latencies.sort()
         p50 = latencies[len(latencies) // 2]
         p95 = latencies[int(len(latencies) * 0.95)]
-        print(f"search latency: p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms ({len(latencies)} queries)")
+        print(f"search latency: p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, "
+              f"max {latencies[-1] * 1000:.1f} ms ({len(latencies)} queries)")
         # incremental: touch one file
         victim = Path(rows[len(rows) // 2].path)
         with open(victim, "a") as fh:
@@ -154,14 +156,16 @@ def main() -> int:
         print()
         print("goals:")
         print(f"  {verdict(paint_t <= 0.100)}  warm first paint {paint_t * 1000:.1f} ms <= 100 ms")
-        print(f"  {verdict(reval_t <= 0.100)}  warm revalidate+list {reval_t * 1000:.1f} ms <= 100 ms (stricter reading)")
+        print(f"  {verdict(reval_t <= 0.100)}  warm revalidate+list {reval_t * 1000:.1f} ms <= 100 ms"
+              " (stricter reading)")
         if sdk_t is not None:
-            print(f"  {verdict(cold_t <= sdk_t / 2)}  cold listing {cold_t * 1000:.0f} ms <= half of sdk {sdk_t * 1000:.0f} ms"
-                  f" (ratio {cold_t / sdk_t:.2f})")
+            print(f"  {verdict(cold_t <= sdk_t / 2)}  cold listing {cold_t * 1000:.0f} ms"
+                  f" <= half of sdk {sdk_t * 1000:.0f} ms (ratio {cold_t / sdk_t:.2f})")
         else:
             print("  SKIP  cold listing vs claude_agent_sdk (not installed: pip install claude-agent-sdk)")
         print(f"  {verdict(p95 <= 0.050)}  search p95 {p95 * 1000:.1f} ms <= 50 ms")
-        print(f"  {verdict(load_t <= 1.0 and n_msgs >= 5000)}  load {n_msgs}-message transcript {load_t * 1000:.0f} ms <= 1000 ms")
+        print(f"  {verdict(load_t <= 1.0 and n_msgs >= 5000)}  load {n_msgs}-message transcript"
+              f" {load_t * 1000:.0f} ms <= 1000 ms")
     finally:
         if not args.keep and args.dir is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -42,7 +42,8 @@ def _export(argv: list[str]) -> int:
 
 
 def _config(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="claude-tui config", description="Show where the config lives or what it holds.")
+    parser = argparse.ArgumentParser(prog="claude-tui config",
+                                     description="Show where the config lives or what it holds.")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--path", action="store_true", help="print the config file's path")
     group.add_argument("--show", action="store_true", help="print the effective configuration")

@@ -7,9 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from claude_tui.diff.compute import Content, decode_content, guarded_diff, diff_texts, preview_write
+from claude_tui.diff.compute import Content, decode_content, diff_texts, guarded_diff, preview_write
 from claude_tui.diff.model import FileDiff, hunks_from_structured_patch
-
 
 # --------------------------------------------------------------------------- notebooks
 

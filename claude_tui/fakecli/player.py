@@ -39,7 +39,7 @@ class SessionState:
 
 
 def now_iso() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def turn_cost(result: Line) -> float:
@@ -211,7 +211,8 @@ class Play:
                 aborted["message"]["id"] = self.message_id
             out.append(aborted)
         out.append(tpl[rec.find(tpl, _text_user("[Request interrupted by user]"))])
-        closing = {"content_block_stop": self.block_open, "message_delta": self.in_message, "message_stop": self.in_message}
+        closing = {"content_block_stop": self.block_open, "message_delta": self.in_message,
+                   "message_stop": self.in_message}
         for name, wanted in closing.items():
             if wanted:
                 ev = tpl[rec.find(tpl, is_("stream_event", name))]

@@ -10,7 +10,8 @@ from .transcript import Transcript, is_compact_boundary, tool_denial
 
 _ERROR_LABELS = {"denied": "Denied", "interrupted": "Interrupted"}
 _REJECTED = "The user doesn't want to proceed with this tool use"
-_TOOL_SUMMARY_KEYS = ("file_path", "path", "notebook_path", "command", "pattern", "url", "query", "description", "prompt")
+_TOOL_SUMMARY_KEYS = ("file_path", "path", "notebook_path", "command", "pattern", "url", "query", "description",
+                      "prompt")
 
 
 def _fence(text: str) -> str:
@@ -44,7 +45,7 @@ def to_markdown(t: Transcript, *, title: str | None = None, include_thinking: bo
     out: list[str] = [f"# {clean(title or t.session_id)}", ""]
     if t.cost_state and isinstance(t.cost_state.get("totalCostUSD"), (int, float)):
         out += [f"_Session `{t.session_id}` · cost ${t.cost_state['totalCostUSD']:.4f}_", ""]
-    for i, rec in enumerate(t.records):
+    for rec in t.records:
         if is_compact_boundary(rec):
             out += ["---", "", "_Conversation compacted; the history above was summarised._", ""]
             continue
@@ -81,7 +82,8 @@ def to_markdown(t: Transcript, *, title: str | None = None, include_thinking: bo
                     out += [strip_controls(block["text"]).strip(), ""]
                 elif btype == "thinking" and include_thinking and isinstance(block.get("thinking"), str):
                     if block["thinking"].strip():
-                        out += ["<details><summary>Thinking</summary>", "", _fence(strip_controls(block["thinking"]).strip()), "", "</details>", ""]
+                        thought = _fence(strip_controls(block["thinking"]).strip())
+                        out += ["<details><summary>Thinking</summary>", "", thought, "", "</details>", ""]
                 elif btype == "tool_use":
                     out += [f"- **Tool** {tool_summary(str(block.get('name', '?')), block.get('input'))}", ""]
                     subs = t.subagents.get(str(block.get("id")))

@@ -89,7 +89,8 @@ def _head_sig(path: str, length: int) -> bytes:
 class SessionIndex:
     """Session metadata + full-text index. One instance per thread (see module doc)."""
 
-    def __init__(self, db_path: Path | None = None, *, root: Path | None = None, names: NameStore | None = None) -> None:
+    def __init__(self, db_path: Path | None = None, *, root: Path | None = None,
+                 names: NameStore | None = None) -> None:
         self.db_path = Path(db_path) if db_path is not None else default_index_path()
         self.db_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.root = root  # CLI config root; None = $CLAUDE_CONFIG_DIR or ~/.claude
@@ -264,7 +265,8 @@ class SessionIndex:
                 return []
             sql += f" AND project IN ({','.join('?' * len(names))})"
             args = names
-        return list(self.con.execute(sql + " ORDER BY last_active", args))  # oldest first: newest get the highest rowids
+        # Oldest first: the newest get the highest rowids.
+        return list(self.con.execute(sql + " ORDER BY last_active", args))
 
     def index_content(
         self,
@@ -326,7 +328,8 @@ class SessionIndex:
             )
             if self.fts:
                 self.con.executemany(
-                    "INSERT INTO fts (rowid, text) VALUES (?, ?)", [(base + i, d.text) for i, d in enumerate(state.docs)]
+                    "INSERT INTO fts (rowid, text) VALUES (?, ?)",
+                    [(base + i, d.text) for i, d in enumerate(state.docs)],
                 )
         self.con.execute(
             "UPDATE files SET c_mtime_ns=?, c_size=?, c_offset=?, c_turns=?, c_messages=?, c_last_msg_id=?,"
@@ -358,7 +361,8 @@ class SessionIndex:
         return bool(got and got[0])
 
     # -- search ----------------------------------------------------------------
-    def search(self, query: str, project_dirs: Iterable[Path] | None = None, *, limit: int = 50, per_session: int = 3) -> list[Any]:
+    def search(self, query: str, project_dirs: Iterable[Path] | None = None, *, limit: int = 50,
+               per_session: int = 3) -> list[Any]:
         """Full-text search; see :func:`claude_tui.history.search.search`."""
         from .search import search
 

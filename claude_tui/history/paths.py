@@ -115,7 +115,8 @@ def iter_session_files(project_dir: Path) -> Iterator[os.DirEntry[str]]:
         return
 
 
-def find_session_file(session_id: str, root: Path | None = None, cwd: str | os.PathLike[str] | None = None) -> Path | None:
+def find_session_file(session_id: str, root: Path | None = None,
+                      cwd: str | os.PathLike[str] | None = None) -> Path | None:
     """Locate ``<session-id>.jsonl``: the cwd's project first, then every project."""
     name = f"{session_id}.jsonl"
     if not is_session_file_name(name):

@@ -130,12 +130,14 @@ def search(
     con = index.con
     doc_ids = [r[0] for r in chosen]
     table, col = ("fts", "rowid") if index.fts else ("docs", "id")
-    texts = dict(con.execute(f"SELECT {col}, text FROM {table} WHERE {col} IN ({','.join('?' * len(doc_ids))})", doc_ids))
+    marks = ",".join("?" * len(doc_ids))
+    texts = dict(con.execute(f"SELECT {col}, text FROM {table} WHERE {col} IN ({marks})", doc_ids))
     file_ids = sorted({r[1] for r in chosen})
     files = {
         fid: rest
         for fid, *rest in con.execute(
-            f"SELECT id, session_id, path, project, title, last_active FROM files WHERE id IN ({','.join('?' * len(file_ids))})",
+            "SELECT id, session_id, path, project, title, last_active FROM files"
+            f" WHERE id IN ({','.join('?' * len(file_ids))})",
             file_ids,
         )
     }

@@ -63,7 +63,8 @@ def turn_records(session_id: str, parent: str | None, prompt: str, answer: str, 
                  file_path: str | None = None, msg_id: str | None = None) -> list[Record]:
     """One user prompt + assistant reply (+ optional tool call and its result), chained."""
     base = {"isSidechain": False, "sessionId": session_id, "userType": "external", "entrypoint": "cli",
-            "cwd": "/home/user/project", "version": "2.1.330", "gitBranch": "main", "timestamp": "2026-11-20T10:00:00.000Z"}
+            "cwd": "/home/user/project", "version": "2.1.330", "gitBranch": "main",
+            "timestamp": "2026-11-20T10:00:00.000Z"}
     u = str(uuidlib.uuid4())
     recs: list[Record] = [{**base, "parentUuid": parent, "type": "user", "uuid": u,
                            "message": {"role": "user", "content": prompt}}]
@@ -80,7 +81,8 @@ def turn_records(session_id: str, parent: str | None, prompt: str, answer: str, 
             "content": [{"type": "tool_use", "id": tid, "name": tool, "input": {"file_path": file_path or "/tmp/x"}}]}})
         r = str(uuidlib.uuid4())
         recs.append({**base, "parentUuid": t, "type": "user", "uuid": r, "sourceToolAssistantUUID": t,
-                     "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid, "content": "ok"}]},
+                     "message": {"role": "user",
+                                 "content": [{"type": "tool_result", "tool_use_id": tid, "content": "ok"}]},
                      "toolUseResult": {"filePath": file_path or "/tmp/x"}})
     return recs
 
@@ -109,7 +111,8 @@ def make_session(project_dir: Path, template: list[Record], *, session_id: str |
         records.extend(turn)
         parent = turn[-1]["uuid"]
         # the bookkeeping the CLI appends after every turn
-        records.append({"type": "last-prompt", "lastPrompt": turn[0]["message"]["content"], "leafUuid": parent, "sessionId": sid})
+        records.append({"type": "last-prompt", "lastPrompt": turn[0]["message"]["content"], "leafUuid": parent,
+                        "sessionId": sid})
         records.append({"type": "cost-state", "sessionId": sid, "totalCostUSD": round(0.01 * (i + 1), 5)})
     records.extend(tail or [])
     path = write_jsonl(project_dir / f"{sid}.jsonl", records)
@@ -141,7 +144,8 @@ def tree_digest(root: Path) -> dict[str, tuple[int, int, str]]:
     for path in sorted(root.rglob("*")):
         if path.is_file():
             st = path.stat()
-            out[str(path.relative_to(root))] = (st.st_size, st.st_mtime_ns, hashlib.sha256(path.read_bytes()).hexdigest())
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            out[str(path.relative_to(root))] = (st.st_size, st.st_mtime_ns, digest)
         elif path.is_dir():
             out[str(path.relative_to(root)) + "/"] = (0, 0, "dir")
     return out

@@ -106,7 +106,8 @@ def _tool_ids(record: Record, block_type: str, key: str) -> list[str]:
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):
         return []
-    return [b[key] for b in content if isinstance(b, dict) and b.get("type") == block_type and isinstance(b.get(key), str)]
+    return [b[key] for b in content
+            if isinstance(b, dict) and b.get("type") == block_type and isinstance(b.get(key), str)]
 
 
 def _msg_id(record: Record) -> str | None:
@@ -306,7 +307,8 @@ def load_transcript(path: Path | str, *, with_subagent_files: bool = True) -> Tr
     )
 
 
-def load_session(session_id: str, *, root: Path | None = None, cwd: str | os.PathLike[str] | None = None) -> Transcript | None:
+def load_session(session_id: str, *, root: Path | None = None,
+                 cwd: str | os.PathLike[str] | None = None) -> Transcript | None:
     """Find ``<session-id>.jsonl`` under the config root and load it (None if absent)."""
     path = find_session_file(session_id, root, cwd)
     return load_transcript(path) if path is not None else None

@@ -66,7 +66,7 @@ class UnknownBase(ProtoModel):
     _tag_key: ClassVar[str] = "type"
 
     @classmethod
-    def from_raw(cls, data: Any, error: str | None = None) -> "UnknownBase":
+    def from_raw(cls, data: Any, error: str | None = None) -> UnknownBase:
         raw = data if isinstance(data, dict) else {"value": data}
         fields: dict[str, Any] = {"validation_error": error}
         for name, info in cls.model_fields.items():

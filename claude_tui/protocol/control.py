@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field
 
@@ -59,7 +59,7 @@ class UnknownControlRequest(UnknownBase):
 
 
 ControlRequestBody = Annotated[
-    Union[CanUseToolRequest, HookCallbackRequest, UnknownControlRequest],
+    CanUseToolRequest | HookCallbackRequest | UnknownControlRequest,
     Tagged("subtype", {"can_use_tool": CanUseToolRequest, "hook_callback": HookCallbackRequest},
            UnknownControlRequest),
 ]

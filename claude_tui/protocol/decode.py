@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 from pydantic import TypeAdapter
 from pydantic_core import from_json
@@ -11,8 +11,16 @@ from pydantic_core import from_json
 from .base import Tagged, attach_raw
 from .control import ControlCancelRequest, ControlRequest, ControlResponse
 from .messages import (
-    AssistantMessage, AuthStatus, InvalidLine, KeepAlive, RateLimitEvent, StreamEvent, ToolProgress,
-    ToolUseSummary, UnknownMessage, UserMessage,
+    AssistantMessage,
+    AuthStatus,
+    InvalidLine,
+    KeepAlive,
+    RateLimitEvent,
+    StreamEvent,
+    ToolProgress,
+    ToolUseSummary,
+    UnknownMessage,
+    UserMessage,
 )
 from .results import ResultMessage
 from .system import System, SystemMessage
@@ -35,14 +43,14 @@ MESSAGE_CLASSES: dict[str, Any] = {
     "rate_limit_event": RateLimitEvent,
 }
 
-Message = Union[
-    SystemMessage, AssistantMessage, UserMessage, StreamEvent, ResultMessage, ControlRequest, ControlResponse,
-    ControlCancelRequest, KeepAlive, ToolProgress, ToolUseSummary, AuthStatus, RateLimitEvent, UnknownMessage,
-    InvalidLine,
-]
+Message = (
+    SystemMessage | AssistantMessage | UserMessage | StreamEvent | ResultMessage | ControlRequest | ControlResponse
+    | ControlCancelRequest | KeepAlive | ToolProgress | ToolUseSummary | AuthStatus | RateLimitEvent | UnknownMessage
+    | InvalidLine
+)
 
 _TAGGED = Tagged("type", MESSAGE_CLASSES, UnknownMessage)
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[Union[Message], _TAGGED])  # type: ignore[valid-type]
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[Message, _TAGGED])  # type: ignore[valid-type]
 _validate_python = _ADAPTER.validator.validate_python
 # Hot path: the bare tagged union (no top-level fallback arm); misses go through decode_obj.
 _FAST: TypeAdapter[Any] = TypeAdapter(_TAGGED.bare_type())

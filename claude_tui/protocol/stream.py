@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -46,7 +46,7 @@ class UnknownDelta(UnknownBase):
 
 
 Delta = Annotated[
-    Union[TextDelta, ThinkingDelta, InputJsonDelta, SignatureDelta, CitationsDelta, UnknownDelta],
+    TextDelta | ThinkingDelta | InputJsonDelta | SignatureDelta | CitationsDelta | UnknownDelta,
     Tagged(
         "type",
         {
@@ -114,7 +114,7 @@ class UnknownEvent(UnknownBase):
 
 
 Event = Annotated[
-    Union[MessageStart, ContentBlockStart, ContentBlockDelta, ContentBlockStop, MessageDelta, MessageStop, UnknownEvent],
+    MessageStart | ContentBlockStart | ContentBlockDelta | ContentBlockStop | MessageDelta | MessageStop | UnknownEvent,
     Tagged(
         "type",
         {

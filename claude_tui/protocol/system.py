@@ -174,6 +174,6 @@ SYSTEM_CLASSES: dict[str, type[SystemMessage]] = {
 }
 
 System = Annotated[
-    Union[tuple(SYSTEM_CLASSES.values()) + (UnknownSystem,)],  # type: ignore[valid-type]
+    Union[tuple(SYSTEM_CLASSES.values()) + (UnknownSystem,)],  # type: ignore[valid-type]  # noqa: UP007 - built from a tuple
     Tagged("subtype", SYSTEM_CLASSES, UnknownSystem),
 ]

@@ -50,7 +50,8 @@ class EditResult(ToolResultView):
     old_string: str = Field("", validation_alias=_a("oldString", "old_string"))
     new_string: str = Field("", validation_alias=_a("newString", "new_string"))
     original_file: str | None = Field(None, validation_alias=_a("originalFile", "original_file"))
-    structured_patch: list[PatchHunk] = Field(default_factory=list, validation_alias=_a("structuredPatch", "structured_patch"))
+    structured_patch: list[PatchHunk] = Field(default_factory=list,
+                                              validation_alias=_a("structuredPatch", "structured_patch"))
     user_modified: bool = Field(False, validation_alias=_a("userModified", "user_modified"))
     replace_all: bool = Field(False, validation_alias=_a("replaceAll", "replace_all"))
 
@@ -62,7 +63,8 @@ class WriteResult(ToolResultView):
     file_path: str = Field(validation_alias=_a("filePath", "file_path"))
     content: str = ""
     original_file: str | None = Field(None, validation_alias=_a("originalFile", "original_file"))
-    structured_patch: list[PatchHunk] = Field(default_factory=list, validation_alias=_a("structuredPatch", "structured_patch"))
+    structured_patch: list[PatchHunk] = Field(default_factory=list,
+                                              validation_alias=_a("structuredPatch", "structured_patch"))
     user_modified: bool = Field(False, validation_alias=_a("userModified", "user_modified"))
 
 

@@ -59,4 +59,5 @@ class TurnEnded:
     cost_delta: float
 
 
-Change = ItemAdded | ItemChanged | TextAppended | StatusChanged | TasksChanged | PermissionAsked | PermissionClosed | TurnEnded
+Change = (ItemAdded | ItemChanged | TextAppended | StatusChanged | TasksChanged | PermissionAsked | PermissionClosed
+          | TurnEnded)

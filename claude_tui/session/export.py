@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, UserItem
 from claude_tui.session.status import SessionStatus
@@ -126,8 +127,8 @@ def to_markdown(items: list[Item], status: SessionStatus | None = None, *, inclu
         elif isinstance(item, ToolItem):
             command = tool_input_text(item)
             fence = _fence_for(command)
-            out += [f"### Tool: {item.name} ({item.state.value})", "", f"{fence}{'bash' if item.name == 'Bash' else 'json'}",
-                    command, fence, ""]
+            language = "bash" if item.name == "Bash" else "json"
+            out += [f"### Tool: {item.name} ({item.state.value})", "", f"{fence}{language}", command, fence, ""]
             output = tool_output(item)
             if output:
                 fence = _fence_for(output)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from claude_tui.session.values import as_list
-
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from claude_tui.session.values import as_list
 
 _DESTINATIONS = {
     "localSettings": "saved in .claude/settings.local.json",
@@ -71,12 +71,15 @@ def describe_suggestion(suggestion: dict[str, Any]) -> str:
     if kind in ("addRules", "replaceRules"):
         rules = as_list(suggestion.get("rules"))
         behavior = suggestion.get("behavior", "allow")
-        verb = {"allow": "Always allow", "deny": "Always deny", "ask": "Always ask for"}.get(str(behavior), "Always allow")
+        verbs = {"allow": "Always allow", "deny": "Always deny", "ask": "Always ask for"}
+        verb = verbs.get(str(behavior), "Always allow")
         words = ", ".join(_rule_words(rule) for rule in rules if isinstance(rule, dict)) or "this tool"
         return f"{verb} {words} — {where}"
     if kind == "addDirectories":
         dirs = ", ".join(str(d) for d in as_list(suggestion.get("directories")))
-        return f"Add {dirs} to this session's directories" if where == "for this session" else f"Add {dirs} to the allowed directories — {where}"
+        if where == "for this session":
+            return f"Add {dirs} to this session's directories"
+        return f"Add {dirs} to the allowed directories — {where}"
     if kind == "removeDirectories":
         dirs = ", ".join(str(d) for d in as_list(suggestion.get("directories")))
         return f"Remove {dirs} from the allowed directories — {where}"

@@ -8,7 +8,8 @@ live session: resumed history renders exactly like live history.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from claude_tui.protocol import decode_obj
 from claude_tui.session.conversation import Conversation

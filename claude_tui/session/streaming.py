@@ -53,7 +53,8 @@ class StreamingMixin:
                 if isinstance(item, ToolItem):
                     self._tool_names[item.tool_use_id] = item.name
                 if scope is None:
-                    changes += self._set_activity(Activity.RESPONDING if isinstance(item, TextItem) else Activity.THINKING)
+                    activity = Activity.RESPONDING if isinstance(item, TextItem) else Activity.THINKING
+                    changes += self._set_activity(activity)
         elif isinstance(event, p.ContentBlockStop):
             item = log.streaming.pop((message_id, event.index), None)
             if isinstance(item, (TextItem, ThinkingItem)):
@@ -180,7 +181,8 @@ class StreamingMixin:
         tool = log.tools.get(tool_use_id) or self.tool(tool_use_id)
         changes: list[Change] = []
         if tool is None:
-            tool = ToolItem(tool_use_id=tool_use_id, name=self._tool_names.get(tool_use_id, "tool"), state=ToolState.RUNNING)
+            tool = ToolItem(tool_use_id=tool_use_id, name=self._tool_names.get(tool_use_id, "tool"),
+                            state=ToolState.RUNNING)
             log.add(tool, changes)
         text, images = content.result_text_and_images(block.get("content"))
         tool.result_text = text

@@ -6,12 +6,12 @@ the CLI's `system` task messages. Pure data, no Textual.
 
 from __future__ import annotations
 
-from claude_tui.session.values import as_list
-
 import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from claude_tui.session.values import as_list
 
 _CREATED = re.compile(r"Task #(\S+) created")
 

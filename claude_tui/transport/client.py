@@ -277,7 +277,7 @@ class ClaudeClient:
                 raise ProcessGoneError(f"cannot send {sub!r}: the Claude Code process is not running")
             try:
                 return await asyncio.wait_for(fut, timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise ControlTimeout(
                     f"Claude Code did not answer {sub!r} (request {rid}) within {timeout:g}s", rid, sub
                 ) from None

@@ -110,7 +110,7 @@ class ClaudeTuiApp(App[None]):
             return
         self.push_screen(ChatScreen(self.options, self.initial_conversation, self.debug_log))
 
-    def _first_choice(self, choice: "BrowserChoice | None") -> None:
+    def _first_choice(self, choice: BrowserChoice | None) -> None:
         if choice is None:
             self.push_screen(ChatScreen(self.options, None, self.debug_log))
         else:
@@ -196,18 +196,18 @@ class ClaudeTuiApp(App[None]):
 
         self.push_screen(SessionBrowserScreen(Path(self.options.cwd or ".").resolve()), self._browser_choice)
 
-    def _browser_choice(self, choice: "BrowserChoice | None") -> None:
+    def _browser_choice(self, choice: BrowserChoice | None) -> None:
         if choice is not None:
             self._load_choice(choice)
 
     @work(thread=True, exclusive=True, group="resume")
-    def _load_choice(self, choice: "BrowserChoice") -> None:
+    def _load_choice(self, choice: BrowserChoice) -> None:
         from claude_tui.ui.screens.session_browser import conversation_for
 
         conversation = conversation_for(choice)  # reads the transcript: off the UI thread
         self.call_from_thread(self._switch_session, choice, conversation)
 
-    async def _switch_session(self, choice: "BrowserChoice", conversation: Conversation) -> None:
+    async def _switch_session(self, choice: BrowserChoice, conversation: Conversation) -> None:
         """Leave the current session (its CLI is closed) and continue the chosen one."""
         current = self.chat
         if current is not None:

@@ -58,7 +58,7 @@ class ChatPolish:
         self.initialize_response = response if isinstance(response, dict) else None
 
     # -- helpers ------------------------------------------------------------------------
-    def _me(self) -> "ChatScreen":
+    def _me(self) -> ChatScreen:
         return self  # type: ignore[return-value]
 
     def item_by_id(self, item_id: str) -> Item | None:
@@ -198,7 +198,7 @@ class ChatPolish:
         log.call_after_refresh(log.scroll_to_widget, widget, animate=False, top=True)
 
     # -- find ------------------------------------------------------------------------------------
-    def _find_bar(self) -> "FindBar":
+    def _find_bar(self) -> FindBar:
         from claude_tui.ui.widgets.composer import Composer
         from claude_tui.ui.widgets.find_bar import FindBar
 
@@ -222,10 +222,10 @@ class ChatPolish:
         else:
             self._me().call_after_refresh(bar.open)
 
-    async def on_find_bar_moved(self, message: "FindBar.Moved") -> None:
+    async def on_find_bar_moved(self, message: FindBar.Moved) -> None:
         await self.reveal_item(message.item_id, FIND_CLASS)
 
-    async def on_find_bar_closed(self, message: "FindBar.Closed") -> None:
+    async def on_find_bar_closed(self, message: FindBar.Closed) -> None:
         await self.reveal_item(None, FIND_CLASS)
         self._focus_prompt()
 
@@ -253,13 +253,13 @@ class ChatPolish:
         item = self.item_by_id(item_id)
         return describe_item(item) if item is not None else ""
 
-    async def on_select_bar_moved(self, message: "SelectBar.Moved") -> None:
+    async def on_select_bar_moved(self, message: SelectBar.Moved) -> None:
         await self.reveal_item(message.item_id, SELECT_CLASS)
 
-    def on_select_bar_copy_requested(self, message: "SelectBar.CopyRequested") -> None:
+    def on_select_bar_copy_requested(self, message: SelectBar.CopyRequested) -> None:
         self.copy_item(message.item_id, message.what)
 
-    def on_select_bar_rewind_requested(self, message: "SelectBar.RewindRequested") -> None:
+    def on_select_bar_rewind_requested(self, message: SelectBar.RewindRequested) -> None:
         from claude_tui.ui.rewind import start_rewind
 
         item = self.item_by_id(message.item_id)
@@ -273,7 +273,7 @@ class ChatPolish:
 
         start_rewind(self._me(), last_rewindable_prompt(self._me()))
 
-    async def on_select_bar_closed(self, message: "SelectBar.Closed") -> None:
+    async def on_select_bar_closed(self, message: SelectBar.Closed) -> None:
         await self.reveal_item(None, SELECT_CLASS)
         self._focus_prompt()
 

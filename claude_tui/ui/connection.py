@@ -34,13 +34,13 @@ class CliConnection:
     class Events(Message):
         """A batch of protocol messages (and transport events) in arrival order."""
 
-        def __init__(self, items: list[Any], connection: "CliConnection | None" = None) -> None:
+        def __init__(self, items: list[Any], connection: CliConnection | None = None) -> None:
             super().__init__()
             self.items = items
             self.connection = connection
 
     class Exited(Message):
-        def __init__(self, exited: ProcessExited, connection: "CliConnection | None" = None) -> None:
+        def __init__(self, exited: ProcessExited, connection: CliConnection | None = None) -> None:
             super().__init__()
             self.exited = exited
             self.connection = connection
@@ -48,7 +48,7 @@ class CliConnection:
     class Failed(Message):
         """The CLI could not be started (missing binary, bad cwd, …)."""
 
-        def __init__(self, error: str, connection: "CliConnection | None" = None) -> None:
+        def __init__(self, error: str, connection: CliConnection | None = None) -> None:
             super().__init__()
             self.error = error
             self.connection = connection
@@ -56,7 +56,7 @@ class CliConnection:
     class Ready(Message):
         """The initialize handshake finished; `response` lists commands, models, account."""
 
-        def __init__(self, response: dict[str, Any], connection: "CliConnection | None" = None) -> None:
+        def __init__(self, response: dict[str, Any], connection: CliConnection | None = None) -> None:
             super().__init__()
             self.response = response
             self.connection = connection

@@ -7,7 +7,8 @@ valid ones still apply.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.keys import REPLACED_KEYS, Keys, _character_to_key, key_to_character
@@ -79,7 +80,7 @@ def check_keymap(keymap: dict[str, str], known: Iterable[str]) -> tuple[dict[str
     return good, problems
 
 
-def apply_user_keymap(app: "App[object]", keymap: dict[str, str]) -> list[str]:
+def apply_user_keymap(app: App[object], keymap: dict[str, str]) -> list[str]:
     """Apply the valid entries of `keymap` to `app`; notify and return the problems."""
     if not keymap:
         return []

@@ -6,9 +6,10 @@ session allows, themes from the app: the palette never offers a stale choice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -66,7 +67,7 @@ def current_model_value(models: list[dict[str, Any]], model: str, chosen: str | 
     return None
 
 
-def chat_commands(chat: "ChatScreen") -> list[Command]:
+def chat_commands(chat: ChatScreen) -> list[Command]:
     """Every chat command for the current state (pure apart from reading `chat`)."""
     app = chat.tui
     conversation = chat.conversation
@@ -82,7 +83,8 @@ def chat_commands(chat: "ChatScreen") -> list[Command]:
                                 f"Continue {status.short_session_id} as a new session (--fork-session)", True))
     commands += [
         Command("Find in conversation", chat.action_find, "Ctrl+F · F3 next", True),
-        Command("Copy last answer", chat.action_copy_last_answer, "Raw Markdown of Claude's last answer (Ctrl+Y)", True),
+        Command("Copy last answer", chat.action_copy_last_answer, "Raw Markdown of Claude's last answer (Ctrl+Y)",
+                True),
         Command("Select a message to copy", chat.action_select_messages,
                 "Ctrl+Up / F2: pick a message, code block or tool output"),
         Command("Export transcript as Markdown", partial(chat.export_transcript, "md"),
@@ -122,7 +124,8 @@ def chat_commands(chat: "ChatScreen") -> list[Command]:
     # (Textual's own "Theme" command opens the picker; these jump straight to one.)
     for name in sorted(app.available_themes):
         current = " (current)" if name == app.theme else ""
-        commands.append(Command(f"Theme: {name}{current}", partial(setattr, app, "theme", name), "Remembered for next time"))
+        commands.append(Command(f"Theme: {name}{current}", partial(setattr, app, "theme", name),
+                                "Remembered for next time"))
     return commands
 
 

@@ -44,7 +44,7 @@ def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: 
 
 
 class PermissionFlow:
-    def __init__(self, screen: "ChatScreen") -> None:
+    def __init__(self, screen: ChatScreen) -> None:
         self.screen = screen
         self.queue: OrderedDict[str, PermissionRequest] = OrderedDict()
         self.current: PermissionRequest | None = None

@@ -39,12 +39,12 @@ def save_state(updates: dict[str, Any], path: Path | None = None) -> None:
         pass
 
 
-def theme_from_config(app: "ClaudeTuiApp") -> bool:
+def theme_from_config(app: ClaudeTuiApp) -> bool:
     """Whether the user pinned a theme in the config (then the remembered one is ignored)."""
     return "theme" in app.config.model_fields_set
 
 
-def startup_theme(app: "ClaudeTuiApp") -> str | None:
+def startup_theme(app: ClaudeTuiApp) -> str | None:
     """The theme to start with: the config's if set explicitly, else the remembered one, else the default."""
     if theme_from_config(app):
         return app.config.theme
@@ -54,7 +54,7 @@ def startup_theme(app: "ClaudeTuiApp") -> str | None:
     return app.config.theme or None
 
 
-def apply_startup_theme(app: "ClaudeTuiApp") -> None:
+def apply_startup_theme(app: ClaudeTuiApp) -> None:
     """Set the start theme; an unknown name is reported, not fatal."""
     theme = startup_theme(app)
     if not theme or theme == app.theme:
@@ -72,7 +72,7 @@ class ThemeMemory:
 
     DELAY = 0.6
 
-    def __init__(self, app: "ClaudeTuiApp") -> None:
+    def __init__(self, app: ClaudeTuiApp) -> None:
         self.app = app
         self._timer: Any = None
         self._saved = app.theme

@@ -157,7 +157,7 @@ def start_cli(claude_bin: Path, e2e_env: dict[str, str],
 
 @pytest.fixture
 def app_options(claude_bin: Path, e2e_env: dict[str, str], project_dir: Path,
-                monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., "CliOptions"]]:
+                monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., CliOptions]]:
     """Factory of ``CliOptions`` for the app: the real CLI, the offline env, the project dir.
 
     ``build_env`` starts from ``os.environ``: the developer's ANTHROPIC_*/CLAUDE_* variables

@@ -12,8 +12,6 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from claude_tui.history.transcript import load_session
 from claude_tui.session.items import NoteKind, TextItem, ThinkingItem, ToolState, UserItem
 from claude_tui.session.replay import replay

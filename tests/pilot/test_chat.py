@@ -6,11 +6,11 @@ from pathlib import Path
 
 from textual.widgets import Markdown
 
-from claude_tui.session.items import NoteItem, NoteKind, TextItem, ThinkingItem, ToolItem, ToolState, UserItem
+from claude_tui.session.items import NoteItem, NoteKind, TextItem, ToolItem, ToolState, UserItem
 from claude_tui.session.status import Activity
+from claude_tui.ui.widgets.assistant_text import AssistantText
 from claude_tui.ui.widgets.chat_log import ChatLog
 from claude_tui.ui.widgets.diff_view import DiffView
-from claude_tui.ui.widgets.assistant_text import AssistantText
 from claude_tui.ui.widgets.messages import ThinkingBlock
 from claude_tui.ui.widgets.tool_card import ToolCard
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for

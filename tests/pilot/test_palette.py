@@ -126,8 +126,8 @@ async def test_select_mode_copies_a_message_and_a_tool_output(tmp_path: Path) ->
         await pilot.press("y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         screen = chat(app)
-        from claude_tui.session.items import ToolItem, UserItem
         from claude_tui.session.export import tool_output
+        from claude_tui.session.items import ToolItem, UserItem
 
         tool = next(i for i in screen.conversation.items if isinstance(i, ToolItem))
         await pilot.press("f2")

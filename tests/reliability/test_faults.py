@@ -22,8 +22,24 @@ from claude_tui.transport.options import CliOptions
 from claude_tui.ui.app import ClaudeTuiApp
 from tests.conftest import recording
 from tests.reliability.harness import (
-    SIZE, activity, assistant_texts, chat, client_argv, client_pid, fake_options, items, make_app, note_text,
-    pid_alive, prompt_text, submit, type_prompt, user_texts, wait_for, wait_gone, wait_ready,
+    SIZE,
+    activity,
+    assistant_texts,
+    chat,
+    client_argv,
+    client_pid,
+    fake_options,
+    items,
+    make_app,
+    note_text,
+    pid_alive,
+    prompt_text,
+    submit,
+    type_prompt,
+    user_texts,
+    wait_for,
+    wait_gone,
+    wait_ready,
     wait_turn_end,
 )
 

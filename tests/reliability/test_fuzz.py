@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from claude_tui.history.transcript import load_transcript, parse_lines
 from claude_tui.protocol import decode_line, decode_obj

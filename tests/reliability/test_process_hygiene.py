@@ -24,7 +24,15 @@ from pathlib import Path
 import pytest
 
 from tests.reliability.harness import (
-    SIZE, client_pid, fake_options, make_app, pid_alive, processes_with_env, run_turn, wait_for, wait_gone,
+    SIZE,
+    client_pid,
+    fake_options,
+    make_app,
+    pid_alive,
+    processes_with_env,
+    run_turn,
+    wait_for,
+    wait_gone,
     wait_ready,
 )
 

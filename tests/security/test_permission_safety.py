@@ -28,7 +28,16 @@ from claude_tui.session.items import ToolState
 from claude_tui.transport.client import ClaudeClient
 from claude_tui.ui.screens.permission import PermissionScreen
 from tests.reliability.harness import (
-    SIZE, chat, client_pid, fake_options, make_app, prompt_text, submit, tools, wait_for, wait_ready,
+    SIZE,
+    chat,
+    client_pid,
+    fake_options,
+    make_app,
+    prompt_text,
+    submit,
+    tools,
+    wait_for,
+    wait_ready,
     wait_turn_end,
 )
 

@@ -6,8 +6,8 @@ import pytest
 
 from claude_tui.ui.screens.rewind import RewindScreen
 from tests.snapshot.chat_states import StateApp
-from tests.snapshot.test_chat_snapshots import _dismiss_dialogs_and_feed
 from tests.snapshot.settle import settle
+from tests.snapshot.test_chat_snapshots import _dismiss_dialogs_and_feed
 
 
 async def _open_dialog(pilot) -> None:  # type: ignore[no-untyped-def]

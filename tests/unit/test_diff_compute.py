@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from claude_tui.diff import (
+    compute,
+    count_changes,
     diff_texts,
     file_diff_from_tool_result,
     hunks_from_structured_patch,
@@ -17,7 +19,6 @@ from claude_tui.diff import (
     preview_notebook,
     preview_write,
 )
-from claude_tui.diff import compute, count_changes
 from claude_tui.diff.model import NO_NEWLINE, Hunk
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "claude-code-2.1.330"

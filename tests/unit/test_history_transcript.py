@@ -3,8 +3,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from claude_tui.history.transcript import load_session, load_transcript
 from claude_tui.history.synth import write_jsonl
+from claude_tui.history.transcript import load_session, load_transcript
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "sessions" / "-home-user-project"
 SID = "11111111-2222-3333-4444-555555555555"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from claude_tui.protocol import ControlResponse, ImageBlock, TextBlock, UserMessage, decode_line, encode_line
 from claude_tui.protocol import builders as b
-from claude_tui.protocol import decode_line, encode_line, ControlResponse, UserMessage, ImageBlock, TextBlock
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "claude-code-2.1.330"
 

@@ -12,8 +12,6 @@ import textwrap
 import time
 from pathlib import Path
 
-import pytest
-
 from claude_tui.transport import reaper
 from claude_tui.transport.debuglog import DebugLog
 from claude_tui.transport.process import CliProcess, LineSplitter

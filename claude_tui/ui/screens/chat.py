@@ -8,8 +8,9 @@ the returned changes to widgets. Nothing else mutates the conversation.
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
 from textual.actions import SkipAction
@@ -84,7 +85,7 @@ class ChatScreen(ChatPolish, Screen[None]):
         self.typeahead = TypeaheadRouter(self)
 
     @property
-    def tui(self) -> "ClaudeTuiApp":
+    def tui(self) -> ClaudeTuiApp:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
@@ -204,7 +205,8 @@ class ChatScreen(ChatPolish, Screen[None]):
         if message.connection not in (None, self.connection):
             return
         self.conversation.status.activity = Activity.EXITED
-        await self.show_changes(self.conversation.add_note(message.error, NoteKind.ERROR, title="Cannot start Claude Code"))
+        note = self.conversation.add_note(message.error, NoteKind.ERROR, title="Cannot start Claude Code")
+        await self.show_changes(note)
         self.query_one(StatusBar).show(self.conversation.status)
 
     # -- from the user ---------------------------------------------------------------

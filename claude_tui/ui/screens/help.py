@@ -4,8 +4,9 @@ skills, MCP servers, versions — from `system/init` and the initialize response
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -52,7 +53,7 @@ class Section:
     styles: list[str] = field(default_factory=list)
     """Optional style for each right-hand cell."""
 
-    def filtered(self, needle: str) -> "Section":
+    def filtered(self, needle: str) -> Section:
         if not needle:
             return self
         keep = [i for i, (left, right) in enumerate(self.rows)

@@ -53,7 +53,8 @@ from claude_tui.ui.widgets.diff_view import DiffView
 
 DENY_MESSAGE = "The user denied this tool use."
 STOP_MESSAGE = "The user denied this tool use and stopped the turn."
-_EDIT_LABELS = {"command": "command", "new_string": "replacement text", "content": "file content", "new_source": "cell source"}
+_EDIT_LABELS = {"command": "command", "new_string": "replacement text", "content": "file content",
+                "new_source": "cell source"}
 
 
 class PermissionScreen(TellDialog):

@@ -316,4 +316,5 @@ class QuestionScreen(GuardedDialog):
         summary = "; ".join(
             f"{clean(q.header)}: {clean(answer_text(q, a))}" for q, a in zip(self.questions, self.answers, strict=True)
         )
-        self.decide(PermissionDecision(self.request.request_id, True, updated_input=updated, words=f"Answered — {summary}"))
+        self.decide(PermissionDecision(self.request.request_id, True, updated_input=updated,
+                                       words=f"Answered — {summary}"))

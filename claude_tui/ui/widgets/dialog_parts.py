@@ -71,7 +71,8 @@ class KeyBar(Widget):
         variant = f"key-bar--{hint.variant}" if hint.variant else ""
         label_style = self.get_visual_style(variant, partial=True) if variant else None
         meta = Style.from_meta({"hint": index})
-        pair = Content.assemble((f" {hint.key} ", key_style), " ", (hint.label, label_style) if label_style else hint.label)
+        label = (hint.label, label_style) if label_style else hint.label
+        pair = Content.assemble((f" {hint.key} ", key_style), " ", label)
         return pair.stylize(meta)
 
     def lines(self, width: int) -> list[Content]:

@@ -31,13 +31,13 @@ class FindBar(Horizontal):
     class Moved(Message):
         """The current match changed (`item_id` None: no match)."""
 
-        def __init__(self, bar: "FindBar", item_id: str | None) -> None:
+        def __init__(self, bar: FindBar, item_id: str | None) -> None:
             super().__init__()
             self.bar = bar
             self.item_id = item_id
 
     class Closed(Message):
-        def __init__(self, bar: "FindBar") -> None:
+        def __init__(self, bar: FindBar) -> None:
             super().__init__()
             self.bar = bar
 

@@ -30,13 +30,13 @@ class SelectBar(Horizontal, can_focus=True):
     ]
 
     class Moved(Message):
-        def __init__(self, bar: "SelectBar", item_id: str | None) -> None:
+        def __init__(self, bar: SelectBar, item_id: str | None) -> None:
             super().__init__()
             self.bar = bar
             self.item_id = item_id
 
     class CopyRequested(Message):
-        def __init__(self, bar: "SelectBar", item_id: str, what: str) -> None:
+        def __init__(self, bar: SelectBar, item_id: str, what: str) -> None:
             super().__init__()
             self.bar = bar
             self.item_id = item_id
@@ -45,13 +45,13 @@ class SelectBar(Horizontal, can_focus=True):
     class RewindRequested(Message):
         """Put the files back as they were before this item (the screen checks it is a prompt)."""
 
-        def __init__(self, bar: "SelectBar", item_id: str) -> None:
+        def __init__(self, bar: SelectBar, item_id: str) -> None:
             super().__init__()
             self.bar = bar
             self.item_id = item_id
 
     class Closed(Message):
-        def __init__(self, bar: "SelectBar") -> None:
+        def __init__(self, bar: SelectBar) -> None:
             super().__init__()
             self.bar = bar
 
