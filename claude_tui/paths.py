@@ -33,8 +33,14 @@ def config_file() -> Path:
     return Path(override) if override else platformdirs.user_config_path(APP_NAME) / "config.toml"
 
 
+def data_path() -> Path:
+    """The data directory's path, not created: stores that must not fail at start-up resolve it with
+    this, and create it on their first write (inside their own error handling)."""
+    return platformdirs.user_data_path(APP_NAME)
+
+
 def data_dir() -> Path:
-    return _private_dir(platformdirs.user_data_path(APP_NAME))
+    return _private_dir(data_path())
 
 
 def cache_dir() -> Path:

@@ -26,7 +26,8 @@ class PromptHistory:
     """Prompts sent in a project, oldest first; Up/Down walk it."""
 
     def __init__(self, cwd: Path, root: Path | None = None) -> None:
-        self.path = (root or paths.data_dir()) / "history" / f"{_project_key(cwd)}.json"
+        # Not created here: a data dir that cannot be made costs the history, never the start-up.
+        self.path = (root or paths.data_path()) / "history" / f"{_project_key(cwd)}.json"
         self.entries: list[str] = self._load()
         self._cursor: int | None = None
         self._stash = ""
@@ -81,7 +82,7 @@ class DraftStore:
     """The unsent prompt, saved so that a crash or restart loses nothing."""
 
     def __init__(self, cwd: Path, root: Path | None = None) -> None:
-        self.path = (root or paths.data_dir()) / "drafts" / f"{_project_key(cwd)}.txt"
+        self.path = (root or paths.data_path()) / "drafts" / f"{_project_key(cwd)}.txt"
 
     def load(self) -> str:
         try:

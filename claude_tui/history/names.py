@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import threading
 from pathlib import Path
 
-from .paths import data_dir
+from claude_tui.paths import atomic_write_text, data_path
+
 from .text import clean
 
 NAME_MAX = 200
@@ -16,7 +15,7 @@ _LOCK = threading.Lock()
 
 
 def default_names_path() -> Path:
-    return data_dir() / "session-names.json"
+    return data_path() / "session-names.json"
 
 
 class NameStore:
@@ -46,18 +45,7 @@ class NameStore:
                 names[session_id] = cleaned
             else:
                 names.pop(session_id, None)
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd, tmp = tempfile.mkstemp(prefix=".names-", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump(names, fh, ensure_ascii=False, indent=1, sort_keys=True)
-                os.replace(tmp, self.path)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            atomic_write_text(self.path, json.dumps(names, ensure_ascii=False, indent=1, sort_keys=True))
 
 
 def set_session_name(session_id: str, name: str | None, *, path: Path | None = None) -> None:

@@ -13,9 +13,9 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-import platformdirs
+from claude_tui import paths as app_paths
 
-APP_NAME = "claude-tui"
+APP_NAME = app_paths.APP_NAME
 #: Encoded names longer than this are truncated and get a hash suffix.
 MAX_ENCODED_LEN = 200
 _NON_ALNUM = re.compile(r"[^a-zA-Z0-9]")
@@ -142,23 +142,14 @@ def subagent_files(session_file: Path) -> list[tuple[str, Path]]:
     return found
 
 
-def _private_dir(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
-        os.chmod(path, 0o700)
-    except OSError:
-        pass
-    return path
-
-
 def cache_dir() -> Path:
     """Our cache directory (created 0700)."""
-    return _private_dir(platformdirs.user_cache_path(APP_NAME))
+    return app_paths.cache_dir()
 
 
 def data_dir() -> Path:
     """Our data directory for user-owned state such as session names (created 0700)."""
-    return _private_dir(platformdirs.user_data_path(APP_NAME))
+    return app_paths.data_dir()
 
 
 def default_index_path() -> Path:

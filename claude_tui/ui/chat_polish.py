@@ -86,11 +86,7 @@ class ChatPolish:
         app = screen.tui
         await screen.shutdown()
         app.options = options
-        fresh = ChatScreen(options, conversation, screen.debug_log)
-        if app.screen is screen:
-            await app.switch_screen(fresh)
-        else:
-            await app.push_screen(fresh)
+        await app.install_chat(screen, ChatScreen(options, conversation, screen.debug_log))
 
     async def new_session(self) -> None:
         """Restart Claude Code without --resume: a fresh session and an empty log."""
@@ -170,7 +166,7 @@ class ChatPolish:
         text = to_json(conversation.items, status) if fmt == "json" else to_markdown(conversation.items, status)
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         name = f"claude-session-{status.short_session_id or 'new'}-{stamp}.{'json' if fmt == 'json' else 'md'}"
-        for folder in (Path(screen.options.cwd or "."), paths.data_dir() / "exports"):
+        for folder in (Path(screen.options.cwd or "."), paths.data_path() / "exports"):
             target = folder / name
             try:
                 # The project folder keeps its own permissions; our fallback dir stays private.

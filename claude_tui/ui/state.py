@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def state_file() -> Path:
-    return paths.data_dir() / "state.json"
+    return paths.data_path() / "state.json"  # created on the first save, where failures are silent
 
 
 def load_state(path: Path | None = None) -> dict[str, Any]:

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import platformdirs
+
 from claude_tui.history import paths
 from claude_tui.history.paths import (
     MAX_ENCODED_LEN,
@@ -52,7 +54,7 @@ def test_list_and_find(tmp_path: Path) -> None:
 
 
 def test_private_dirs_are_0700(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(paths.platformdirs, "user_cache_path", lambda app: tmp_path / "cache" / app)
+    monkeypatch.setattr(platformdirs, "user_cache_path", lambda app: tmp_path / "cache" / app)
     d = paths.cache_dir()
     assert d == tmp_path / "cache" / "claude-tui"
     assert (d.stat().st_mode & 0o777) == 0o700
