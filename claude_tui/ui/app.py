@@ -87,10 +87,22 @@ class ClaudeTuiApp(App[None]):
 
     @property
     def chat(self) -> ChatScreen | None:
-        for screen in self.screen_stack:
+        # The topmost: `install_chat` keeps one, but a stack in mid-switch may briefly hold two.
+        for screen in reversed(self.screen_stack):
             if isinstance(screen, ChatScreen):
                 return screen
         return None
+
+    async def install_chat(self, old: ChatScreen | None, fresh: ChatScreen) -> None:
+        """Put `fresh` where `old` was. The screens above the old chat (help, what-changed, a dialog
+        of its CLI) belong to the session that ends, so they go with it: no closed chat stays on the
+        stack for `chat` and the palette to find."""
+        if old is not None and old in self.screen_stack:
+            while self.screen is not old:
+                await self.pop_screen()
+            await self.switch_screen(fresh)
+        else:
+            await self.push_screen(fresh)
 
     def on_mount(self) -> None:
         self._install_signal_handlers()
@@ -200,11 +212,16 @@ class ClaudeTuiApp(App[None]):
         if choice is not None:
             self._load_choice(choice)
 
-    @work(thread=True, exclusive=True, group="resume")
+    @work(thread=True, exclusive=True, group="resume", exit_on_error=False)
     def _load_choice(self, choice: BrowserChoice) -> None:
         from claude_tui.ui.screens.session_browser import conversation_for
 
-        conversation = conversation_for(choice)  # reads the transcript: off the UI thread
+        try:
+            conversation = conversation_for(choice)  # reads the transcript: off the UI thread
+        except Exception as error:  # noqa: BLE001 - an unreadable transcript must not end the live session
+            self.call_from_thread(self.notify, f"Could not open that session: {error}", severity="error",
+                                  timeout=8)
+            return
         self.call_from_thread(self._switch_session, choice, conversation)
 
     async def _switch_session(self, choice: BrowserChoice, conversation: Conversation) -> None:
@@ -228,5 +245,4 @@ class ClaudeTuiApp(App[None]):
         if choice.cwd is not None and Path(choice.cwd).is_dir():
             options.cwd = str(choice.cwd)
         self.options = options
-        screen = ChatScreen(options, conversation, self.debug_log)
-        await self.switch_screen(screen) if current is self.screen else await self.push_screen(screen)
+        await self.install_chat(current, ChatScreen(options, conversation, self.debug_log))

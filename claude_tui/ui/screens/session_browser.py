@@ -71,7 +71,12 @@ class BrowserChoice:
 
 
 def conversation_for(choice: BrowserChoice) -> Conversation:
-    """The chosen session's history as a conversation (reads the transcript: call from a thread)."""
+    """The chosen session's history as a conversation (reads the transcript: call from a thread).
+
+    A transcript deleted since the listing raises: resuming it would only fail in the CLI.
+    """
+    if not Path(choice.path).is_file():
+        raise FileNotFoundError(f"its transcript is gone ({choice.path})")
     return conversation_from_file(choice.path)
 
 
