@@ -20,12 +20,16 @@ prompt must not reach an app-level binding either), and the screen carries the
 ``-armed`` class so the key bar can say "keys paused". Every key in the window
 arms it again, so continuous typing never approves anything. Clicks on key hints
 go through the same actions, so they obey the guard too.
+
+The guard itself lives in :class:`GuardedModal`, which the smaller yes/no modals
+(rewind files, quit while a turn runs) share: any modal whose keys do something
+that cannot be undone must not act on keys typed for the screen below it.
 """
 
 from __future__ import annotations
 
 import time
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -45,7 +49,123 @@ DEFAULT_GUARD_MS: int = Config.model_fields["typeahead_guard_ms"].default
 """The config's default (400 ms), so the dialogs and the config cannot drift apart."""
 
 
-class GuardedDialog(ModalScreen[PermissionDecision]):
+ResultT = TypeVar("ResultT")
+
+
+class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
+    """A modal whose answer keys obey the typeahead guard (see the module docstring).
+
+    Actions that answer call :meth:`keys_open` first and end with :meth:`finish`. While the
+    guard swallows keys the screen carries ``-armed``; once it has swallowed one it also
+    carries ``-paused`` (until the guard falls), so TCSS can say why the key did nothing
+    without the notice flashing on every dialog that simply opened.
+    """
+
+    def __init__(self, *, guard_ms: int | None = None, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        """``guard_ms=None``: the app's ``Config.typeahead_guard_ms`` (the default if it has none)."""
+        super().__init__(name=name, id=id, classes=classes)
+        self.guard_ms = None if guard_ms is None else max(0, guard_ms)
+        self._settled = False
+        self._armed_until = 0.0
+        self._guard_timer: Timer | None = None
+        self._shown = False
+        """Set when the modal first becomes the active screen; keys before that never count."""
+
+    @property
+    def settled(self) -> bool:
+        """True once an answer was given (or, for a dialog, it was cancelled)."""
+        return self._settled
+
+    @property
+    def armed(self) -> bool:
+        return time.monotonic() < self._armed_until
+
+    def guard_length_ms(self) -> int:
+        if self.guard_ms is not None:
+            return self.guard_ms
+        value = getattr(getattr(self.app, "config", None), "typeahead_guard_ms", DEFAULT_GUARD_MS)
+        return max(0, value) if isinstance(value, int) else DEFAULT_GUARD_MS
+
+    def arm(self, guard_ms: int | None = None) -> None:
+        """Ignore keys and clicks for ``guard_ms`` (default: the modal's guard) from now."""
+        ms = self.guard_length_ms() if guard_ms is None else guard_ms
+        if self._guard_timer is not None:
+            self._guard_timer.stop()
+            self._guard_timer = None
+        if ms <= 0:
+            self._armed_until = 0.0
+            self._show_guard(False)
+            return
+        self._armed_until = time.monotonic() + ms / 1000
+        self._show_guard(True)
+        self._guard_timer = self.set_timer(ms / 1000, self._disarm)
+
+    def _disarm(self) -> None:
+        self._guard_timer = None
+        remaining = self._armed_until - time.monotonic()
+        if remaining > 0:  # re-armed meanwhile (or a slow clock): check again later
+            self._guard_timer = self.set_timer(max(remaining, 0.05), self._disarm)
+        else:
+            self._show_guard(False)
+
+    def _show_guard(self, armed: bool) -> None:
+        self.set_class(armed, "-armed")
+        if not armed:
+            self.remove_class("-paused")
+        self.guard_changed(armed)
+
+    def guard_changed(self, armed: bool) -> None:
+        """Hook: the guard went up or down (for hints TCSS cannot reach)."""
+
+    def _swallow(self) -> bool:
+        """A key or click arrived: if the guard is up, keep it up and report the key as swallowed."""
+        if self._shown and not self._settled and self.armed and self.is_active:
+            self.arm()
+            self.add_class("-paused")
+            return True
+        return False
+
+    def keys_open(self) -> bool:
+        """May a key or click act now? (Guard passed, modal visible, nothing settled.)
+
+        A key that arrives while the guard is up re-arms it: someone still typing what they meant
+        for the screen below keeps the modal closed, so answering takes a pause and then a fresh key.
+        """
+        if self._swallow():
+            return False
+        return self._shown and not self._settled and not self.armed and self.is_active
+
+    def on_key(self, event: events.Key) -> None:
+        # Keys no action binds (letters of a sentence) count as typing too.
+        self._swallow()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Subclasses hook in through resumed_settled/first_shown: a second on_screen_resume in a
+        # subclass would also run (Textual calls each class's handler), in an order that matters here.
+        if self._settled:
+            self.resumed_settled()
+            return
+        self.arm()
+        if not self._shown:
+            self._shown = True
+            self.first_shown()
+
+    def resumed_settled(self) -> None:
+        """Hook: the modal became active again after it was settled."""
+
+    def first_shown(self) -> None:
+        """Hook: the modal became the active screen for the first time (the guard is already up)."""
+
+    def finish(self, result: ResultT) -> None:
+        """Close with ``result`` (once; later calls are ignored)."""
+        if self._settled:
+            return
+        self._settled = True
+        self.dismiss(result)
+
+
+class GuardedDialog(GuardedModal[PermissionDecision]):
     """Base of the three dialogs. Subclasses provide ``compose_body``, ``hints`` and the actions.
 
     The result is always a :class:`PermissionDecision`; :meth:`cancel` closes without one.
@@ -71,21 +191,14 @@ class GuardedDialog(ModalScreen[PermissionDecision]):
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
+        super().__init__(guard_ms=guard_ms, name=name, id=id, classes=classes)
         self.request = request
-        self.guard_ms = max(0, guard_ms)
         self.bell = bell
         self.desktop = desktop
         self.position = position
         self.total = total
         self.cancel_reason: str | None = None
         """Set by :meth:`cancel`; the dialog then closes without calling the result callback."""
-        self._settled = False
-        self._armed_until = 0.0
-        self._guard_timer: Timer | None = None
-        self._alerted = False
-        self._shown = False
-        """Set when the dialog first becomes the active screen; keys before that never count."""
 
     # ------------------------------------------------------------------ layout
 
@@ -145,75 +258,21 @@ class GuardedDialog(ModalScreen[PermissionDecision]):
         for dialog in self.query("#dialog"):  # absent once the dialog is closing
             dialog.border_subtitle = Content(label)
 
-    # ------------------------------------------------------------------ guard
+    # ------------------------------------------------------------------ guard hooks
 
-    @property
-    def settled(self) -> bool:
-        """True once a decision was made or the dialog was cancelled."""
-        return self._settled
+    def resumed_settled(self) -> None:
+        if self.cancel_reason is not None:
+            # Cancelled while another screen covered us: leave now, still without a decision.
+            self._close_without_result()
 
-    @property
-    def armed(self) -> bool:
-        return time.monotonic() < self._armed_until
-
-    def arm(self, guard_ms: int | None = None) -> None:
-        """Ignore keys and clicks for ``guard_ms`` (default: the dialog's guard) from now."""
-        ms = self.guard_ms if guard_ms is None else guard_ms
-        if self._guard_timer is not None:
-            self._guard_timer.stop()
-            self._guard_timer = None
-        if ms <= 0:
-            self._armed_until = 0.0
-            self.remove_class("-armed")
-            return
-        self._armed_until = time.monotonic() + ms / 1000
-        self.add_class("-armed")
-        self._guard_timer = self.set_timer(ms / 1000, self._disarm)
-
-    def _disarm(self) -> None:
-        self._guard_timer = None
-        remaining = self._armed_until - time.monotonic()
-        if remaining > 0:  # re-armed meanwhile (or a slow clock): check again later
-            self._guard_timer = self.set_timer(max(remaining, 0.05), self._disarm)
-        else:
-            self.remove_class("-armed")
-
-    def keys_open(self) -> bool:
-        """May a key or click act now? (Guard passed, dialog visible, nothing settled.)
-
-        A key that arrives while the guard is up re-arms it: someone still typing what they meant
-        for the prompt keeps the dialog closed, so approving takes a pause and then a fresh key.
-        """
-        if self._shown and not self._settled and self.armed and self.is_active:
-            self.arm()
-            return False
-        return self._shown and not self._settled and not self.armed and self.is_active
-
-    def on_key(self, event: events.Key) -> None:
-        # Keys no action binds (letters of a sentence) count as typing too.
-        if self._shown and not self._settled and self.armed and self.is_active:
-            self.arm()
-
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
-        if self._settled:
-            if self.cancel_reason is not None:
-                # Cancelled while another screen covered us: leave now, still without a decision.
-                self._close_without_result()
-            return
-        self.arm()
-        self._shown = True
-        if not self._alerted:
-            self._alerted = True
-            request_attention(self.app, self.attention_text(), bell=self.bell, desktop=self.desktop)
+    def first_shown(self) -> None:
+        request_attention(self.app, self.attention_text(), bell=self.bell, desktop=self.desktop)
 
     # ------------------------------------------------------------------ ways out
 
     def decide(self, decision: PermissionDecision) -> None:
         """Close with ``decision`` (once; later calls are ignored)."""
-        if self._settled:
-            return
-        self._settled = True
-        self.dismiss(decision)
+        self.finish(decision)
 
     def cancel(self, reason: str = "") -> None:
         """Close WITHOUT a decision: the request was withdrawn or the CLI exited.

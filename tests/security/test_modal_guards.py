@@ -1,0 +1,97 @@
+"""The small yes/no modals whose `y` cannot be undone (rewind files, quit while a turn runs) obey the
+typeahead guard like the permission dialogs: keys typed as they appear do nothing, and a key after a
+pause as long as the guard acts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from claude_tui.session.items import NoteItem
+from claude_tui.ui.screens.confirm import ConfirmScreen
+from claude_tui.ui.screens.rewind import RewindScreen
+from tests.pilot.helpers import chat, idle, make_app, send, wait_for
+from tests.pilot.test_rewind import _record_requests, _select_prompt
+
+GUARD_MS = 400
+PAST_GUARD = 0.6
+
+
+def _screen_text(app) -> str:  # type: ignore[no-untyped-def]
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def test_y_typed_right_after_r_never_rewinds(tmp_path: Path) -> None:
+    app = make_app(tmp_path, guard_ms=GUARD_MS)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:edit the file")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="permission dialog")
+        await pilot.pause(PAST_GUARD)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        screen = chat(app)
+        sent = _record_requests(screen)
+        await _select_prompt(pilot, "kw:edit the file")
+        # In select mode `y` copies and `r` rewinds: "ry" typed fast, then another y as the dialog shows.
+        await pilot.press("r", "y")
+        await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
+        dialog = app.screen
+        await pilot.press("y")
+        await pilot.pause(0.1)
+        assert app.screen is dialog and not dialog.settled, "an instant y answered the rewind dialog"
+        assert dialog.has_class("-paused") and "keys paused" in _screen_text(app)
+        assert [(r["subtype"], r["dry_run"]) for r in sent] == [("rewind_files", True)]
+        # After a pause as long as the guard, y rewinds.
+        await pilot.pause(PAST_GUARD)
+        assert not dialog.has_class("-paused")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: any(isinstance(i, NoteItem) and i.text.startswith("Rewound 1 file")
+                                          for i in screen.conversation.items), what="rewound note")
+        assert [(r["subtype"], r["dry_run"]) for r in sent] == [("rewind_files", True), ("rewind_files", False)]
+
+
+async def test_escape_typed_as_the_rewind_dialog_appears_is_ignored_too(tmp_path: Path) -> None:
+    app = make_app(tmp_path, guard_ms=GUARD_MS)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:edit the file")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="permission dialog")
+        await pilot.pause(PAST_GUARD)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        chat(app).rewind_last_prompt()
+        await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
+        dialog = app.screen
+        await pilot.press("n", "escape")
+        await pilot.pause(0.1)
+        assert app.screen is dialog
+        await pilot.pause(PAST_GUARD)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is not dialog, what="the dialog to close")
+        assert not any(isinstance(i, NoteItem) and i.text.startswith("Rewound") for i in chat(app).conversation.items)
+
+
+async def test_quit_confirmation_ignores_an_instant_y(tmp_path: Path) -> None:
+    app = make_app(tmp_path, guard_ms=GUARD_MS, env={"FAKE_CLAUDE_DELAY_MS": "30"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:slow story")
+        await wait_for(pilot, lambda: chat(app).busy, what="a running turn")
+        await pilot.press("ctrl+q", "y")  # "y" typed before the question appears
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the quit question")
+        dialog = app.screen
+        await pilot.press("y")  # and one the moment it appears
+        await pilot.pause(0.1)
+        assert app.is_running and not app.is_quitting and app.screen is dialog
+        assert "keys paused" in _screen_text(app)
+        await pilot.pause(PAST_GUARD)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.is_quitting, what="quit after a deliberate y")
+
+
+async def test_confirm_guard_comes_from_the_config_and_zero_disables_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path, guard_ms=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        answers: list[bool | None] = []
+        app.push_screen(ConfirmScreen("Sure?"), answers.append)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        assert app.screen.guard_length_ms() == 0  # type: ignore[attr-defined]
+        await pilot.press("y")
+        await wait_for(pilot, lambda: answers == [True], what="the answer")
