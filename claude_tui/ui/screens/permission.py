@@ -15,7 +15,8 @@ The dialog has four modes (``main``, ``always``, ``tell``, ``edit``); the ``mode
 reactive only toggles a ``-mode-*`` class and TCSS shows the matching panel. The
 ``tell`` mode is shared with the plan dialog (:mod:`.dialog_tell`).
 Nothing in the main mode is focusable except the scrolling body, so Enter has
-nothing to press.
+nothing to press. Entering the ``always`` picker or the editor re-arms the guard
+(as the question dialog does before its review): there Enter or Ctrl+S would act.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ DENY_MESSAGE = "The user denied this tool use."
 STOP_MESSAGE = "The user denied this tool use and stopped the turn."
 _EDIT_LABELS = {"command": "command", "new_string": "replacement text", "content": "file content",
                 "new_source": "cell source"}
+ALWAYS_HINT = "1–9 or Enter choose · Esc back"
+EDIT_HINT = "Ctrl+S allow edited · Esc back"
+PAUSED = "keys paused… · "
 
 
 class PermissionScreen(TellDialog):
@@ -150,14 +154,14 @@ class PermissionScreen(TellDialog):
                 ],
                 id="always-list",
             )
-            yield Static("1–9 or Enter choose · Esc back", classes="box-hint", markup=False)
+            yield Static(ALWAYS_HINT, id="always-hint", classes="box-hint", markup=False)
         yield from self.compose_tell()
         if self.edit_key:
             with Vertical(id="edit-panel", classes="sub-panel"):
                 what = _EDIT_LABELS.get(self.edit_key, self.edit_key)
                 yield Static(f"Edit the {what}, then allow it:", classes="box-prompt", markup=False)
                 yield TextArea(id="editor", soft_wrap=True, show_line_numbers=self.edit_key != "command")
-                yield Static("Ctrl+S allow edited · Esc back", classes="box-hint", markup=False)
+                yield Static(EDIT_HINT, id="edit-hint", classes="box-hint", markup=False)
 
     def on_mount(self) -> None:
         if self.file_path is not None:
@@ -195,6 +199,12 @@ class PermissionScreen(TellDialog):
         else:
             super().focus_mode(mode)
 
+    def guard_changed(self, armed: bool) -> None:
+        # The key bar, with its "keys paused…", is hidden in the sub-panels: their hint line says it.
+        for hint_id, hint in (("#always-hint", ALWAYS_HINT), ("#edit-hint", EDIT_HINT)):
+            for widget in self.query(hint_id).results(Static):
+                widget.update(PAUSED + hint if armed else hint)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":
             return self.mode == "always"
@@ -214,6 +224,9 @@ class PermissionScreen(TellDialog):
         if len(self.suggestions) == 1:
             self._allow_always(0)
         else:
+            # A fresh pause before the step that saves a rule for good: an "a" that started a
+            # word, and the Enter that ended it, must not pick the highlighted suggestion.
+            self.arm()
             self.mode = "always"
 
     def action_pick(self, index: int) -> None:
@@ -260,6 +273,7 @@ class PermissionScreen(TellDialog):
         editor = self.query_one("#editor", TextArea)
         editor.load_text(value)
         editor.move_cursor(editor.document.end)  # typing continues the input, not prefixes it
+        self.arm()  # as for "always": Ctrl+S typed on the heels of "e" does not allow anything
         self.mode = "edit"
 
     def action_submit_edit(self) -> None:
