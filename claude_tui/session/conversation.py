@@ -20,6 +20,7 @@ from claude_tui.protocol.sanitize import printable
 from claude_tui.session import content
 from claude_tui.session.changes import (
     Change,
+    ItemAdded,
     ItemChanged,
     PermissionClosed,
     StatusChanged,
@@ -174,11 +175,18 @@ class Conversation(StreamingMixin, PermissionsMixin):
                     break
         if handler is None:
             return []
+        shown = len(self.items)
         try:
             return handler(self, message)
         except Exception as error:  # noqa: BLE001 - the last line of defence against odd CLI output
-            return self.add_note(f"A {type(message).__name__} from Claude Code could not be shown ({error!r}); "
-                                 "the session goes on.", NoteKind.ERROR)
+            # What the handler added before it failed is in the log: show it, so the screen and the
+            # log stay in step. A failed result still ends the turn, or the session would look busy forever.
+            changes: list[Change] = [ItemAdded(item) for item in self.items[shown:]]
+            if isinstance(message, p.ResultMessage) and self.status.turn_running:
+                self.status.activity = Activity.IDLE
+            changes.append(StatusChanged())
+            return changes + self.add_note(f"A {type(message).__name__} from Claude Code could not be shown "
+                                           f"({error!r}); the session goes on.", NoteKind.ERROR)
 
     def _system_init(self, message: p.SystemInit) -> list[Change]:
         raw = message.raw

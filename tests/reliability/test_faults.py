@@ -256,6 +256,7 @@ async def test_silence_with_permission_pending_quit_kills_child(tmp_path: Path) 
         from claude_tui.ui.screens.confirm import ConfirmScreen
 
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 5, "the quit confirmation")
+        await pilot.pause(0.5)  # past the typeahead guard: quitting stops a turn, so it is guarded too
         await pilot.press("y")
         await wait_for(pilot, lambda: not app.is_running, 20, "the app to exit")
     assert await wait_gone([pid]) == [], "the silent CLI survived quitting"

@@ -23,12 +23,12 @@ from textual.widgets import Footer, Input
 
 from claude_tui.completion import project_files, slash_candidates
 from claude_tui.protocol import builders
-from claude_tui.session import changes as ch
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteKind
 from claude_tui.session.status import Activity
 from claude_tui.store import DraftStore, PromptHistory
 from claude_tui.transport.options import CliOptions
+from claude_tui.ui.change_view import show_changes
 from claude_tui.ui.chat_polish import ChatPolish
 from claude_tui.ui.connection import CliConnection
 from claude_tui.ui.permission_flow import PermissionFlow
@@ -141,42 +141,8 @@ class ChatScreen(ChatPolish, Screen[None]):
                 await self.show_changes(changes)
 
     async def show_changes(self, changes: list[Any]) -> None:
-        log = self.query_one(ChatLog)
-        sidebar = self.query_one(TaskSidebar)
-        status_dirty = tasks_dirty = False
-        for change in changes:
-            if isinstance(change, ch.TextAppended):
-                if change.scope is None:
-                    await log.append_text(change.item, change.text)
-                else:
-                    await sidebar.agent_text(change.scope, change.item, change.text)
-            elif isinstance(change, ch.ItemAdded):
-                if change.scope is None:
-                    log.add_item(change.item)
-                else:
-                    sidebar.agent_item_added(change.scope, change.item)
-            elif isinstance(change, ch.ItemChanged):
-                if change.scope is None:
-                    await log.update_item(change.item)
-                else:
-                    await sidebar.agent_item_changed(change.scope, change.item)
-            elif isinstance(change, ch.StatusChanged):
-                status_dirty = True
-            elif isinstance(change, ch.TasksChanged):
-                tasks_dirty = True
-            elif isinstance(change, ch.PermissionAsked):
-                self.permissions.asked(change.request)
-            elif isinstance(change, ch.PermissionClosed):
-                self.permissions.closed(change.request_id, change.reason)
-            elif isinstance(change, ch.TurnEnded):
-                self.tui.notify_turn_ended(change)
-                # Collection is tuned down while streaming (see app._tune_gc); sweep the
-                # turn's cyclic garbage once the turn is over and you are reading.
-                self.set_timer(0.5, self._collect_garbage)
-        if status_dirty:
-            self.query_one(StatusBar).show(self.conversation.status)
-        if tasks_dirty:
-            sidebar.refresh_board()
+        """Draw what the conversation reports as changed (see `ui.change_view`)."""
+        await show_changes(self, changes)
 
     @on(CliConnection.Ready)
     def _ready(self, message: CliConnection.Ready) -> None:
@@ -225,8 +191,10 @@ class ChatScreen(ChatPolish, Screen[None]):
             return
         self.history.add(text)
         prompt = self.query_one(Composer).prompt
-        prompt.text = ""
-        self.drafts.save("")
+        # Keys typed while the send was awaited stay: only the sent text leaves the prompt.
+        if prompt.text.startswith(message.text):
+            prompt.text = prompt.text[len(message.text):].lstrip("\n")
+        self.drafts.save(prompt.text)
         # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
         self.query_one(ChatLog).anchor()
         await self.show_changes(self.conversation.add_user_prompt(text))
