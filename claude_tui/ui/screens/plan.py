@@ -15,12 +15,13 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
 from claude_tui.ui.screens.dialog_input import DISPLAY_LIMIT, clean_block
 from claude_tui.ui.screens.dialog_tell import TellDialog
 from claude_tui.ui.widgets.dialog_parts import Hint
+from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
 
 KEEP_PLANNING_MESSAGE = "The user wants to keep planning."
 ACCEPT_EDITS: dict[str, Any] = {"type": "setMode", "mode": "acceptEdits", "destination": "session"}
@@ -73,8 +74,9 @@ class PlanScreen(TellDialog):
         yield Static("Review the plan. Nothing changes until you approve.", id="plan-intro", markup=False)
 
     def compose_body(self) -> ComposeResult:
-        # Textual's Markdown never interprets Rich markup; control characters are cleaned first.
-        yield Markdown(plan_text(self.request), id="plan", open_links=False)
+        # Never Rich markup; control characters are cleaned first and character references stay
+        # as written (SafeMarkdown); a link asks before it opens.
+        yield SafeMarkdown(plan_text(self.request), id="plan")
 
     def compose_foot(self) -> ComposeResult:
         yield from self.compose_tell()

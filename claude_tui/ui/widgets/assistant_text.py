@@ -15,10 +15,11 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import TextItem
+from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
 
 SEGMENT_CHARS = 1500
 """A segment is sealed at the first paragraph break after this many characters."""
@@ -73,7 +74,7 @@ def segments_of(text: str) -> list[str]:
     return parts
 
 
-class Segment(Markdown):
+class Segment(SafeMarkdown):
     """One part of an answer; `held` is text written but not yet applied."""
 
     def __init__(self, markdown: str) -> None:

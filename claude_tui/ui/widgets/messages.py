@@ -1,7 +1,8 @@
 """Widgets for user prompts, assistant text, thinking and notes.
 
 All text here is untrusted: it goes through `printable()` and into `Text`
-objects or the Markdown widget (which parses Markdown, never Rich markup).
+objects or SafeMarkdown (which parses Markdown, never Rich markup, and decodes no
+character references).
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content, Span
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import NoteItem, NoteKind, ThinkingItem, UserItem
+from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
 
 
 class UserPrompt(Static):
@@ -157,7 +159,7 @@ class PlainCommandOutput(Static):
         self.update(with_inline_code(item.text))
 
 
-class CommandOutput(Markdown):
+class CommandOutput(SafeMarkdown):
     """Output of /context and other commands that write Markdown (headings, tables)."""
 
     def __init__(self, item: NoteItem) -> None:

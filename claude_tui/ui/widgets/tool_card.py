@@ -22,6 +22,7 @@ from claude_tui.protocol.tools import display_tool_name, tool_summary
 from claude_tui.session.items import ToolItem, ToolState
 from claude_tui.session.permission_flow import decision_head
 from claude_tui.ui.theme import theme_color
+from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
 from claude_tui.ui.widgets.tool_diff import card_diff_view
 
 _ICONS = {
@@ -173,10 +174,8 @@ class ToolCard(Vertical):
         if not self._has_diff():
             plan = item.input.get("plan") if item.name == "ExitPlanMode" else None
             if isinstance(plan, str):
-                # The plan reads as Markdown (which never parses Rich markup).
-                from textual.widgets import Markdown
-
-                widgets.append(Markdown(printable(_clip(plan)), classes="tool-input tool-plan", open_links=False))
+                # The plan reads as Markdown (which never parses Rich markup nor decodes `&#x202e;`).
+                widgets.append(SafeMarkdown(printable(_clip(plan)), classes="tool-input tool-plan"))
             elif item.input:
                 widgets.append(Static(self._input_text(), classes="tool-input"))
         diff = self._diff_widget()
