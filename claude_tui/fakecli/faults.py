@@ -12,6 +12,7 @@
                       can_use_tool, then the process ignores everything, even EOF
   close-stdout        at the first user message fd 1 is closed; the process
                       keeps running until stdin EOF
+  initialize-error    ``initialize`` gets an error response; everything else works
 """
 
 from __future__ import annotations

@@ -249,7 +249,9 @@ class FakeCli:
 
     def _control(self, rid: str, req: dict[str, Any]) -> None:
         sub = req.get("subtype")
-        if sub == "initialize":
+        if sub == "initialize" and "initialize-error" in self.faults.names:
+            self._error(rid, "initialize is not available")
+        elif sub == "initialize":
             resp = rec.init_response()
             resp["response"]["request_id"] = rid
             resp["response"]["response"]["current_permission_mode"] = self.state.permission_mode

@@ -53,6 +53,15 @@ class CliConnection:
             self.error = error
             self.connection = connection
 
+    class Unready(Message):
+        """The CLI runs but did not answer the initialize handshake: prompts work, the lists it
+        would have sent (commands, models) are missing. Not an exit."""
+
+        def __init__(self, error: str, connection: CliConnection | None = None) -> None:
+            super().__init__()
+            self.error = error
+            self.connection = connection
+
     class Ready(Message):
         """The initialize handshake finished; `response` lists commands, models, account."""
 
@@ -122,7 +131,7 @@ class CliConnection:
         try:
             response = await client.request(payload, timeout=60)
         except Exception as error:  # noqa: BLE001 - any failure is shown, never raised into the loop
-            self.target.post_message(self.Failed(f"initialize failed: {error}", self))
+            self.target.post_message(self.Unready(str(error) or type(error).__name__, self))
             return
         body = getattr(response, "payload", None) or {}
         self.target.post_message(self.Ready(body if isinstance(body, dict) else {}, self))

@@ -175,6 +175,18 @@ class ChatScreen(ChatPolish, Screen[None]):
         await self.show_changes(note)
         self.query_one(StatusBar).show(self.conversation.status)
 
+    @on(CliConnection.Unready)
+    async def _unready(self, message: CliConnection.Unready) -> None:
+        if message.connection not in (None, self.connection) or not self.connection.alive:
+            return  # an exit says more, and says it itself
+        if self.conversation.status.activity is Activity.STARTING:
+            self.conversation.status.activity = Activity.IDLE
+        await self.show_changes(self.conversation.add_note(
+            f"Claude Code did not answer the start-up handshake ({message.error}). Prompts still work; "
+            "slash-command completion and the model list are unavailable until a restart (Ctrl+R).",
+            NoteKind.ERROR, title="Claude Code is running without its command list"))
+        self.query_one(StatusBar).show(self.conversation.status)
+
     # -- from the user ---------------------------------------------------------------
     @on(PromptInput.Submitted)
     async def _submit(self, message: PromptInput.Submitted) -> None:
