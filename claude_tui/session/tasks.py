@@ -11,9 +11,25 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.values import as_list
 
 _CREATED = re.compile(r"Task #(\S+) created")
+
+AGENT_STATUSES = frozenset({"starting", "running", "completed", "failed", "stopped"})
+"""What an agent or background task can be: ours ("starting") and the CLI's (`task_notification`)."""
+_STATUS_ALIASES = {"killed": "stopped"}
+STATUS_LIMIT = 40
+
+
+def agent_status(raw: object) -> str:
+    """The CLI's status word as one of AGENT_STATUSES; any other is kept (a newer CLI may say
+    more) but as one short inert line, since the sidebar and the transcript show it."""
+    word = str(raw if raw is not None else "").strip()
+    known = _STATUS_ALIASES.get(word.casefold(), word.casefold())
+    if known in AGENT_STATUSES:
+        return known
+    return one_line(word)[:STATUS_LIMIT] or "unknown"
 
 
 def monotonic() -> float:
@@ -335,6 +351,6 @@ class TaskBoard:
             )
 
     def _set_status(self, entry: AgentEntry, status: str) -> None:
-        entry.status = {"killed": "stopped"}.get(status, status)
+        entry.status = agent_status(status)
         if entry.status in ("completed", "failed", "stopped") and entry.ended_at is None:
             entry.ended_at = monotonic()

@@ -16,6 +16,7 @@ from textual.notifications import SeverityLevel
 
 from claude_tui import __version__
 from claude_tui.config import Config
+from claude_tui.protocol.sanitize import one_line, printable
 from claude_tui.resources import styles_dir
 from claude_tui.session.changes import TurnEnded
 from claude_tui.session.conversation import Conversation
@@ -142,11 +143,13 @@ class ClaudeTuiApp(App[None]):
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
-        """Notifications often carry CLI or model text: never parse them as markup.
+        """Notifications often carry CLI or model text (errors, task states): never parse them as
+        markup, and make them inert — Textual passes ESC, CSI, OSC and C1 to the terminal as they are.
 
         (Widget.notify forwards here with markup=True by default; it is ignored on purpose.)
         """
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        super().notify(printable(str(message)), title=one_line(str(title)), severity=severity, timeout=timeout,
+                       markup=False)
 
     def notify_turn_ended(self, change: TurnEnded) -> None:
         chat = self.chat

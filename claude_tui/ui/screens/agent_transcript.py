@@ -23,7 +23,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.sanitize import one_line, printable
 from claude_tui.session.items import Item
 from claude_tui.session.tasks import AgentEntry
 from claude_tui.ui.widgets.chat_log import ChatLog
@@ -123,7 +123,8 @@ class AgentTranscriptScreen(Screen[None]):
         if entry.agent_type:
             details.append(printable(entry.agent_type), style="italic")
             details.append(" · ", style="dim")
-        details.append(entry.status, style=f"bold {status_color(self.app, entry.status)}")
+        # The status is the CLI's word (an unknown one is kept): inert like any CLI text.
+        details.append(one_line(entry.status), style=f"bold {status_color(self.app, entry.status)}")
         details.append(" · ", style="dim")
         details.append(format_elapsed(entry.elapsed()))
         grid.add_row(title, details)

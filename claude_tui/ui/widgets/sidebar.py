@@ -229,7 +229,7 @@ class TaskSidebar(Vertical):
         elif entry.is_agent:
             self.notify("This agent's transcript is not available yet.", severity="warning")
         else:
-            self.notify(f"{one_line(entry.description) or entry.task_id}: {self._status_of(entry)}",
+            self.notify(f"{one_line(entry.description) or one_line(entry.task_id)}: {one_line(self._status_of(entry))}",
                         title="Background task")
 
     def action_stop(self) -> None:

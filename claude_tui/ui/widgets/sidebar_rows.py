@@ -134,14 +134,14 @@ class RowPainter:
         grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
         grid.add_column(justify="right", no_wrap=True)
         title = one_line(entry.description) or (one_line(entry.agent_type) or "agent" if entry.is_agent
-                                                else entry.task_id)
+                                                else one_line(entry.task_id))
         grid.add_row(Text(icon, style=f"bold {color}"), Text(title, style="bold"),
                      Text(format_elapsed(entry.elapsed()), style="dim"))
         kind = one_line(entry.agent_type) if entry.is_agent and entry.agent_type else \
             TASK_TYPES.get(entry.task_type, one_line(entry.task_type) or "task")
         detail = Text(kind, style="dim")
         detail.append(" · ", style="dim")
-        detail.append(status, style=color)
+        detail.append(one_line(status), style=color)  # the CLI's word: an unknown one is shown, inert
         grid.add_row(Text(""), detail, Text(""))
         if entry.summary and status not in ACTIVE:
             grid.add_row(Text(""), Text(one_line(entry.summary), style="dim italic"), Text(""))

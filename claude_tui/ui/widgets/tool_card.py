@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.sanitize import one_line, printable
 from claude_tui.protocol.tools import display_tool_name, tool_summary
 from claude_tui.session.items import ToolItem, ToolState
 from claude_tui.session.permission_flow import decision_head
@@ -214,7 +214,7 @@ class ToolCard(Vertical):
             state = "interrupted" if structured.get("interrupted") else ("error" if item.result_is_error else "exit 0")
             interpretation = structured.get("returnCodeInterpretation")
             if interpretation:
-                state = str(interpretation)
+                state = one_line(str(interpretation))[:200]  # the CLI's words: one inert line
             widgets.append(Static(Text(state, style="dim"), classes="tool-exit"))
             if not stdout and not stderr and item.result_text:
                 widgets.insert(0, Static(Text(printable(_clip(item.result_text))), classes="tool-output"))
