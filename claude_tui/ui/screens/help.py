@@ -1,5 +1,8 @@
 """F1 / ?: keys (read from the bindings themselves, keymap applied), slash commands, tools, agents,
 skills, MCP servers, versions — from `system/init` and the initialize response. Type to filter.
+
+The filter has the focus, so letters filter: Esc and F1 close, and `?` (which opened help from an
+empty prompt) closes it too while the filter is empty; typed after a word, it is part of the filter.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from textual.widgets import Input, Static
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.ui.keymap import effective_keys
+from claude_tui.ui.theme import theme_color
 
 # Keys handled inside widgets rather than by bindings.
 PROMPT_KEYS = [
@@ -33,7 +37,9 @@ PROMPT_KEYS = [
     ("? (empty prompt)", "this help"),
 ]
 
-MCP_STATUS_STYLE = {"connected": "green", "failed": "red", "needs-auth": "yellow", "pending": "yellow"}
+MCP_STATUS_COLOR = {"connected": "text-success", "failed": "text-error", "needs-auth": "text-warning",
+                    "pending": "text-warning"}
+"""The theme colour (a theme variable, not an ANSI name) of each MCP server state."""
 
 
 def display_keys(keys: str) -> str:
@@ -133,7 +139,8 @@ def session_sections(chat: Any, app: Any) -> list[Section]:
     for server in status.mcp_servers:
         state = printable(str(server.get("status", "unknown")))
         mcp.rows.append((printable(str(server.get("name", "?"))), state))
-        mcp.styles.append(MCP_STATUS_STYLE.get(state, ""))
+        colour = MCP_STATUS_COLOR.get(state)
+        mcp.styles.append(theme_color(app, colour, "") if colour else "")
     if not mcp.rows:
         mcp.rows.append(("(none)", "no MCP servers configured" if status.session_id else "known after the first turn"))
         mcp.styles.append("dim")
@@ -173,10 +180,22 @@ def render_sections(sections: list[Section]) -> RenderableType:
     return Group(*parts)
 
 
+class HelpFilter(Input):
+    """The filter line. While it is empty it leaves `?` to the screen, which closes help with it."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        # Textual drops a screen's bindings for keys the focused input may consume, priority ones too.
+        if key == "question_mark" and not self.value:
+            return False
+        return super().check_consume_key(key, character)
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape,f1", "dismiss_help", "Close"),
-        Binding("question_mark,q", "dismiss_help", "Close", show=False),
+        # Priority: the focused filter would take the key first. It lets `?` through only while
+        # it is empty (HelpFilter); `q` is only ever text.
+        Binding("question_mark", "dismiss_help", show=False, priority=True),
         Binding("down", "scroll(1)", show=False),
         Binding("up", "scroll(-1)", show=False),
         Binding("pagedown", "scroll(20)", show=False),
@@ -190,8 +209,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box") as box:
-            box.border_title = "Help · type to filter · Esc closes"
-            yield Input(placeholder="Filter keys, commands, tools…", id="help-filter")
+            box.border_title = "Help · type to filter · Esc closes (? too, before you type)"
+            yield HelpFilter(placeholder="Filter keys, commands, tools…", id="help-filter")
             with VerticalScroll(id="help-scroll"):
                 yield Static(id="help-content")
 
