@@ -6,7 +6,7 @@ session allows, themes from the app: the palette never offers a stale choice.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -67,6 +67,12 @@ def current_model_value(models: list[dict[str, Any]], model: str, chosen: str | 
     return None
 
 
+def _in_background(chat: ChatScreen, switch: Callable[[], Awaitable[None]]) -> None:
+    """Run a session switch as an app worker: closing the old CLI can take seconds, during which keys
+    must still be read, and the old screen (whose workers end with it) is replaced half-way."""
+    chat.tui.run_worker(switch(), group="switch-session", exclusive=True, exit_on_error=False)
+
+
 def chat_commands(chat: ChatScreen) -> list[Command]:
     """Every chat command for the current state (pure apart from reading `chat`)."""
     app = chat.tui
@@ -74,12 +80,13 @@ def chat_commands(chat: ChatScreen) -> list[Command]:
     status = conversation.status
     alive = chat.connection.alive
     commands = [
-        Command("New session", chat.new_session, "Restart Claude Code in a fresh session (clears the log)", True),
+        Command("New session", lambda: _in_background(chat, chat.new_session),
+                "Restart Claude Code in a fresh session (clears the log)", True),
         Command("Resume a session…", app.action_open_sessions, "Browse past sessions of this project (Ctrl+O)", True),
         Command("Search sessions…", app.action_open_sessions, "Full-text search in past sessions (/ in the browser)"),
     ]
     if status.session_id:
-        commands.append(Command("Fork this session", chat.fork_session,
+        commands.append(Command("Fork this session", lambda: _in_background(chat, chat.fork_session),
                                 f"Continue {status.short_session_id} as a new session (--fork-session)", True))
     commands += [
         Command("Find in conversation", chat.action_find, "Ctrl+F · F3 next", True),

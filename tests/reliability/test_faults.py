@@ -274,6 +274,27 @@ async def test_silence_with_permission_pending_restart(tmp_path: Path) -> None:
         assert not pid_alive(pid)
 
 
+async def test_keys_typed_during_a_slow_restart_reach_the_prompt_at_once(tmp_path: Path) -> None:
+    # The silent CLI ignores EOF, so closing it takes seconds (SIGTERM after a wait): the
+    # restart must not hold the keyboard for that long.
+    app = make_app(fake_options(tmp_path, "silent-permission"))
+    async with app.run_test(size=SIZE) as pilot:
+        await _silent_permission_dialog(pilot, app)
+        dialog = app.screen
+        await pilot.pause(0.5)  # past the typeahead guard
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is not dialog, 5, "the dialog to close")
+        screen = chat(app)
+        old = screen.connection
+        prompt = screen.query_one("#prompt")
+        prompt.focus()
+        draft = prompt.text  # type: ignore[attr-defined]
+        await pilot.press("ctrl+r", *"abc")
+        await wait_for(pilot, lambda: prompt.text == draft + "abc", 5, "the keys in the prompt")  # type: ignore[attr-defined]
+        assert screen.connection is old, "the keys were handled while the old CLI was still closing"
+        await wait_for(pilot, lambda: screen.connection is not old and screen.connection.alive, 30, "the restart")
+
+
 async def test_stdout_closed_while_process_lives(tmp_path: Path) -> None:
     # The fake closes stdout at the first user message, before any system/init:
     # the session id is the one the app was started to resume.

@@ -331,7 +331,12 @@ class ChatScreen(ChatPolish, Screen[None]):
                     target = block
             target.toggle()
 
-    async def action_restart(self) -> None:
+    def action_restart(self) -> None:
+        # In a worker: closing the old CLI can take seconds (interrupt, EOF, SIGTERM), and the keys
+        # typed meanwhile must reach the prompt rather than wait behind this handler.
+        self.run_worker(self.restart(), group="restart", exclusive=True, exit_on_error=False)
+
+    async def restart(self) -> None:
         """Restart the CLI in the same session (`--resume`), keeping transcript and draft."""
         if self.connection.alive:
             await self.connection.close()
