@@ -12,6 +12,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.fuzzy import Matcher
 
 from claude_tui.protocol.sanitize import printable
 
@@ -65,6 +67,16 @@ def current_model_value(models: list[dict[str, Any]], model: str, chosen: str | 
         if value and resolved and (model == resolved or model.startswith(resolved + "[")):
             return value
     return None
+
+
+def highlighted(matcher: Matcher, text: str) -> Content:
+    """`text` as plain content with the matched letters marked. Matcher.highlight parses markup, and
+    on escaped text its offsets land one character late after every `[` ("Opus [1m]")."""
+    content = Content(text)
+    for offset in matcher.fuzzy_search.match(matcher.query, text)[1]:
+        if not text[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
 
 
 def _in_background(chat: ChatScreen, switch: Callable[[], Awaitable[None]]) -> None:
@@ -158,5 +170,5 @@ class ChatCommands(Provider):
         for command in self._commands():
             score = matcher.match(command.text)
             if score > 0:
-                yield Hit(score, matcher.highlight(escape(command.text)), command.callback, text=command.text,
+                yield Hit(score, highlighted(matcher, command.text), command.callback, text=command.text,
                           help=escape(command.help) if command.help else None)

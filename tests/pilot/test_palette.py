@@ -201,3 +201,15 @@ async def test_only_one_model_is_marked_current(tmp_path: Path) -> None:
         assert [t for t in texts if t.startswith("Model:") and t.endswith("(current)")] == \
             ["Model: Default (recommended) (current)"]
         assert "Theme…" not in texts  # Textual's own "Theme" command opens the picker
+
+
+def test_the_highlight_marks_the_letters_that_matched_even_after_brackets() -> None:
+    from textual.fuzzy import Matcher
+
+    from claude_tui.ui.palette import highlighted
+
+    matcher = Matcher("1m")
+    content = highlighted(matcher, "Model: Opus [1m] [beta]")
+    assert content.plain == "Model: Opus [1m] [beta]"  # no markup parsed: the brackets stay text
+    marked = "".join(content.plain[span.start:span.end] for span in content.spans)
+    assert marked == "1m", marked
