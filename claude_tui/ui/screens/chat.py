@@ -322,14 +322,9 @@ class ChatScreen(ChatPolish, Screen[None]):
     def action_toggle_thinking(self) -> None:
         from claude_tui.ui.widgets.messages import ThinkingBlock
 
-        blocks = list(self.query(ThinkingBlock))
+        blocks = self.query(ThinkingBlock)
         if blocks:
-            target = blocks[-1]
-            focused = self.focused
-            for block in blocks:
-                if focused is not None and focused in block.walk_children():
-                    target = block
-            target.toggle()
+            blocks.last().toggle()  # the latest: blocks cannot take focus, so there is no "this one"
 
     def action_restart(self) -> None:
         # In a worker: closing the old CLI can take seconds (interrupt, EOF, SIGTERM), and the keys
