@@ -53,10 +53,6 @@ class ChatPolish:
     initialize_response: dict[str, Any] | None = None
     """The CLI's whole initialize response (agents with descriptions, version …) for the help screen."""
 
-    def on_cli_connection_ready(self, message: Any) -> None:
-        response = getattr(message, "response", None)
-        self.initialize_response = response if isinstance(response, dict) else None
-
     # -- helpers ------------------------------------------------------------------------
     def _me(self) -> ChatScreen:
         return self  # type: ignore[return-value]
@@ -114,17 +110,8 @@ class ChatPolish:
         await self._replace_session(options, conversation)
 
     async def send_slash(self, command: str) -> None:
-        """Send `/command` through the normal submit path, keeping whatever draft is in the prompt."""
-        from claude_tui.ui.widgets.composer import Composer, PromptInput
-
-        screen = self._me()
-        prompt = screen.query_one(Composer).prompt
-        draft = prompt.text
-        await screen._submit(PromptInput.Submitted(command))
-        self.on_prompt_input_submitted(None)
-        if draft and not prompt.text and draft != command:
-            prompt.text = draft
-            prompt.move_cursor(prompt.document.end)
+        """Send `/command` the way a prompt is sent; the draft in the prompt is left alone."""
+        await self._me().send_prompt(command)
 
     # -- copy -------------------------------------------------------------------------------
     def action_copy_last_answer(self) -> None:
@@ -303,11 +290,6 @@ class ChatPolish:
         self._prompt_before = text
 
     # -- long-turn notifications -------------------------------------------------------------------------
-    def on_prompt_input_submitted(self, message: Any) -> None:
-        # Runs after ChatScreen._submit: busy now means the prompt started (or joined) a turn.
-        if self.turn_started_at is None and self._me().busy:
-            self.turn_started_at = time.monotonic()
-
     def turn_duration(self) -> float | None:
         """Seconds since the turn now ending started (and start timing the next one if it continues)."""
         started = self.turn_started_at

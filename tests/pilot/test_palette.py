@@ -213,3 +213,19 @@ def test_the_highlight_marks_the_letters_that_matched_even_after_brackets() -> N
     assert content.plain == "Model: Opus [1m] [beta]"  # no markup parsed: the brackets stay text
     marked = "".join(content.plain[span.start:span.end] for span in content.spans)
     assert marked == "1m", marked
+
+
+async def test_a_slash_command_from_the_palette_leaves_the_draft_alone(tmp_path: Path) -> None:
+    from claude_tui.session.items import UserItem
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:plain hello")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        screen = chat(app)
+        prompt = screen.query_one("#prompt")
+        prompt.text = "/cost is what I am writing about"  # type: ignore[attr-defined]  # starts like the command
+        await screen.send_slash("/cost")
+        await wait_for(pilot, lambda: any(isinstance(i, UserItem) and i.text == "/cost"
+                                          for i in screen.conversation.items), what="/cost sent")
+        assert prompt.text == "/cost is what I am writing about"  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ the returned changes to widgets. Nothing else mutates the conversation.
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -149,6 +150,7 @@ class ChatScreen(ChatPolish, Screen[None]):
         if message.connection not in (None, self.connection):
             return
         self.conversation.apply_initialize(message.response)
+        self.initialize_response = message.response  # all of it, for the help screen
         composer = self.query_one(Composer)
         composer.slash = slash_candidates(self.conversation.commands, self.conversation.status.slash_commands)
         if self.conversation.status.activity is Activity.STARTING:
@@ -190,26 +192,33 @@ class ChatScreen(ChatPolish, Screen[None]):
     # -- from the user ---------------------------------------------------------------
     @on(PromptInput.Submitted)
     async def _submit(self, message: PromptInput.Submitted) -> None:
-        text = message.text.strip()
+        await self.send_prompt(message.text, from_prompt=True)
+
+    async def send_prompt(self, raw: str, *, from_prompt: bool = False) -> bool:
+        """Send a prompt (or a slash command); `from_prompt`: it is the prompt's text, which then leaves it."""
+        text = raw.strip()
         if not text:
-            return
+            return False
         if not self.connection.alive:
             self.notify("Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
                         severity="error", timeout=6)
-            return
+            return False
         sent = await self.connection.send(builders.user_message(text, session_id=self.conversation.status.session_id))
         if not sent:
             self.notify("Could not send: Claude Code is not accepting input. Your draft is kept.", severity="error")
-            return
+            return False
         self.history.add(text)
         prompt = self.query_one(Composer).prompt
         # Keys typed while the send was awaited stay: only the sent text leaves the prompt.
-        if prompt.text.startswith(message.text):
-            prompt.text = prompt.text[len(message.text):].lstrip("\n")
-        self.drafts.save(prompt.text)
+        if from_prompt and prompt.text.startswith(raw):
+            prompt.text = prompt.text[len(raw):].lstrip("\n")
+            self.drafts.save(prompt.text)
         # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
         self.query_one(ChatLog).anchor()
         await self.show_changes(self.conversation.add_user_prompt(text))
+        if self.turn_started_at is None and self.busy:  # this prompt started a turn: time it
+            self.turn_started_at = time.monotonic()
+        return True
 
     @on(PromptInput.Edited)
     def _draft_changed(self) -> None:
