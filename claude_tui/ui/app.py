@@ -5,14 +5,16 @@ from __future__ import annotations
 import gc
 import signal
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from claude_tui import __version__
 from claude_tui.config import Config
@@ -159,6 +161,15 @@ class ClaudeTuiApp(App[None]):
         # request_attention only acts while the terminal is unfocused.
         request_attention(self, "Claude finished" if not change.is_error else "Claude stopped with an error",
                           bell=self.config.notifications.bell, desktop=self.config.notifications.desktop)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's palette entries, minus the ones we do better: its Theme picker (ours are listed
+        per theme and remembered), its help panel (F1 is ours) and its Quit, which would end a
+        running turn without asking."""
+        for command in super().get_system_commands(screen):
+            if command.title not in ("Theme", "Keys", "Quit"):
+                yield command
+        yield SystemCommand("Quit", "Quit claude-tui (asks first while a turn runs) · Ctrl+Q", self.action_quit_app)
 
     def action_quit_app(self) -> None:
         chat = self.chat

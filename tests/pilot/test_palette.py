@@ -229,3 +229,15 @@ async def test_a_slash_command_from_the_palette_leaves_the_draft_alone(tmp_path:
         await wait_for(pilot, lambda: any(isinstance(i, UserItem) and i.text == "/cost"
                                           for i in screen.conversation.items), what="/cost sent")
         assert prompt.text == "/cost is what I am writing about"  # type: ignore[attr-defined]
+
+
+async def test_the_palette_has_one_theme_entry_per_theme_and_a_quit_that_asks(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:plain hello")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        system = list(app.get_system_commands(app.screen))
+        titles = [command.title for command in system]
+        assert "Theme" not in titles and "Keys" not in titles  # ours: "Theme: <name>" and F1 help
+        [quit_command] = [command for command in system if command.title == "Quit"]
+        assert quit_command.callback == app.action_quit_app  # the one that asks while a turn runs

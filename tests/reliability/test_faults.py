@@ -71,7 +71,14 @@ async def _assert_recovers(pilot: Pilot[Any], app: ClaudeTuiApp, *, note: str | 
 
     _clear_fault(app)
     old_pid = client_pid(app)
+    busy = screen.busy and screen.connection.alive  # a silent CLI's turn never ended: Ctrl+R asks first
     await pilot.press("ctrl+r")
+    if busy:
+        from claude_tui.ui.screens.confirm import ConfirmScreen
+
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 5, "the restart question")
+        await pilot.pause(0.5)  # past the typeahead guard
+        await pilot.press("y")
     await wait_ready(pilot, app, timeout=20)
     assert client_pid(app) != old_pid
     argv = client_argv(app)
@@ -289,7 +296,12 @@ async def test_keys_typed_during_a_slow_restart_reach_the_prompt_at_once(tmp_pat
         prompt = screen.query_one("#prompt")
         prompt.focus()
         draft = prompt.text  # type: ignore[attr-defined]
-        await pilot.press("ctrl+r", *"abc")
+        from claude_tui.ui.screens.confirm import ConfirmScreen
+
+        await pilot.press("ctrl+r")  # the silent turn never ended: restarting stops it, so it asks
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 5, "the restart question")
+        await pilot.pause(0.5)  # past the typeahead guard
+        await pilot.press("y", *"abc")
         await wait_for(pilot, lambda: prompt.text == draft + "abc", 5, "the keys in the prompt")  # type: ignore[attr-defined]
         assert screen.connection is old, "the keys were handled while the old CLI was still closing"
         await wait_for(pilot, lambda: screen.connection is not old and screen.connection.alive, 30, "the restart")

@@ -336,9 +336,19 @@ class ChatScreen(ChatPolish, Screen[None]):
             blocks.last().toggle()  # the latest: blocks cannot take focus, so there is no "this one"
 
     def action_restart(self) -> None:
+        if self.busy and self.connection.alive:  # a restart stops the turn: ask, as quitting does
+            from claude_tui.ui.screens.confirm import ConfirmScreen
+
+            self.app.push_screen(ConfirmScreen("A turn is still running. Restart Claude Code and stop it?",
+                                               yes="Restart", no="Keep working"), self._restart_confirmed)
+            return
+        self._restart_confirmed(True)
+
+    def _restart_confirmed(self, confirmed: bool | None) -> None:
         # In a worker: closing the old CLI can take seconds (interrupt, EOF, SIGTERM), and the keys
         # typed meanwhile must reach the prompt rather than wait behind this handler.
-        self.run_worker(self.restart(), group="restart", exclusive=True, exit_on_error=False)
+        if confirmed:
+            self.run_worker(self.restart(), group="restart", exclusive=True, exit_on_error=False)
 
     async def restart(self) -> None:
         """Restart the CLI in the same session (`--resume`), keeping transcript and draft."""
