@@ -82,3 +82,19 @@ async def test_keymap_applies_and_bad_entries_notify(tmp_path: Path) -> None:
         await pilot.pause(0.05)
         assert sidebar.display != before
         assert any("chat.bogus" in str(n.message) for n in app._notifications)
+
+
+async def test_a_remapped_key_works_from_the_prompt_even_where_the_prompt_uses_it(tmp_path: Path) -> None:
+    from tests.pilot.helpers import chat, make_app, wait_for
+
+    app = make_app(tmp_path, keymap={"chat.toggle_sidebar": "ctrl+k"})  # Ctrl+K: the prompt's kill-line
+    async with app.run_test(size=(120, 40)) as pilot:
+        sidebar = chat(app).query_one("#sidebar")
+        prompt = chat(app).query_one("#prompt")
+        prompt.focus()
+        prompt.text = "keep this line"  # type: ignore[attr-defined]
+        prompt.move_cursor((0, 0))  # type: ignore[attr-defined]
+        before = sidebar.display
+        await pilot.press("ctrl+k")
+        await wait_for(pilot, lambda: sidebar.display != before, what="sidebar toggled from the prompt")
+        assert prompt.text == "keep this line"  # type: ignore[attr-defined]

@@ -47,20 +47,24 @@ MODES = ["default", "acceptEdits", "plan"]
 
 
 class ChatScreen(ChatPolish, Screen[None]):
+    # Priority: these keys work from the prompt too, also when the user remaps one to a key the
+    # prompt would take for itself (keymap `chat.toggle_sidebar = "ctrl+k"`). Esc, Shift+Tab and
+    # ? stay below the focused widget: dialogs, menus and text use them first.
     BINDINGS = [
         Binding("escape", "interrupt", "Interrupt", show=True, priority=False, id="chat.interrupt"),
         Binding("shift+tab", "cycle_mode", "Mode", show=True, id="chat.cycle_mode"),
-        Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=True, id="chat.toggle_sidebar"),
-        Binding("ctrl+t", "toggle_thinking", "Thinking", show=False, id="chat.toggle_thinking"),
-        Binding("ctrl+r", "restart", "Restart CLI", show=False, id="chat.restart"),
-        Binding("ctrl+o", "open_sessions", "Sessions", show=True, id="chat.open_sessions"),
-        Binding("ctrl+g", "what_changed", "Changes", show=True, id="chat.what_changed"),
-        Binding("ctrl+s", "focus_sidebar", "Focus sidebar", show=False, id="chat.focus_sidebar"),
+        Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=True, priority=True, id="chat.toggle_sidebar"),
+        Binding("ctrl+t", "toggle_thinking", "Thinking", show=False, priority=True, id="chat.toggle_thinking"),
+        Binding("ctrl+r", "restart", "Restart CLI", show=False, priority=True, id="chat.restart"),
+        Binding("ctrl+o", "open_sessions", "Sessions", show=True, priority=True, id="chat.open_sessions"),
+        Binding("ctrl+g", "what_changed", "Changes", show=True, priority=True, id="chat.what_changed"),
+        Binding("ctrl+s", "focus_sidebar", "Focus sidebar", show=False, priority=True, id="chat.focus_sidebar"),
         # Polish (claude_tui/ui/chat_polish.py). Ctrl+Y is TextArea's redo, hence priority.
         Binding("ctrl+y", "copy_last_answer", "Copy answer", show=False, priority=True, id="chat.copy_last_answer"),
-        Binding("ctrl+f", "find", "Find", show=False, id="chat.find"),
-        Binding("f3", "find_next", "Find next", show=False, id="chat.find_next"),
-        Binding("ctrl+up,f2", "select_messages", "Select message", show=False, id="chat.select_messages"),
+        Binding("ctrl+f", "find", "Find", show=False, priority=True, id="chat.find"),
+        Binding("f3", "find_next", "Find next", show=False, priority=True, id="chat.find_next"),
+        Binding("ctrl+up,f2", "select_messages", "Select message", show=False, priority=True,
+                id="chat.select_messages"),
         Binding("question_mark", "app.help", "Help", show=False, id="chat.help"),
         # Ctrl+E is TextArea's end-of-line (End still does that in the prompt), hence priority.
         Binding("ctrl+e", "toggle_last_tool", "Expand tool", show=False, priority=True, id="chat.toggle_last_tool"),
