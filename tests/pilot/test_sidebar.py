@@ -452,3 +452,24 @@ async def test_background_work_is_listed_by_type_and_untrusted_text_is_inert() -
         await pilot.press("down", "enter")
         await pilot.pause()
         assert not isinstance(app.screen, AgentTranscriptScreen), "background shells have no transcript"
+
+
+async def test_a_task_left_in_progress_stops_spinning_when_the_turn_ends() -> None:
+    from claude_tui.session.status import Activity
+
+    app = SidebarHost()
+    lines = recording("tasks")
+    index = max(i for i, line in enumerate(lines) if '"status":"in_progress"' in line)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.animation_level = "full"
+        await app.feed(lines[: index + 2])
+        await pilot.pause()
+        board = app.conversation.tasks
+        assert any(t.status == "in_progress" for t in board.visible_tasks + board.todos), "needs a running task"
+        app.conversation.status.activity = Activity.RESPONDING
+        frame = app.sidebar._frame
+        app.sidebar.tick()
+        assert app.sidebar._frame == frame + 1, "spins while the turn runs"
+        app.conversation.status.activity = Activity.IDLE  # the turn ended, the task was left in progress
+        app.sidebar.tick()
+        assert app.sidebar._frame == frame + 1, "no spinner (and no redraw) in an idle session"

@@ -130,8 +130,11 @@ class TaskSidebar(Vertical):
         if not self.display:
             return
         board = self.conversation.tasks
-        tasks_running = any(t.status == "in_progress" for t in board.visible_tasks)
-        todos_running = any(t.status == "in_progress" for t in board.todos)
+        # A task left "in progress" when the turn ended is not being worked on: no spinner then
+        # (and no redraws 4×/s in an idle session). Agents report their own end, so they count alone.
+        turn = self.conversation.status.turn_running
+        tasks_running = turn and any(t.status == "in_progress" for t in board.visible_tasks)
+        todos_running = turn and any(t.status == "in_progress" for t in board.todos)
         entries = [(key, e) for key, e in board.agents.items() if e.status in ACTIVE and key in self._rows]
         if not (tasks_running or todos_running or entries):
             return
