@@ -42,3 +42,17 @@ def test_detail_goes_in_order_session_delta_then_gauge() -> None:
 def test_too_narrow_for_anything_still_ellipsises() -> None:
     text = StatusBar().render_status(_status(), 20)
     assert text.overflow == "ellipsis" and text.no_wrap
+
+
+def test_a_running_turn_shows_how_long_it_has_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from claude_tui.ui.widgets import status_bar
+
+    status = _status()
+    status.activity = Activity.RESPONDING
+    bar = StatusBar()
+    bar.turn_started_at = 1000.0
+    monkeypatch.setattr(status_bar.time, "monotonic", lambda: 1075.4)
+    assert "responding · 1m15s" in bar.render_status(status).plain
+    assert "responding · 1m15s" in bar.render_status(status, 80).plain, "kept at 80 columns"
+    status.activity = Activity.IDLE
+    assert "idle ·" not in bar.render_status(status).plain  # only while a turn runs

@@ -79,7 +79,7 @@ class ChatScreen(ChatPolish, Screen[None]):
                  debug_log: Path | None = None) -> None:
         super().__init__()
         self.options = options
-        self.conversation = conversation or Conversation()
+        self.conversation = (conversation or Conversation()).expect_mode(options.permission_mode)
         self.debug_log = debug_log
         cwd = Path(options.cwd or ".")
         self.history = PromptHistory(cwd)
@@ -121,7 +121,9 @@ class ChatScreen(ChatPolish, Screen[None]):
             gc.collect()
 
     def _tick(self) -> None:
-        self.query_one(StatusBar).tick()
+        bar = self.query_one(StatusBar)
+        bar.turn_started_at = self.turn_started_at
+        bar.tick()
         self.query_one(ChatLog).tick()
         self.query_one(TaskSidebar).tick()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -29,6 +31,11 @@ def _tokens(count: int) -> str:
     return str(count)
 
 
+def _elapsed(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole}s" if whole < 60 else f"{whole // 60}m{whole % 60:02d}s"
+
+
 # From the fullest form to the tightest: each level drops what a narrow terminal can live without,
 # so the context gauge and the activity survive at 80 columns.
 _DETAIL_LEVELS = (
@@ -47,6 +54,8 @@ class StatusBar(Static):
         super().__init__(id=id)
         self._frame = 0
         self._status: SessionStatus | None = None
+        self.turn_started_at: float | None = None
+        """time.monotonic() when the running turn started (set by the chat screen): shown as elapsed time."""
 
     def show(self, status: SessionStatus) -> None:
         self._status = status
@@ -89,7 +98,10 @@ class StatusBar(Static):
         busy = status.activity not in (Activity.IDLE, Activity.EXITED, Activity.WAITING, Activity.STARTING)
         animate = not self.is_attached or self.app.animation_level != "none"
         spinner = (_SPINNER[self._frame % len(_SPINNER)] if animate else "●") + " " if busy else ""
-        parts.append((spinner + printable(status.activity_words()), _ACTIVITY_STYLES.get(status.activity, "")))
+        words = printable(status.activity_words())
+        if status.turn_running and self.turn_started_at is not None:
+            words += f" · {_elapsed(time.monotonic() - self.turn_started_at)}"  # "is it stuck?" at a glance
+        parts.append((spinner + words, _ACTIVITY_STYLES.get(status.activity, "")))
         parts.append(sep)
         cost = f"${status.cost_total:.4f}" if status.cost_total < 1 else f"${status.cost_total:.2f}"
         parts.append(cost)
