@@ -27,6 +27,8 @@ from claude_tui.session.changes import (
     TasksChanged,
     TurnEnded,
 )
+from claude_tui.session.cli_state import CliStateMixin
+from claude_tui.session.cost import CostMeter
 from claude_tui.session.items import (
     Item,
     NoteItem,
@@ -53,7 +55,7 @@ _RESULT_NOTICES = {
 }
 
 
-class Conversation(StreamingMixin, PermissionsMixin):
+class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
     def __init__(self) -> None:
         self.status = SessionStatus()
         self.main = Log(None)
@@ -65,16 +67,26 @@ class Conversation(StreamingMixin, PermissionsMixin):
         self.commands: list[dict[str, Any]] = []
         self.models: list[dict[str, Any]] = []
         self.account: dict[str, Any] = {}
-        self._turn_start_cost = 0.0
-        self.history_cost = 0.0
-        """What the history this conversation continues already cost (a resumed or forked transcript's
-        cost-state). The CLI's `total_cost_usd` includes it, so the total shown never drops below it."""
+        self.cost = CostMeter()
+        self.reported_mode: str | None = None
+        """The permission mode the CLI last reported (None until it does): what a respawn must ask for."""
+        self.model_choice: str | None = None
+        """The model list's value the CLI last reported switching to (`/model NAME`), if any."""
         self._finished_in_turn: list[str] = []
         """Markers for background tasks that finished during a turn, shown when the turn ends."""
         self._init_pending = False
         """A prompt was sent while idle and its turn's `system/init` has not arrived yet."""
         self._tool_names: dict[str, str] = {}
         self.invalid_lines = 0
+
+    @property
+    def history_cost(self) -> float:
+        """What the continued history (resume, fork) cost: the CLI's totals include it (see `CostMeter`)."""
+        return self.cost.history
+
+    @history_cost.setter
+    def history_cost(self, value: float) -> None:
+        self.cost.history = value
 
     # -- convenience -----------------------------------------------------------------
     @property
@@ -105,7 +117,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
         if not busy:
             self._init_pending = True
             self.status.activity = Activity.THINKING
-            self._mark_turn_cost()
+            self.cost.mark_turn(self.status)
             self.changes.begin_turn()
             changes.append(StatusChanged())
         return changes
@@ -124,18 +136,9 @@ class Conversation(StreamingMixin, PermissionsMixin):
         if isinstance(current, str) and current:
             # The model this process runs (sent by CLIs that report it); else the first init says.
             self.status.model = content.resolved_model(self.models, current)
-        self._carry_history_cost()
+        self._mode_reported(response.get("current_permission_mode"))  # what this process runs in
+        self.cost.carry_history(self.status)
         return [StatusChanged()]
-
-    def _carry_history_cost(self) -> None:
-        """A continued history (resume, fork) keeps its cost: the CLI's totals count it."""
-        if self.status.cost_total < self.history_cost:
-            self.status.cost_total = self.history_cost
-
-    def _mark_turn_cost(self) -> None:
-        """A turn starts: what it costs is measured from the total now (history included)."""
-        self._carry_history_cost()
-        self._turn_start_cost = self.status.cost_total
 
     def process_exited(self, returncode: int | None) -> list[Change]:
         changes: list[Change] = [PermissionClosed(rid, "exited") for rid in self.permissions]
@@ -193,7 +196,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
         status = self.status
         status.session_id = str(raw.get("session_id") or status.session_id)
         status.model = str(raw.get("model") or status.model)
-        status.permission_mode = str(raw.get("permissionMode") or status.permission_mode)
+        self._mode_reported(raw.get("permissionMode"))
         status.cwd = str(raw.get("cwd") or status.cwd)
         status.cli_version = str(raw.get("claude_code_version") or status.cli_version)
         status.tools = [str(t) for t in as_list(raw.get("tools"))]
@@ -216,13 +219,12 @@ class Conversation(StreamingMixin, PermissionsMixin):
         if status.activity in (Activity.IDLE, Activity.STARTING):
             # The CLI can start a turn on its own (a background agent finished).
             status.activity = Activity.THINKING
-            self._mark_turn_cost()
+            self.cost.mark_turn(status)
         return changes
 
     def _system_status(self, message: p.SystemStatus) -> list[Change]:
         raw = message.raw
-        if raw.get("permissionMode"):
-            self.status.permission_mode = str(raw["permissionMode"])
+        self._mode_reported(raw.get("permissionMode"))  # changed by the CLI too (plan approval, a suggestion)
         state = raw.get("status")
         if state == "compacting":
             self.status.activity = Activity.COMPACTING
@@ -239,17 +241,6 @@ class Conversation(StreamingMixin, PermissionsMixin):
         error = raw.get("error_status") or raw.get("error") or ""
         self.status.retry_error = str(error)
         return [StatusChanged()]
-
-    def _compact(self, message: p.CompactBoundary) -> list[Change]:
-        meta = message.raw.get("compact_metadata") or {}
-        trigger = meta.get("trigger", "") if isinstance(meta, dict) else ""
-        tokens = meta.get("pre_tokens") if isinstance(meta, dict) else None
-        words = "Conversation compacted"
-        if trigger:
-            words += f" ({trigger})"
-        if isinstance(tokens, int):
-            words += f" — {tokens:,} tokens before"
-        return self.add_note(words, NoteKind.COMPACT)
 
     def _task_system(self, message: p.SystemMessage) -> list[Change]:
         raw = message.raw
@@ -305,9 +296,8 @@ class Conversation(StreamingMixin, PermissionsMixin):
         status = self.status
         changes: list[Change] = []
         total = raw.get("total_cost_usd")
-        if isinstance(total, (int, float)) and total >= status.cost_total:
-            status.cost_last_turn = float(total) - self._turn_start_cost
-            status.cost_total = float(total)
+        if isinstance(total, (int, float)) and not isinstance(total, bool) and total >= 0:
+            self.cost.on_total(status, float(total))
         model_usage = raw.get("modelUsage") or raw.get("model_usage") or {}
         if isinstance(model_usage, dict):
             window = content.context_window(model_usage, status.model)
@@ -339,7 +329,7 @@ class Conversation(StreamingMixin, PermissionsMixin):
         status.running_tool = ""
         changes.append(StatusChanged())
         changes.append(TurnEnded(subtype, is_error, status.cost_last_turn))
-        self._turn_start_cost = status.cost_total
+        self.cost.turn_ended(status)
         return changes
 
     def _already_said(self, text: str) -> bool:
@@ -403,4 +393,6 @@ _HANDLERS: dict[type, Any] = {
     p.ToolProgress: Conversation._tool_progress,
     p.AuthStatus: Conversation._auth_status,
     p.InvalidLine: Conversation._invalid_line,
+    p.UnknownMessage: Conversation._unknown,
+    p.UnknownSystem: Conversation._unknown,
 }

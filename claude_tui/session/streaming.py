@@ -21,6 +21,7 @@ from claude_tui.session.changes import (
     TasksChanged,
     TextAppended,
 )
+from claude_tui.session.cli_state import is_compact_summary
 from claude_tui.session.items import NoteItem, NoteKind, TextItem, ThinkingItem, ToolItem, ToolState, UserItem
 from claude_tui.session.log import Log
 from claude_tui.session.status import Activity, usage_tokens
@@ -150,10 +151,18 @@ class StreamingMixin:
         return changes
 
     def _user_text(self, log: Log, text: str, raw: dict[str, Any]) -> list[Change]:
+        if is_compact_summary(raw, text):
+            # Checked first: the summary quotes the old conversation (its interrupts, command output).
+            return self._compact_summary_note() if log.scope is None else []
         note = content.classify_user_text(text)
         if note is not None:
             kind, words = note
-            return self._note_in(log, words, kind)
+            if log.scope is None and kind is NoteKind.INTERRUPT:
+                words = _interrupt_words(log, words)
+            changes = self._note_in(log, words, kind)
+            if log.scope is None and kind is NoteKind.LOCAL_COMMAND:
+                changes += self._local_output(words)
+            return changes
         command = content.typed_command(text)
         if command is not None:
             # A slash command the user typed (transcripts record it wrapped in tags).
@@ -164,8 +173,9 @@ class StreamingMixin:
                 # The echo comes when the CLI starts the prompt's turn: it is not waiting any more.
                 echoed.queued = False
                 return [ItemChanged(echoed)]
-        if raw.get("isReplay") or raw.get("isMeta") or log.scope is not None:
-            # Replays of our own prompts (and a subagent's prompt) are already shown or belong to the agent.
+        if raw.get("isReplay") or raw.get("isMeta") or raw.get("isSynthetic") or log.scope is not None:
+            # Replays of our own prompts (and a subagent's prompt) are already shown or belong to the agent;
+            # synthetic ones (the CLI's own: meta, transcript-only) were never typed by the user.
             if log.scope is not None and text.strip():
                 changes: list[Change] = []
                 log.add(UserItem(text=text), changes)
@@ -202,6 +212,15 @@ class StreamingMixin:
             if tool.diff is not None and not tool.result_is_error:
                 self.changes.record(tool.diff)
         return changes
+
+
+def _interrupt_words(log: Log, words: str) -> str:
+    """The interrupt note lands after prompts queued during the turn: say it was not them that stopped."""
+    queued = sum(1 for item in log.items if isinstance(item, UserItem) and item.queued)
+    if not queued:
+        return words
+    which = "your queued prompt is" if queued == 1 else f"your {queued} queued prompts are"
+    return f"{words}: the running turn stopped; {which} next"
 
 
 def _claim_echo(log: Log, text: str, uuid: object) -> UserItem | None:

@@ -31,6 +31,7 @@ async def show_changes(screen: ChatScreen, changes: list[Any]) -> None:
         status_dirty |= dirty == "status"
         tasks_dirty |= dirty == "tasks"
     if status_dirty:
+        keep_options_in_step(screen)
         screen.query_one(StatusBar).show(screen.conversation.status)
     if tasks_dirty:
         sidebar.refresh_board()
@@ -39,6 +40,20 @@ async def show_changes(screen: ChatScreen, changes: list[Any]) -> None:
                                             + "\n".join(failures[:5]), NoteKind.ERROR)
         for change in note:
             log.add_item(change.item)
+
+
+def keep_options_in_step(screen: ChatScreen) -> None:
+    """Ctrl+R and a new session respawn the CLI from `screen.options`: give them the mode and model the
+    CLI runs now, including the switches it made itself (a plan approved with "accept edits", a
+    suggestion "accept edits for this session", `/model NAME` typed as a prompt)."""
+    conversation, options = screen.conversation, screen.options
+    mode = conversation.status.permission_mode
+    # Only once the CLI has said: until then the status shows what the options asked for.
+    if conversation.reported_mode is not None and mode and mode != (options.permission_mode or "default"):
+        options.permission_mode = mode
+    choice, conversation.model_choice = conversation.model_choice, None  # taken once: a later pick wins
+    if choice:
+        options.model = choice
 
 
 async def _show_change(screen: ChatScreen, change: Any, log: ChatLog, sidebar: TaskSidebar) -> str:
