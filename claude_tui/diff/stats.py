@@ -58,6 +58,30 @@ class ChangeSet:
             entry.add(diff)
         self.version += 1
 
+    def forget(self, diffs: list[FileDiff]) -> int:
+        """Drop these diffs (changes a rewind put back); returns how many were recorded here.
+
+        Matched by identity, so other changes to the same file stay (those made before the rewound
+        prompt), and a file left with no change leaves the list.
+        """
+        gone = {id(d) for d in diffs}
+        dropped = 0
+        for table in (self._turn, self._session):
+            for path in [p for p, entry in table.items() if any(id(d) in gone for d in entry.diffs)]:
+                kept = FileChanges(path)
+                for diff in table[path].diffs:
+                    if id(diff) in gone:
+                        dropped += table is self._session
+                    else:
+                        kept.add(diff)
+                if kept.diffs:
+                    table[path] = kept
+                else:
+                    del table[path]
+        if dropped:
+            self.version += 1
+        return dropped
+
     def clear(self) -> None:
         self._turn = {}
         self._session = {}

@@ -180,11 +180,13 @@ class FakeCli:
         if line.get("type") == _ECHO:
             self._echo(line)
             return
-        self.checkpoints.saw(line)
         if line.get("type") == "control_request" and self._auto_allowed(line):
             self.play.allow(line["request"].get("input"))  # the CLI would not ask
             return
-        self.out.line(self.play.render(line))
+        rendered = self.play.render(line)
+        # The paths as printed (the recording's cwd becomes the real one), as a rewind names them.
+        self.checkpoints.saw(json.loads(rendered) if line.get("type") == "user" else line)
+        self.out.line(rendered)
         if self.faults.silent_after_permission and self.play.waiting:
             self.faults.hang()
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from claude_tui.protocol import builders
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.items import NoteKind, UserItem
+from claude_tui.session.rewound import forget_rewound
 
 if TYPE_CHECKING:
     from claude_tui.ui.screens.chat import ChatScreen
@@ -78,8 +79,12 @@ async def _rewind(screen: ChatScreen, item: UserItem, uuid: str) -> None:
     if screen.busy:  # a queued prompt may have started while the dialog was open
         screen.notify("A turn started: files were not rewound.", severity="warning")
         return
-    if await _ask(screen, uuid, dry_run=False) is None:
+    done = await _ask(screen, uuid, dry_run=False)
+    if done is None:
         return
+    # The files are back as they were: the changes since this prompt leave "what changed" (Ctrl+G).
+    put_back = [str(f) for f in done.get("filesChanged") or [] if isinstance(f, str)] or files
+    forget_rewound(screen.conversation, item, put_back, screen.options.cwd or "")
     words = f"Rewound {len(files)} file{'s' if len(files) != 1 else ''} to before “{one_line(item.text)[:60]}”"
     await screen.show_changes(screen.conversation.add_note(
         words + ":\n" + "\n".join(one_line(f) for f in files[:20]) + ("\n…" if len(files) > 20 else ""),
