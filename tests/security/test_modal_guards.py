@@ -4,6 +4,7 @@ pause as long as the guard acts."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from claude_tui.session.items import NoteItem
@@ -38,7 +39,8 @@ async def test_y_typed_right_after_r_never_rewinds(tmp_path: Path) -> None:
         await pilot.press("y")
         await pilot.pause(0.1)
         assert app.screen is dialog and not dialog.settled, "an instant y answered the rewind dialog"
-        assert dialog.has_class("-paused") and "keys paused" in _screen_text(app)
+        assert dialog.has_class("-paused")
+        await wait_for(pilot, lambda: "keys paused" in _screen_text(app), what="the notice")
         assert [(r["subtype"], r["dry_run"]) for r in sent] == [("rewind_files", True)]
         # After a pause as long as the guard, y rewinds.
         await pilot.pause(PAST_GUARD)
@@ -70,7 +72,10 @@ async def test_escape_typed_as_the_rewind_dialog_appears_is_ignored_too(tmp_path
 
 
 async def test_quit_confirmation_ignores_an_instant_y(tmp_path: Path) -> None:
-    app = make_app(tmp_path, guard_ms=GUARD_MS, env={"FAKE_CLAUDE_DELAY_MS": "30"})
+    # A turn streams meanwhile, and on a loaded machine the event loop can stall longer than 400 ms
+    # between the question appearing and a key being handled: a long guard keeps the keys inside it.
+    guard = 3000
+    app = make_app(tmp_path, guard_ms=guard, env={"FAKE_CLAUDE_DELAY_MS": "30"})
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:slow story")
         await wait_for(pilot, lambda: chat(app).busy, what="a running turn")
@@ -78,10 +83,12 @@ async def test_quit_confirmation_ignores_an_instant_y(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the quit question")
         dialog = app.screen
         await pilot.press("y")  # and one the moment it appears
+        last = time.monotonic()
         await pilot.pause(0.1)
         assert app.is_running and not app.is_quitting and app.screen is dialog
-        assert "keys paused" in _screen_text(app)
-        await pilot.pause(PAST_GUARD)
+        await wait_for(pilot, lambda: "keys paused" in _screen_text(app), what="the notice")
+        await pilot.pause(guard / 1000 + 0.25 - (time.monotonic() - last))
+        assert app.is_running and not app.is_quitting
         await pilot.press("y")
         await wait_for(pilot, lambda: app.is_quitting, what="quit after a deliberate y")
 

@@ -61,6 +61,9 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     without the notice flashing on every dialog that simply opened.
     """
 
+    MARK_PAUSED: ClassVar[bool] = True
+    """Set ``-paused`` on a swallowed key (a class change restyles the screen: off where unused)."""
+
     def __init__(self, *, guard_ms: int | None = None, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         """``guard_ms=None``: the app's ``Config.typeahead_guard_ms`` (the default if it has none)."""
@@ -110,19 +113,21 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             self._show_guard(False)
 
     def _show_guard(self, armed: bool) -> None:
-        self.set_class(armed, "-armed")
         if not armed:
             self.remove_class("-paused")
+        self.set_class(armed, "-armed")  # no-op (no restyle) when unchanged
         self.guard_changed(armed)
 
     def guard_changed(self, armed: bool) -> None:
-        """Hook: the guard went up or down (for hints TCSS cannot reach)."""
+        """Hook: the guard was (re-)armed or fell, for hints TCSS cannot reach. Runs on every
+        re-arm, that is on every key typed while armed: keep it cheap."""
 
     def _swallow(self) -> bool:
         """A key or click arrived: if the guard is up, keep it up and report the key as swallowed."""
         if self._shown and not self._settled and self.armed and self.is_active:
             self.arm()
-            self.add_class("-paused")
+            if self.MARK_PAUSED:
+                self.add_class("-paused")
             return True
         return False
 
@@ -177,6 +182,7 @@ class GuardedDialog(GuardedModal[PermissionDecision]):
         Binding("enter", "enter", show=False),
     ]
     DIALOG_CLASSES: ClassVar[str] = ""
+    MARK_PAUSED: ClassVar[bool] = False  # "keys paused…" shows for as long as the guard is up
 
     def __init__(
         self,

@@ -201,9 +201,16 @@ class PermissionScreen(TellDialog):
 
     def guard_changed(self, armed: bool) -> None:
         # The key bar, with its "keys paused…", is hidden in the sub-panels: their hint line says it.
+        # Only there, and only on a change: this runs as the dialog opens, and keys must stay cheap.
+        paused = armed and self.mode in ("always", "edit")
+        if paused == self._hints_paused:
+            return
+        self._hints_paused = paused
         for hint_id, hint in (("#always-hint", ALWAYS_HINT), ("#edit-hint", EDIT_HINT)):
             for widget in self.query(hint_id).results(Static):
-                widget.update(PAUSED + hint if armed else hint)
+                widget.update(PAUSED + hint if paused else hint)
+
+    _hints_paused = False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":
@@ -226,8 +233,8 @@ class PermissionScreen(TellDialog):
         else:
             # A fresh pause before the step that saves a rule for good: an "a" that started a
             # word, and the Enter that ended it, must not pick the highlighted suggestion.
-            self.arm()
             self.mode = "always"
+            self.arm()
 
     def action_pick(self, index: int) -> None:
         if self.keys_open() and 0 <= index < len(self.suggestions):
@@ -273,8 +280,8 @@ class PermissionScreen(TellDialog):
         editor = self.query_one("#editor", TextArea)
         editor.load_text(value)
         editor.move_cursor(editor.document.end)  # typing continues the input, not prefixes it
-        self.arm()  # as for "always": Ctrl+S typed on the heels of "e" does not allow anything
         self.mode = "edit"
+        self.arm()  # as for "always": Ctrl+S typed on the heels of "e" does not allow anything
 
     def action_submit_edit(self) -> None:
         if not self.keys_open() or self.edit_key is None:
