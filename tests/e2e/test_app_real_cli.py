@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from claude_tui.history.transcript import load_session
 from claude_tui.session.items import NoteKind, TextItem, ThinkingItem, ToolState, UserItem
 from claude_tui.session.replay import replay
@@ -467,3 +469,19 @@ async def test_resume_the_session_the_cli_wrote(app_options: Options, config_dir
         await d.wait_on_screen("Hello! You said: kw:plain second run")
     last = mock_api.messages_requests()[-1].body
     assert "kw:plain first run" in str(last["messages"])  # the history reached the API
+
+
+async def test_clear_resets_the_clis_cost_counter_but_not_the_sessions_total(app_options: Options) -> None:
+    # The real CLI restarts total_cost_usd at 0 after /clear (and sends conversation_reset):
+    # the status bar keeps counting from what was already spent.
+    async with drive(app_options()) as d:
+        await d.turn("kw:plain one")
+        one = d.conversation.status.cost_total
+        assert one > 0
+        await d.turn("/clear")
+        await d.wait(lambda: any("cleared" in n.text.lower() for n in d.notes()), "the cleared note")
+        assert d.conversation.status.cost_total == pytest.approx(one)
+        await d.turn("kw:plain two")
+        status = d.conversation.status
+        assert status.cost_total == pytest.approx(2 * one), "the second turn counts on top"
+        assert status.cost_last_turn == pytest.approx(one)
