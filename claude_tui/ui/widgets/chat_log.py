@@ -1,17 +1,25 @@
 """The scrolling conversation: one widget per log item, with a bounded number mounted.
 
-A 5,000-message session must append as cheaply as a 50-message one, so only
-the newest `max_mounted` items have widgets. Older ones are unmounted (their
-data stays in the session `Log`) and re-created a page at a time when the
-user scrolls to the top or activates the "earlier messages" line.
+A 5,000-message session must append as cheaply as a 50-message one, so only a
+window of about `max_mounted` consecutive items has widgets; the others keep
+their data in the session `Log` and get widgets again when the window reaches
+them. Usually the window ends at the newest item (the live tail) and older
+items are dropped from its top as new ones arrive. Find (F3) and select mode
+can ask for any item: a far one moves the window there instead of mounting
+everything in between, and an "↓ N later items" line then stands for what
+follows. New items are not mounted while the window is elsewhere (they are in
+the log data); End, sending a prompt, or scrolling down past the last page
+brings the window back to the tail, which the view then follows again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from typing import Any
+
 from rich.text import Text
 from textual import on
-from textual.containers import VerticalScroll
-from textual.events import Click
+from textual.events import Click, MouseScrollDown, MouseScrollUp
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -26,6 +34,7 @@ from claude_tui.session.items import (
     UserItem,
 )
 from claude_tui.ui.widgets.assistant_text import AssistantText
+from claude_tui.ui.widgets.log_window import EarlierMarker, LaterMarker, PlaceKeepingScroll
 from claude_tui.ui.widgets.messages import (
     CommandOutput,
     NoteLine,
@@ -36,14 +45,7 @@ from claude_tui.ui.widgets.messages import (
 )
 from claude_tui.ui.widgets.tool_card import ToolCard
 
-
-class EarlierMarker(Static):
-    """Stands for the items that are not mounted; click or scroll up to see them."""
-
-    def show_count(self, count: int) -> None:
-        self.display = count > 0
-        self.update(Text(f"↑ {count:,} earlier item{'s' if count != 1 else ''} — scroll up or click to show",
-                         style="dim italic", justify="center"))
+__all__ = ["ChatLog", "EarlierMarker", "LaterMarker", "widget_for"]
 
 
 def widget_for(item: Item, show_thinking: bool = False) -> Widget | None:
@@ -62,7 +64,7 @@ def widget_for(item: Item, show_thinking: bool = False) -> Widget | None:
     return None
 
 
-class ChatLog(VerticalScroll):
+class ChatLog(PlaceKeepingScroll):
     """Renders a session `Log` (the main conversation or a subagent's)."""
 
     def __init__(self, log: Log, *, max_mounted: int = 80, page: int = 40, show_thinking: bool = False,
@@ -74,31 +76,32 @@ class ChatLog(VerticalScroll):
         self.show_thinking = show_thinking
         self._widgets: dict[str, Widget] = {}
         self._first = 0
-        """Index in `log_data.items` of the first item with a widget."""
+        """Index in `log_data.items` of the first item of the window."""
+        self._end: int | None = None
+        """Index just after the window's last item; None while the window reaches the newest (live tail)."""
+        self._follow = False
+        """Whether the owner anchored the log (the chat does; the browser's preview does not)."""
         self._marker = EarlierMarker(classes="earlier-marker")
+        self._later = LaterMarker(classes="later-marker")
         self._welcome: Static | None = None
 
     def compose(self):  # type: ignore[override]
         yield self._marker
+        yield self._later
 
     def show_welcome(self, text: Text) -> None:
         """A first-screen hint, removed when the conversation starts."""
         if self.log_data.items or self._welcome is not None:
             return
         self._welcome = Static(text, classes="welcome")
-        self.mount(self._welcome)
+        self.mount(self._welcome, before=self._later)
 
     def on_mount(self) -> None:
         self._marker.show_count(0)
+        self._later.show_count(0)
         self.anchor()
         # Resumed history or a subagent that already ran: show the newest page.
-        items = self.log_data.items
-        start = max(0, len(items) - self.max_mounted)
-        self._first = start
-        widgets = [w for w in (self._make(item) for item in items[start:]) if w is not None]
-        if widgets:
-            self.mount_all(widgets)
-        self._marker.show_count(self._first)
+        self._show_window(max(0, len(self.log_data.items) - self.max_mounted), None)
 
     def _make(self, item: Item) -> Widget | None:
         widget = widget_for(item, self.show_thinking)
@@ -106,19 +109,48 @@ class ChatLog(VerticalScroll):
             self._widgets[item.id] = widget
         return widget
 
+    def _make_range(self, start: int, end: int) -> list[Widget]:
+        return [w for w in (self._make(item) for item in self.log_data.items[start:end]) if w is not None]
+
     @property
     def mounted_count(self) -> int:
         return len(self._widgets)
+
+    @property
+    def window(self) -> tuple[int, int]:
+        """The items that may have widgets: `log_data.items[start:end]`."""
+        return self._first, len(self.log_data.items) if self._end is None else self._end
+
+    @property
+    def at_tail(self) -> bool:
+        """Whether the window reaches the newest item (new items are mounted as they come)."""
+        return self._end is None
+
+    def _show_counts(self) -> None:
+        self._marker.show_count(self._first)
+        self._later.show_count(len(self.log_data.items) - self.window[1])
+
+    def is_place_holder(self, widget: Widget) -> bool:
+        return widget is not self._marker and widget is not self._later
 
     # -- changes from the session -----------------------------------------------------
     def add_item(self, item: Item) -> None:
         if self._welcome is not None:
             self._welcome.remove()
             self._welcome = None
+        if self._end is not None:
+            # The window shows older items: the new one is in the log data and gets a
+            # widget when the window comes back to the tail.
+            self._show_counts()
+            return
         widget = self._make(item)
         if widget is None:
             return
-        self.mount(widget)
+        # At the bottom (a reveal or a scroll released the anchor there): follow again.
+        follow = self._follow and not self.is_anchored and self.is_anchored_to_end
+        self.mount(widget, before=self._later)
+        if follow:
+            super().anchor()
         # Prune in batches: one removal (and one relayout) per `page` appends
         # instead of one per append.
         if self.is_anchored_to_end and len(self._widgets) > self.max_mounted + self.page:
@@ -128,7 +160,16 @@ class ChatLog(VerticalScroll):
     def is_anchored_to_end(self) -> bool:
         # A log that fits is at its end. Textual anchors a short log with scroll_y below 0 (its content
         # sits at the bottom), so a distance to max_scroll_y would say "scrolled up" there.
+        if self._end is not None:
+            return False  # the bottom of an older window is not the end of the conversation
         return self.max_scroll_y == 0 or self.scroll_y >= self.max_scroll_y - 2 or not self.is_mounted
+
+    def anchor(self, anchor: bool = True) -> None:
+        """Follow the end of the conversation (sending a prompt does this), bringing the window back to it."""
+        self._follow = anchor
+        if anchor and self._end is not None and self.is_mounted:
+            self._show_window(max(0, len(self.log_data.items) - self.max_mounted), None)
+        super().anchor(anchor)
 
     async def update_item(self, item: Item) -> None:
         widget = self._widgets.get(item.id)
@@ -147,12 +188,41 @@ class ChatLog(VerticalScroll):
     def widget_for_item(self, item_id: str) -> Widget | None:
         return self._widgets.get(item_id)
 
-    # -- bounded mounting --------------------------------------------------------------
+    # -- the window ----------------------------------------------------------------------
+    def _show_window(self, start: int, end: int | None) -> list[Awaitable[Any]]:
+        """Replace the mounted items with `items[start:end]` (`end` None: up to the newest).
+
+        Returns the removal and the mounting, for callers that can wait for them.
+        """
+        items = self.log_data.items
+        old = list(self._widgets.values())
+        self._widgets.clear()
+        pending: list[Awaitable[Any]] = [self.remove_children(old)] if old else []
+        self._first = start
+        self._end = end if end is not None and end < len(items) else None
+        widgets = self._make_range(start, self.window[1])
+        self._show_counts()
+        self._away_from_tail()
+        if widgets:
+            pending.append(self.mount_all(widgets, before=self._later))
+        return pending
+
+    def _away_from_tail(self) -> None:
+        if self._end is not None:
+            # Textual's anchor would hold the view at this window's bottom and skip the pages
+            # loaded below it; it is taken again at the tail (`_back_at_tail`).
+            super().anchor(False)
+
+    def _back_at_tail(self) -> None:
+        if self._end is None and self._follow and not self.is_anchored and self.scroll_y >= self.max_scroll_y:
+            super().anchor()
+
     def _prune_oldest(self, count: int) -> None:
+        """Drop the widgets of the window's first items (they scrolled far above the view)."""
         items = self.log_data.items
         doomed: list[Widget] = []
-        index = self._first
-        while len(doomed) < count and index < len(items):
+        index, end = self._first, self.window[1]
+        while len(doomed) < count and index < end:
             widget = self._widgets.pop(items[index].id, None)
             if widget is not None:
                 doomed.append(widget)
@@ -160,48 +230,152 @@ class ChatLog(VerticalScroll):
         self._first = index
         if doomed:
             self.remove_children(doomed)
-        self._marker.show_count(self._first)
+        self._show_counts()
+
+    def _prune_newest(self, count: int) -> None:
+        """Drop the widgets of the window's last items (the reader went far back)."""
+        items = self.log_data.items
+        doomed: list[Widget] = []
+        end = self.window[1]
+        while len(doomed) < count and end > self._first:
+            widget = self._widgets.pop(items[end - 1].id, None)
+            if widget is not None:
+                doomed.append(widget)
+            end -= 1
+        self._end = end if end < len(items) else None
+        if doomed:
+            self.remove_children(doomed)
+        self._show_counts()
+        self._away_from_tail()
+
+    def _too_many(self) -> int:
+        """How many widgets to drop to get back to `max_mounted` (0 until a page over it)."""
+        extra = len(self._widgets) - self.max_mounted
+        return extra if extra > self.page else 0
+
+    def _extend_up(self, start: int) -> list[Awaitable[Any]]:
+        widgets = self._make_range(start, self._first)
+        self._first = start
+        self._show_counts()
+        return [self.mount_all(widgets, after=self._marker)] if widgets else []
+
+    def _extend_down(self, end: int) -> list[Awaitable[Any]]:
+        widgets = self._make_range(self.window[1], end)
+        self._end = end if end < len(self.log_data.items) else None
+        self._show_counts()
+        return [self.mount_all(widgets, before=self._later)] if widgets else []
 
     def show_earlier(self) -> int:
-        """Mount up to a page of older items above the current ones; return how many."""
+        """Mount up to a page of older items above the current ones; return how many.
+
+        The view stays on what the reader was looking at (see `PlaceKeepingScroll`);
+        a window grown a page past `max_mounted` drops its newest items.
+        """
         if self._first == 0:
             return 0
-        items = self.log_data.items
-        start = max(0, self._first - self.page)
-        widgets = [w for w in (self._make(item) for item in items[start:self._first]) if w is not None]
-        self._first = start
-        if widgets:
-            self.mount_all(widgets, after=self._marker)
-        self._marker.show_count(self._first)
-        return len(widgets)
+        before = len(self._widgets)
+        self._extend_up(max(0, self._first - self.page))
+        added = len(self._widgets) - before
+        if self._too_many():
+            self._prune_newest(self._too_many())
+        return added
+
+    def show_later(self) -> int:
+        """Mount up to a page of the items after the window; return how many."""
+        if self._end is None:
+            return 0
+        before = len(self._widgets)
+        self._extend_down(min(len(self.log_data.items), self._end + self.page))
+        added = len(self._widgets) - before
+        if self._too_many():
+            self._prune_oldest(self._too_many())
+        return added
 
     async def reveal(self, item_id: str) -> Widget | None:
-        """The widget of `item_id`, mounting it (and everything after it) if it scrolled out of the window."""
+        """The widget of `item_id`, moving the window to it if needed.
+
+        A target within a page of the window extends it; a farther one replaces it by
+        about `max_mounted` items around the target, so the cost does not depend on how
+        far back the target is.
+        """
         widget = self._widgets.get(item_id)
         if widget is not None:
             return widget
         items = self.log_data.items
-        index = next((i for i in range(self._first - 1, -1, -1) if items[i].id == item_id), None)
-        if index is None:
-            return None
-        widgets = [w for w in (self._make(item) for item in items[index:self._first]) if w is not None]
-        self._first = index
-        if widgets:
-            await self.mount_all(widgets, after=self._marker)
-        self._marker.show_count(self._first)
+        index = next((i for i in range(len(items) - 1, -1, -1) if items[i].id == item_id), None)
+        first, end = self.window
+        if index is None or first <= index < end:
+            return None  # not in this log, or an item that has no widget
+        if first - self.page <= index < first:
+            pending = self._extend_up(index)
+            if self._too_many():
+                self._prune_newest(self._too_many())
+        elif end <= index < end + self.page:
+            pending = self._extend_down(index + 1)
+            if self._too_many():
+                self._prune_oldest(self._too_many())
+        else:
+            start = max(0, min(index - self.max_mounted // 2, len(items) - self.max_mounted))
+            pending = self._show_window(start, start + self.max_mounted)
+        for awaitable in pending:
+            await awaitable
         return self._widgets.get(item_id)
 
+    # -- the reader moving -----------------------------------------------------------------
     @on(Click, ".earlier-marker")
     def _clicked_marker(self) -> None:
         self.show_earlier()
 
+    @on(Click, ".later-marker")
+    def _clicked_later(self) -> None:
+        self.show_later()
+
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
-        if new_value <= 0 and old_value > 0 and self._first > 0:
+        if new_value <= 0 < old_value and self._first > 0:
             self.call_after_refresh(self.show_earlier)
-        elif self.is_anchored_to_end and len(self._widgets) > self.max_mounted + self.page:
-            # Back at the bottom after reading history: drop what scrolled far away.
-            self.call_after_refresh(self._prune_oldest, len(self._widgets) - self.max_mounted)
+        elif self._end is not None and old_value < new_value >= self.max_scroll_y:
+            self.call_after_refresh(self.show_later)
+        elif self._end is None:
+            self._back_at_tail()
+            if self.is_anchored_to_end and self._too_many():
+                # Back at the bottom after reading history: drop what scrolled far away.
+                self.call_after_refresh(self._prune_oldest, len(self._widgets) - self.max_mounted)
+
+    # At an edge the scroll position cannot change, so the watcher above does not see
+    # the wheel or key that asks for more: these do.
+    def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
+        if self._end is not None and self.scroll_y >= self.max_scroll_y:
+            self.show_later()
+
+    def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
+        if self._first > 0 and self.scroll_y <= 0:
+            self.show_earlier()
+
+    def scroll_page_down(self, **kwargs: Any) -> None:
+        if self._end is not None and self.scroll_y >= self.max_scroll_y:
+            self.show_later()
+        super().scroll_page_down(**kwargs)
+
+    def scroll_page_up(self, **kwargs: Any) -> None:
+        if self._first > 0 and self.scroll_y <= 0:
+            self.show_earlier()
+        super().scroll_page_up(**kwargs)
+
+    def action_scroll_end(self) -> None:
+        """End: the newest item, wherever the window is."""
+        if self._end is not None:
+            self._show_window(max(0, len(self.log_data.items) - self.max_mounted), None)
+        if self._follow:
+            super().anchor()
+        else:
+            self.scroll_end(animate=False)
+
+    def action_scroll_home(self) -> None:
+        """Home: the first item of the conversation."""
+        if self._first > 0:
+            self._show_window(0, min(len(self.log_data.items), self.max_mounted))
+        self.scroll_home(animate=False)
 
     def tick(self) -> None:
         for widget in self._widgets.values():
