@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Iterable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, UserItem
 from claude_tui.session.status import SessionStatus
@@ -58,12 +59,60 @@ def searchable_text(item: Item) -> str:
     return item_text(item)
 
 
+def _search_key(item: Item) -> tuple[object, ...]:
+    """What `searchable_text(item)` is made of. Items change by getting new values (strings,
+    dicts), never by mutating them in place, so comparing these finds a changed item cheaply:
+    an unchanged value is the same object, and tuple comparison checks identity first."""
+    if isinstance(item, ToolItem):
+        return item.name, item.input, item.structured, item.result_text
+    if isinstance(item, NoteItem):
+        return item.title, item.text
+    if isinstance(item, (UserItem, TextItem, ThinkingItem)):
+        return (item.text,)
+    return ()
+
+
+class _Searched:
+    """An item's casefolded searchable text, and the last needle tried on it."""
+
+    __slots__ = ("key", "text", "needle", "hit")
+
+    def __init__(self, key: tuple[object, ...], text: str) -> None:
+        self.key = key
+        self.text = text
+        self.needle = ""
+        self.hit = False
+
+
+_searched: WeakKeyDictionary[Item, _Searched] = WeakKeyDictionary()
+"""Per item (and gone with it): building searchable text (JSON of tool inputs, casefolding
+whole outputs) is what made find slow on long logs, once per item per keystroke."""
+
+
 def find_items(items: Iterable[Item], query: str) -> list[str]:
-    """Ids of the items containing `query` (case-insensitive), in log order."""
+    """Ids of the items containing `query` (case-insensitive), in log order.
+
+    Typing a query one key at a time asks for "z", "ze", "zeb"…: an unchanged item that did
+    not contain the previous needle cannot contain a longer one, and is not searched again.
+    """
     needle = query.casefold()
     if not needle:
         return []
-    return [item.id for item in items if needle in searchable_text(item).casefold()]
+    found: list[str] = []
+    for item in items:
+        key = _search_key(item)
+        entry = _searched.get(item)
+        if entry is None or entry.key != key:
+            entry = _searched[item] = _Searched(key, searchable_text(item).casefold())
+        elif entry.needle and not entry.hit and needle.startswith(entry.needle):
+            continue  # it misses a part of this needle, so it misses all of it
+        elif entry.hit and needle in entry.needle:
+            found.append(item.id)  # it holds a needle this one is a part of
+            continue
+        entry.needle, entry.hit = needle, needle in entry.text
+        if entry.hit:
+            found.append(item.id)
+    return found
 
 
 def code_blocks(markdown: str) -> list[str]:

@@ -79,15 +79,21 @@ class FindBar(Horizontal):
         self._count.update(Text(self.counter))
         self.set_class(bool(self.query) and not self.matches, "-none")
 
-    def run_search(self, keep: str | None = None) -> None:
-        """Search again; stay on `keep` (an item id) if it still matches, else go to the newest match."""
+    def run_search(self, keep: str | None = None, *, always_move: bool = True) -> None:
+        """Search again; stay on `keep` (an item id) if it still matches, else go to the newest match.
+
+        Without `always_move` the screen is told only if the current match changed: typing on
+        while the same item matches needs no new reveal and highlight (a relayout of the log).
+        """
+        before = self.current
         self.matches = list(reversed(list(self.search(self.query)))) if self.query else []
         if keep in self.matches:
             self.index = self.matches.index(keep)  # type: ignore[arg-type]
         else:
             self.index = 0 if self.matches else -1
         self._show_count()
-        self.post_message(self.Moved(self, self.current))
+        if always_move or self.current != before:
+            self.post_message(self.Moved(self, self.current))
 
     @property
     def current(self) -> str | None:
@@ -104,7 +110,7 @@ class FindBar(Horizontal):
     @on(Input.Changed, "#find-input")
     def _changed(self, event: Input.Changed) -> None:
         event.stop()
-        self.run_search(keep=self.current)
+        self.run_search(keep=self.current, always_move=False)
 
     @on(Input.Submitted, "#find-input")
     def _submitted(self, event: Input.Submitted) -> None:
