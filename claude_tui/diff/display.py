@@ -111,3 +111,11 @@ def resolve_token(token_type: _TokenType, table: dict, cache: dict) -> object | 
     cache[token_type] = found
     return found
 
+
+
+def project_relative(path: str, root: str | None) -> str:
+    """`path` as the user thinks of it: relative to the project when it is inside it, else in full."""
+    if not root or not os.path.isabs(path):
+        return path
+    shown = os.path.relpath(path, root)
+    return path if shown == ".." or shown.startswith(".." + os.sep) else shown

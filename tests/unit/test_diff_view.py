@@ -147,3 +147,13 @@ async def test_theme_change_recolours_cached_rows() -> None:
         await pilot.pause()
         light = list(view.render_line(4))[0].style.bgcolor
         assert dark != light
+
+
+def test_paths_in_the_project_are_shown_relative_to_it() -> None:
+    from claude_tui.diff.display import project_relative
+
+    assert project_relative("/home/u/proj/src/a.py", "/home/u/proj") == "src/a.py"
+    assert project_relative("/home/u/other/a.py", "/home/u/proj") == "/home/u/other/a.py"  # outside: in full
+    assert project_relative("/home/u/projX/a.py", "/home/u/proj") == "/home/u/projX/a.py"  # a prefix is not inside
+    assert project_relative("src/a.py", "/home/u/proj") == "src/a.py"
+    assert project_relative("/home/u/proj/a.py", None) == "/home/u/proj/a.py"

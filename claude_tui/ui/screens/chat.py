@@ -376,7 +376,8 @@ class ChatScreen(ChatPolish, Screen[None]):
     def action_what_changed(self) -> None:
         from claude_tui.ui.widgets.changes_panel import ChangesScreen
 
-        self.app.push_screen(ChangesScreen(self.conversation.changes))
+        self.app.push_screen(ChangesScreen(self.conversation.changes, root=self.conversation.status.cwd
+                                           or self.options.cwd))
 
     def action_focus_sidebar(self) -> None:
         sidebar = self.query_one(TaskSidebar)

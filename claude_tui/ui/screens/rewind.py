@@ -7,7 +7,6 @@ after `r` in select mode, where `y` means "copy": so its keys wait for the typea
 
 from __future__ import annotations
 
-import os
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -16,6 +15,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from claude_tui.diff.display import project_relative
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.ui.screens.dialog_base import GuardedModal
 
@@ -61,10 +61,7 @@ class RewindScreen(GuardedModal[bool]):
     def _file_list(self) -> Content:
         lines: list[Content] = []
         for path in self.files[:MAX_LISTED]:
-            shown = os.path.relpath(path, self.cwd) if self.cwd and os.path.isabs(path) else path
-            if shown.startswith(".." + os.sep):
-                shown = path  # outside the project: the full path says more
-            lines.append(Content("  " + one_line(shown)))
+            lines.append(Content("  " + one_line(project_relative(path, self.cwd))))
         if len(self.files) > MAX_LISTED:
             lines.append(Content.styled(f"  … and {len(self.files) - MAX_LISTED} more", "dim"))
         return Content("\n").join(lines)

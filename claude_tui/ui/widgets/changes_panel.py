@@ -13,19 +13,20 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from claude_tui.diff.display import display_text
+from claude_tui.diff.display import display_text, project_relative
 from claude_tui.diff.stats import ChangeSet, FileChanges
 from claude_tui.ui.widgets.diff_view import KIND_LABELS, DiffView
 
 _MUTED = "$foreground 60%"
 
 
-def _file_prompt(entry: FileChanges) -> Content:
-    """``path  +N −M  (kind)`` built from plain parts (paths are untrusted, never markup)."""
+def _file_prompt(entry: FileChanges, root: str | None = None) -> Content:
+    """``path  +N −M  (kind)`` built from plain parts (paths are untrusted, never markup); paths in the
+    project are shown relative to it, so the list stays one line a file."""
     label = KIND_LABELS.get(entry.kind, entry.kind)
     edits = f" ×{len(entry.diffs)}" if len(entry.diffs) > 1 else ""
     return Content.assemble(
-        display_text(entry.path)[0],
+        display_text(project_relative(entry.path, root))[0],
         ("  +" + str(entry.added), "$text-success" if entry.added else _MUTED),
         (" −" + str(entry.removed), "$text-error" if entry.removed else _MUTED),
         (f"  {label}{edits}", _MUTED),
@@ -68,12 +69,14 @@ class ChangesPanel(Widget):
         self,
         changes: ChangeSet,
         *,
+        root: str | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.changes = changes
+        self.root = root
         self._entries: dict[str, FileChanges] = {}
         self._version = -1
 
@@ -105,7 +108,7 @@ class ChangesPanel(Widget):
             for index, entry in enumerate(entries):
                 option_id = f"{scope}:{index}"
                 self._entries[option_id] = entry
-                options.append(Option(_file_prompt(entry), id=option_id))
+                options.append(Option(_file_prompt(entry, self.root), id=option_id))
         files.add_options(options)
         empty = not self._entries
         self.set_class(empty, "-empty")
@@ -148,9 +151,11 @@ class ChangesScreen(ModalScreen[None]):
         Binding("q", "dismiss", "Close", show=False),
     ]
 
-    def __init__(self, changes: ChangeSet, *, name: str | None = None, id: str | None = None) -> None:
+    def __init__(self, changes: ChangeSet, *, root: str | None = None, name: str | None = None,
+                 id: str | None = None) -> None:
         super().__init__(name=name, id=id)
         self.changes = changes
+        self.root = root
 
     def compose(self) -> ComposeResult:
         with Vertical(id="changes-dialog"):
@@ -162,7 +167,7 @@ class ChangesScreen(ModalScreen[None]):
                 ),
                 id="changes-title",
             )
-            yield ChangesPanel(self.changes)
+            yield ChangesPanel(self.changes, root=self.root)
             yield Static(
                 Content("↑↓ file · Enter open diff · Tab switch pane · s split/unified · n/p hunk · Esc close"),
                 id="changes-help",
