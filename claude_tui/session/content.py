@@ -51,14 +51,30 @@ def item_for_block_start(block: dict[str, Any], message_id: str) -> Item | None:
 def apply_delta(item: Item, delta: object) -> str:
     """Apply one typed delta; return the text to append on screen ("" for none)."""
     if isinstance(delta, p.TextDelta) and isinstance(item, TextItem):
-        item.text += delta.text
+        _append(item, "text", delta.text)
         return delta.text
     if isinstance(delta, p.ThinkingDelta) and isinstance(item, ThinkingItem):
-        item.text += delta.thinking
+        _append(item, "text", delta.thinking)
         return delta.thinking
     if isinstance(delta, p.InputJsonDelta) and isinstance(item, ToolItem):
-        item.partial_input += delta.partial_json
+        _append(item, "partial_input", delta.partial_json)
     return ""
+
+
+def _append(item: Item, name: str, delta: str) -> None:
+    """`item.<name> += delta`, growing the string in place instead of copying it.
+
+    A plain `item.text += delta` copies the whole text for every delta (the attribute still
+    refers to it while the new string is built), so a 1 MB Write streamed in 10-character
+    deltas copied gigabytes. With the item's reference dropped first, this frame is the
+    string's only owner and CPython appends in place: linear in the length. Readers still
+    see one exact `str` at every step; one that keeps an older text (a find cache, a drawn
+    label) costs a single copy, after which appends are in place again.
+    """
+    text = getattr(item, name)
+    setattr(item, name, "")
+    text += delta
+    setattr(item, name, text)
 
 
 def finish_tool_input(item: ToolItem) -> None:

@@ -28,31 +28,62 @@ LINE_CUT_CHARS = 6 * SEGMENT_CHARS
 HARD_CUT_CHARS = 16 * SEGMENT_CHARS
 """With no line break either (one giant line), it is cut here."""
 MAX_SHOWN = 256 * 1024
+"""Characters of one answer rendered; the rest is counted, not laid out."""
 FLUSH_SECONDS = 0.08
 """How often held stream text is applied to the Markdown."""
-"""Characters of one answer rendered; the rest is counted, not laid out."""
 
 _FENCES = ("```", "~~~")
+
+
+class TextBuffer:
+    """A string that grows by appends: O(1) per append, joined once when read.
+
+    `text += delta` on an attribute copies the whole text per delta, which makes a
+    long stream quadratic.
+    """
+
+    __slots__ = ("_parts", "_length")
+
+    def __init__(self, text: str = "") -> None:
+        self._parts = [text] if text else []
+        self._length = len(text)
+
+    def append(self, text: str) -> None:
+        if text:
+            self._parts.append(text)
+            self._length += len(text)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __str__(self) -> str:
+        if len(self._parts) > 1:
+            self._parts[:] = ["".join(self._parts)]
+        return self._parts[0] if self._parts else ""
 
 
 def _fence_open(text: str) -> bool:
     return sum(1 for line in text.splitlines() if line.lstrip().startswith(_FENCES)) % 2 == 1
 
 
-def cut_in(live: str, incoming: str) -> int | None:
-    """Where in `incoming` to seal the live segment (an index into `incoming`), if it is due."""
+def cut_in(live: str | TextBuffer, incoming: str) -> int | None:
+    """Where in `incoming` to seal the live segment (an index into `incoming`), if it is due.
+
+    `live` is only turned into a string in the branches that read it (a paragraph or
+    line break arrives in a long segment), not for every delta.
+    """
     size = len(live) + len(incoming)
     if size < SEGMENT_CHARS // 2:
         return None
     if "\n\n" in incoming:
-        fenced = _fence_open(live)
+        fenced = _fence_open(str(live))
         index = incoming.find("\n\n")
         while index >= 0:
             if len(live) + index >= SEGMENT_CHARS // 2 and \
                     not (fenced ^ _fence_open(incoming[:index])) and size >= SEGMENT_CHARS:
                 return index + 2
             index = incoming.find("\n\n", index + 1)
-    if size >= LINE_CUT_CHARS and "\n" in incoming and not _fence_open(live + incoming[:incoming.rfind("\n")]):
+    if size >= LINE_CUT_CHARS and "\n" in incoming and not _fence_open(str(live) + incoming[:incoming.rfind("\n")]):
         return incoming.rfind("\n") + 1
     if size >= HARD_CUT_CHARS:
         return max(1, HARD_CUT_CHARS - len(live))
@@ -86,16 +117,19 @@ class AssistantText(Vertical):
     def __init__(self, item: TextItem) -> None:
         super().__init__(classes="assistant-text")
         self.item = item
-        self._shown = ""
+        self._shown = TextBuffer()
         self._hidden = 0
         """Characters beyond MAX_SHOWN, counted but not rendered."""
+        self._hidden_told = 0
+        """`_hidden` as the "more characters" line last said it."""
         self._flush_scheduled = False
         self._more = Static(classes="assistant-more")
         self._more.display = False
         visible = self._cap(printable(item.text))
+        self._tell_hidden()
         parts = segments_of(visible)
         self._segments: list[Segment] = [Segment(part) for part in parts]
-        self._live = parts[-1]
+        self._live = TextBuffer(parts[-1])
         """The text of the last (live) segment."""
 
     def compose(self) -> ComposeResult:
@@ -106,18 +140,22 @@ class AssistantText(Vertical):
         """Record `text` as shown, up to MAX_SHOWN; return the part that may be rendered."""
         room = max(0, MAX_SHOWN - len(self._shown))
         visible, rest = text[:room], text[room:]
-        self._shown += visible
-        if rest:
-            self._hidden += len(rest)
-            self._more.display = True
+        self._shown.append(visible)
+        self._hidden += len(rest)
+        return visible
+
+    def _tell_hidden(self) -> None:
+        """Show the count of characters not rendered (with the flush while streaming, not per delta)."""
+        if self._hidden != self._hidden_told:
+            self._hidden_told = self._hidden
+            self._more.display = self._hidden > 0
             self._more.update(Text(f"… {self._hidden:,} more characters not shown "
                                    "(copy or export the answer to read them all)", style="italic dim"))
-        return visible
 
     @property
     def source(self) -> str:
         """The Markdown source rendered (at most MAX_SHOWN characters)."""
-        return self._shown
+        return str(self._shown)
 
     def rendered_source(self) -> str:
         """What the Markdown segments have actually taken in (lags `source` while deltas are held)."""
@@ -126,7 +164,10 @@ class AssistantText(Vertical):
         return "".join(segment.source for segment in self._segments)
 
     async def append_text(self, text: str) -> None:
+        hidden = self._hidden
         safe = self._cap(printable(text))
+        if self._hidden != hidden:
+            self._schedule_flush()  # which updates the "more characters" line
         if self._more.parent is None:
             # Not composed yet: nothing to mount beside; the segment is split on the final refresh.
             self._write(safe)
@@ -141,7 +182,7 @@ class AssistantText(Vertical):
             self._write(safe[:cut])
             fresh = Segment("")
             self._segments.append(fresh)
-            self._live = ""
+            self._live = TextBuffer()
             await self.mount(fresh, before=self._more)
             safe = safe[cut:]
 
@@ -154,7 +195,7 @@ class AssistantText(Vertical):
         """
         if not text:
             return
-        self._live += text
+        self._live.append(text)
         self._segments[-1].held += text
         self._schedule_flush()
 
@@ -168,6 +209,7 @@ class AssistantText(Vertical):
 
     async def _flush(self) -> None:
         self._flush_scheduled = False
+        self._tell_hidden()
         for segment in self._segments:
             if not segment.held:
                 continue
@@ -183,14 +225,15 @@ class AssistantText(Vertical):
             return
         final = printable(item.text)
         # The complete `assistant` message is authoritative: rebuild only if it differs.
-        if final == self._shown and not self._hidden:
+        shown = str(self._shown)
+        if final == shown and not self._hidden:
             return
-        if final[:MAX_SHOWN] == self._shown and len(final) - MAX_SHOWN == self._hidden:
+        if final[:MAX_SHOWN] == shown and len(final) - MAX_SHOWN == self._hidden:
             return
-        self._shown, self._hidden = "", 0
-        self._more.display = False
+        self._shown, self._hidden = TextBuffer(), 0
         parts = segments_of(self._cap(final))
-        self._live = parts[-1]
+        self._tell_hidden()
+        self._live = TextBuffer(parts[-1])
         for segment in self._segments:
             segment.held = ""
         if self._more.parent is None:
