@@ -214,16 +214,25 @@ class Composer(Vertical):
     def _update_menu(self) -> None:
         token = self._token()
         if token is None:
+            self._menu_for = None
             self.menu.close()
             return
         sigil, query = token
+        if sigil == "@" and self.files is None and self.load_files is not None:
+            self.files = []
+            self.load_files()
+        # Every key and cursor move lands here; ranking up to 20,000 paths again when the
+        # token and the candidates are the same made typing lag. (Kept as it was, the menu
+        # also stays closed after Esc while the cursor moves within the token.)
+        source = self.slash if sigil == "/" else self.files
+        shown = getattr(self, "_menu_for", None)
+        if shown is not None and shown[:2] == (sigil, query) and shown[2] is source:
+            return
+        self._menu_for = (sigil, query, source)
         self.menu.query_text = query
         if sigil == "/":
             self.menu.show(rank(query, self.slash, limit=30), "/")
         else:
-            if self.files is None and self.load_files is not None:
-                self.files = []
-                self.load_files()
             candidates = (Candidate(path) for path in self.files or [])
             self.menu.show(rank(query, candidates, limit=30), "@")
 
