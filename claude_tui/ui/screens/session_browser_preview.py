@@ -6,7 +6,7 @@ called from a thread worker; :class:`SessionPreview` only renders what it gets.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -54,8 +54,6 @@ class Preview:
     """The last turns of a session, as a standalone `Log` a ChatLog can render."""
 
     log: Log
-    earlier: int  # items of the main conversation left out
-    messages: int
 
 
 def preview_of(conversation: Conversation, turns: int = PREVIEW_TURNS) -> Preview:
@@ -68,18 +66,92 @@ def preview_of(conversation: Conversation, turns: int = PREVIEW_TURNS) -> Previe
     log = Log(None)
     for item in items[start:]:
         log.items.append(item)
-    return Preview(log, start, sum(1 for i in items if not isinstance(i, NoteItem)))
+    return Preview(log)
+
+
+class _Stopped(Exception):
+    """The preview is not wanted any more (the cursor moved on)."""
+
+
+def _checked(records: Iterable[Mapping[str, Any]], should_stop: Callable[[], bool]) -> Iterator[Mapping[str, Any]]:
+    for count, record in enumerate(records):
+        if count % 64 == 0 and should_stop():
+            raise _Stopped
+        yield record
+
+
+def _may_be_prompt(record: Mapping[str, Any]) -> bool:
+    """A user record that can become a prompt in the log (text, not a tool result or a meta record)."""
+    message = record.get("message")
+    if record.get("type") != "user" or record.get("isMeta") or not isinstance(message, dict):
+        return False
+    content = message.get("content")
+    if isinstance(content, str):
+        return True
+    blocks = [block for block in content if isinstance(block, dict)] if isinstance(content, list) else []
+    return any(b.get("type") == "text" for b in blocks) and not any(b.get("type") == "tool_result" for b in blocks)
+
+
+_TOOL_USES = ("tool_use", "server_tool_use", "mcp_tool_use")
+
+
+def _tool_ids(records: Iterable[Mapping[str, Any]]) -> tuple[set[str], set[str]]:
+    """The ids of the tool calls made in `records`, and of the tool results they hold."""
+    used: set[str] = set()
+    answered: set[str] = set()
+    for record in records:
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else ():
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") in _TOOL_USES and isinstance(block.get("id"), str):
+                used.add(block["id"])
+            elif block.get("type") == "tool_result" and isinstance(block.get("tool_use_id"), str):
+                answered.add(block["tool_use_id"])
+    return used, answered
+
+
+def tail_start(records: list[Mapping[str, Any]], turns: int = PREVIEW_TURNS) -> int:
+    """Where to start replaying so the last `turns` prompts come out as a full replay shows them.
+
+    A turn's records only refer to its own tool calls, so replaying from a prompt gives the
+    same items from there on. Two spare prompts allow for candidates that turn out not to be
+    prompts (local command output, task notices); :func:`load_preview` checks the outcome and
+    replays everything when the tail was not enough.
+    """
+    seen = 0
+    for index in range(len(records) - 1, -1, -1):
+        if _may_be_prompt(records[index]):
+            seen += 1
+            if seen == turns + 2:
+                return index
+    return 0
 
 
 def load_preview(path: str, should_stop: Callable[[], bool] | None = None) -> Preview | None:
-    """The preview of one transcript (None if cancelled before replaying)."""
+    """The preview of one transcript (None if cancelled before it was ready).
+
+    Only the newest turns are replayed: a long session's whole history used to be turned
+    into items to show three turns of it.
+    """
     transcript = load_transcript(path, with_subagent_files=False)
-    if should_stop is not None and should_stop():
+    stop = should_stop or (lambda: False)
+    if stop():
         return None
-    cost = transcript.cost_state.get("totalCostUSD") if transcript.cost_state else None
-    conversation = replay(visible_records(transcript.records), None, session_id=transcript.session_id,
-                          cost_usd=float(cost) if isinstance(cost, (int, float)) else None)
-    return preview_of(conversation)
+    records = visible_records(transcript.records)
+    start = tail_start(records)
+    try:
+        if start > 0:
+            tail = records[start:]
+            used, answered = _tool_ids(tail)
+            if answered <= used:  # no result of a call made before the tail
+                conversation = replay(_checked(tail, stop), None, session_id=transcript.session_id)
+                if sum(isinstance(item, UserItem) for item in conversation.main.items) >= PREVIEW_TURNS:
+                    return preview_of(conversation)
+        return preview_of(replay(_checked(records, stop), None, session_id=transcript.session_id))
+    except _Stopped:
+        return None
 
 
 def header_text(row: SessionRow, now: float) -> Text:
