@@ -62,7 +62,7 @@ class ChatScreen(ChatPolish, Screen[None]):
         # Polish (claude_tui/ui/chat_polish.py). Ctrl+Y is TextArea's redo, hence priority.
         Binding("ctrl+y", "copy_last_answer", "Copy answer", show=False, priority=True, id="chat.copy_last_answer"),
         Binding("ctrl+f", "find", "Find", show=False, priority=True, id="chat.find"),
-        Binding("f3", "find_next", "Find next", show=False, priority=True, id="chat.find_next"),
+        Binding("f3", "find_next", "Find next", show=False, id="chat.find_next"),  # the find bar shows its own F3
         Binding("ctrl+up,f2", "select_messages", "Select message", show=False, priority=True,
                 id="chat.select_messages"),
         Binding("question_mark", "app.help", "Help", show=False, id="chat.help"),
