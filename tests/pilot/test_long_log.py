@@ -178,3 +178,19 @@ async def test_loading_earlier_items_keeps_the_readers_place(tmp_path: Path) -> 
                        what=f"the item back at {offset} lines from the top")
         assert log.scroll_y > 0
         assert log.widget_for_item(conversation.items[log.window[0]].id) is not None
+
+
+async def test_new_items_are_followed_when_the_reader_is_at_the_end(tmp_path: Path) -> None:
+    app, conversation = long_app(tmp_path, 60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = chat(app)
+        log = screen.query_one(ChatLog)
+        await wait_for(pilot, lambda: on_screen(log, conversation.items[-1]), what="the newest on screen")
+        # Find or select revealing the newest item scrolls to it, which releases the anchor.
+        log.scroll_to_widget(log.widget_for_item(conversation.items[-1].id), animate=False)
+        await pilot.pause()
+        log.release_anchor()
+        for n in range(8):
+            await screen.show_changes(screen.conversation.add_note(f"late note {n}", NoteKind.INFO))
+        await wait_for(pilot, lambda: on_screen(log, conversation.items[-1]), what="the newest note followed")
+        assert log.is_anchored_to_end

@@ -146,8 +146,9 @@ class ChatLog(PlaceKeepingScroll):
         widget = self._make(item)
         if widget is None:
             return
-        # At the bottom (a reveal or a scroll released the anchor there): follow again.
-        follow = self._follow and not self.is_anchored and self.is_anchored_to_end
+        # At the bottom, follow again even if a reveal or a scroll released the anchor there
+        # (Textual takes it back only when the scroll position itself reaches the end).
+        follow = self._follow and self.is_anchored_to_end
         self.mount(widget, before=self._later)
         if follow:
             super().anchor()
