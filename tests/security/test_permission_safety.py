@@ -132,6 +132,19 @@ async def test_typeahead_within_the_guard_is_ignored(tmp_path: Path) -> None:
         assert [a["response"]["response"]["behavior"] for a in permission_answers(h.log)] == ["deny"]
 
 
+async def test_a_sentence_typed_as_the_dialog_appears_goes_on_in_the_prompt(tmp_path: Path) -> None:
+    """Someone typing a follow-up when the dialog pops up: nothing is approved, no word is lost."""
+    guard = 3000
+    h = Harness(tmp_path, guard_ms=guard)
+    async with h.app.run_test(size=SIZE) as pilot:
+        dialog = await h.ask(pilot)
+        before = prompt_text(h.app)
+        await pilot.press(*"now yes", "space", *"again")  # y, a and n are dialog keys: all swallowed
+        assert h.app.screen is dialog
+        _assert_nothing_ran(h)
+        assert prompt_text(h.app) == before + "now yes again"
+
+
 async def test_keys_typed_before_the_dialog_appears_never_approve(tmp_path: Path) -> None:
     """The user is typing "y…" in the prompt when the request arrives: none of it answers."""
     guard = 3000  # Pilot needs ~0.15 s a key: a long guard keeps the racing keys inside it

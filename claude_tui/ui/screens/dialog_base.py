@@ -142,8 +142,16 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         return self._shown and not self._settled and not self.armed and self.is_active
 
     def on_key(self, event: events.Key) -> None:
-        # Keys no action binds (letters of a sentence) count as typing too.
-        self._swallow()
+        # Keys no action binds (letters of a sentence) count as typing too. What was being typed
+        # goes on in the prompt below: a dialog that pops up mid-sentence costs no words.
+        if self._swallow() and event.is_printable and event.character:
+            self._keep_typed(event.character)
+
+    def _keep_typed(self, character: str) -> None:
+        chat = getattr(self.app, "chat", None)
+        prompts = chat.query("#prompt") if chat is not None else None
+        if prompts:
+            prompts.first().insert(character)  # type: ignore[attr-defined]  # the chat's PromptInput
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         # Subclasses hook in through resumed_settled/first_shown: a second on_screen_resume in a
