@@ -129,6 +129,11 @@ def project_files(root: Path) -> list[str]:
     return files if files is not None else _walk_files(root)
 
 
+def mention(path: str) -> str:
+    """An `@` mention Claude Code resolves: quoted when the path has spaces."""
+    return f'@"{path}"' if any(c.isspace() for c in path) else f"@{path}"
+
+
 def dropped_files_mention(text: str, root: Path) -> str | None:
     """`@` mentions for a paste that is only file paths (what a terminal types on drag and drop).
 
@@ -162,5 +167,5 @@ def dropped_files_mention(text: str, root: Path) -> str | None:
             shown = str(path.relative_to(project)) if path.is_relative_to(project) else str(path)
         except OSError:
             return None
-        mentions.append(f'@"{shown}"' if any(c.isspace() for c in shown) else f"@{shown}")
+        mentions.append(mention(shown))
     return " ".join(mentions) + " " if mentions else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Markdown
 
 from claude_tui.session.items import NoteItem, NoteKind, TextItem, ToolItem, ToolState, UserItem
@@ -150,6 +151,33 @@ async def test_file_completion_with_at(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: screen.query_one("#completion-menu").display, what="file menu")
         await pilot.press("enter")
         assert "@src/parser.py" in screen.query_one("#prompt").text  # type: ignore[attr-defined]
+
+
+async def test_at_completion_quotes_spaces_skips_addresses_and_sees_new_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from claude_tui.ui.widgets import composer as composer_module
+
+    app = make_app(tmp_path)
+    (tmp_path / "with space.py").write_text("x = 1\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        prompt = screen.query_one("#prompt")
+        menu = screen.query_one("#completion-menu")
+        prompt.focus()
+        await pilot.press(*"ssh deploy@wi")  # an address, not a mention
+        await pilot.pause(0.2)
+        assert not menu.display
+        prompt.text = ""  # type: ignore[attr-defined]
+        await pilot.press("@", *"with")
+        await wait_for(pilot, lambda: menu.display, what="file menu")
+        await pilot.press("enter")
+        assert prompt.text == '@"with space.py" '  # type: ignore[attr-defined]
+        # A file created later (by Claude, say) is offered when a menu next opens.
+        (tmp_path / "brand_new.py").write_text("y = 2\n")
+        monkeypatch.setattr(composer_module, "_FILES_FRESH_SECONDS", 0.0)
+        await pilot.press("@", *"brand")
+        await wait_for(pilot, lambda: menu.display and "brand_new.py" in str(menu.options[0].prompt),
+                       what="the new file offered")
 
 
 async def test_a_dropped_file_becomes_a_mention_and_plain_pastes_stay_text(tmp_path: Path) -> None:

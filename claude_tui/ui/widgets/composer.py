@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from rich.text import Text
@@ -13,7 +14,7 @@ from textual.message import Message
 from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
 
-from claude_tui.completion import Candidate, dropped_files_mention, rank
+from claude_tui.completion import Candidate, dropped_files_mention, mention, rank
 from claude_tui.protocol.sanitize import printable
 from claude_tui.store import PromptHistory
 
@@ -21,7 +22,10 @@ _NEWLINE_KEYS = {"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"}
 TYPING_KEYS = frozenset({"enter", "backspace", *_NEWLINE_KEYS})
 """Non-printable keys that are part of typing a prompt (the chat screen forwards them with the text)."""
 _DESCRIPTION_LIMIT = 300
-_AT_TOKEN = re.compile(r"@([^\s@]*)$")
+# An @ that starts a word: "deploy@main" is an address, not a mention.
+_AT_TOKEN = re.compile(r"(?:^|(?<=\s))@([^\s@]*)$")
+_FILES_FRESH_SECONDS = 10.0
+"""The project's file list is read again when an @ menu opens after this long (Claude adds files)."""
 
 
 class PromptInput(TextArea):
@@ -180,7 +184,8 @@ class Composer(Vertical):
         self.history = history
         self.slash: list[Candidate] = []
         self.files: list[str] | None = None
-        self.load_files = None  # callable the screen sets; returns list[str] (runs once, lazily)
+        self._files_read_at = 0.0
+        self.load_files = None  # callable the screen sets: reads the file list in the background (lazily)
 
     def compose(self) -> ComposeResult:
         menu = CompletionMenu(id="completion-menu")
@@ -218,8 +223,13 @@ class Composer(Vertical):
             self.menu.close()
             return
         sigil, query = token
-        if sigil == "@" and self.files is None and self.load_files is not None:
-            self.files = []
+        if sigil == "@" and self.load_files is not None and (
+                self.files is None
+                or (getattr(self, "_menu_for", None) is None  # the menu is opening, not being typed in
+                    and time.monotonic() - self._files_read_at > _FILES_FRESH_SECONDS)):
+            if self.files is None:
+                self.files = []
+            self._files_read_at = time.monotonic()  # the old list serves until the new one arrives
             self.load_files()
         # Every key and cursor move lands here; ranking up to 20,000 paths again when the
         # token and the candidates are the same made typing lag. (Kept as it was, the menu
@@ -248,5 +258,5 @@ class Composer(Vertical):
         prompt = self.prompt
         row, column = prompt.cursor_location
         start = (row, column - len(query) - 1)
-        replacement = sigil + candidate.value + " "
+        replacement = (mention(candidate.value) if sigil == "@" else sigil + candidate.value) + " "
         prompt.replace(replacement, start, (row, column))
