@@ -56,3 +56,11 @@ def test_a_running_turn_shows_how_long_it_has_run(monkeypatch: pytest.MonkeyPatc
     assert "responding · 1m15s" in bar.render_status(status, 80).plain, "kept at 80 columns"
     status.activity = Activity.IDLE
     assert "idle ·" not in bar.render_status(status).plain  # only while a turn runs
+
+
+def test_the_turns_share_uses_the_totals_precision_rule() -> None:
+    status = _status()
+    status.cost_total, status.cost_last_turn = 3.17, 2.8987
+    assert "$3.17 (+$2.90)" in StatusBar().render_status(status).plain
+    status.cost_total, status.cost_last_turn = 3.17, 0.0141
+    assert "$3.17 (+$0.0141)" in StatusBar().render_status(status).plain

@@ -31,6 +31,11 @@ def _tokens(count: int) -> str:
     return str(count)
 
 
+def _dollars(amount: float) -> str:
+    """Cents once it is a dollar or more, a hundredth of a cent below (a turn often costs less than one)."""
+    return f"${amount:.2f}" if amount >= 1 else f"${amount:.4f}"
+
+
 def _elapsed(seconds: float) -> str:
     whole = int(seconds)
     return f"{whole}s" if whole < 60 else f"{whole // 60}m{whole % 60:02d}s"
@@ -103,10 +108,9 @@ class StatusBar(Static):
             words += f" · {_elapsed(time.monotonic() - self.turn_started_at)}"  # "is it stuck?" at a glance
         parts.append((spinner + words, _ACTIVITY_STYLES.get(status.activity, "")))
         parts.append(sep)
-        cost = f"${status.cost_total:.4f}" if status.cost_total < 1 else f"${status.cost_total:.2f}"
-        parts.append(cost)
+        parts.append(_dollars(status.cost_total))
         if delta and status.cost_last_turn > 0:
-            parts.append((f" (+${status.cost_last_turn:.4f})", "dim"))
+            parts.append((f" (+{_dollars(status.cost_last_turn)})", "dim"))
         fraction = status.context_fraction
         if fraction is not None:
             parts.append(sep)
