@@ -19,7 +19,7 @@ from typing import Any
 
 from rich.text import Text
 from textual import on
-from textual.events import Click, MouseScrollDown, MouseScrollUp
+from textual.events import Click
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -331,37 +331,19 @@ class ChatLog(PlaceKeepingScroll):
     def _clicked_later(self) -> None:
         self.show_later()
 
+    def has_earlier(self) -> bool:
+        return self._first > 0
+
+    def has_later(self) -> bool:
+        return self._end is not None
+
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        super().watch_scroll_y(old_value, new_value)
-        if new_value <= 0 < old_value and self._first > 0:
-            self.call_after_refresh(self.show_earlier)
-        elif self._end is not None and old_value < new_value >= self.max_scroll_y:
-            self.call_after_refresh(self.show_later)
-        elif self._end is None:
+        super().watch_scroll_y(old_value, new_value)  # which loads pages at the edges
+        if self._end is None:
             self._back_at_tail()
             if self.is_anchored_to_end and self._too_many():
                 # Back at the bottom after reading history: drop what scrolled far away.
                 self.call_after_refresh(self._prune_oldest, len(self._widgets) - self.max_mounted)
-
-    # At an edge the scroll position cannot change, so the watcher above does not see
-    # the wheel or key that asks for more: these do.
-    def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
-        if self._end is not None and self.scroll_y >= self.max_scroll_y:
-            self.show_later()
-
-    def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
-        if self._first > 0 and self.scroll_y <= 0:
-            self.show_earlier()
-
-    def scroll_page_down(self, **kwargs: Any) -> None:
-        if self._end is not None and self.scroll_y >= self.max_scroll_y:
-            self.show_later()
-        super().scroll_page_down(**kwargs)
-
-    def scroll_page_up(self, **kwargs: Any) -> None:
-        if self._first > 0 and self.scroll_y <= 0:
-            self.show_earlier()
-        super().scroll_page_up(**kwargs)
 
     def action_scroll_end(self) -> None:
         """End: the newest item, wherever the window is."""
