@@ -157,3 +157,12 @@ async def wait_gone(pids: list[int], timeout: float = 8.0) -> list[int]:
         await asyncio.sleep(0.05)
         alive = [p for p in alive if pid_alive(p)]
     return alive
+
+
+async def wait_guard_down(pilot: Pilot[Any], app: ClaudeTuiApp, screen_type: type, what: str) -> None:
+    """Wait for a guarded modal of `screen_type` to be up and past its typeahead guard (a fixed
+    pause is not enough on a loaded machine: a key pressed inside the guard is swallowed)."""
+    await wait_for(pilot, lambda: isinstance(app.screen, screen_type), 10, what)
+    dialog = app.screen
+    await wait_for(pilot, lambda: getattr(dialog, "_shown", False) and dialog.is_active
+                   and not dialog.armed, 10, f"{what}: the guard down")  # type: ignore[attr-defined]

@@ -39,6 +39,7 @@ from tests.reliability.harness import (
     user_texts,
     wait_for,
     wait_gone,
+    wait_guard_down,
     wait_ready,
     wait_turn_end,
 )
@@ -76,8 +77,7 @@ async def _assert_recovers(pilot: Pilot[Any], app: ClaudeTuiApp, *, note: str | 
     if busy:
         from claude_tui.ui.screens.confirm import ConfirmScreen
 
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 5, "the restart question")
-        await pilot.pause(0.5)  # past the typeahead guard
+        await wait_guard_down(pilot, app, ConfirmScreen, "the restart question")
         await pilot.press("y")
     await wait_ready(pilot, app, timeout=20)
     assert client_pid(app) != old_pid
@@ -262,8 +262,7 @@ async def test_silence_with_permission_pending_quit_kills_child(tmp_path: Path) 
         # A turn is running: the app asks first.
         from claude_tui.ui.screens.confirm import ConfirmScreen
 
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 5, "the quit confirmation")
-        await pilot.pause(0.5)  # past the typeahead guard: quitting stops a turn, so it is guarded too
+        await wait_guard_down(pilot, app, ConfirmScreen, "the quit confirmation")  # quitting stops a turn: guarded
         await pilot.press("y")
         await wait_for(pilot, lambda: not app.is_running, 20, "the app to exit")
     assert await wait_gone([pid]) == [], "the silent CLI survived quitting"
@@ -274,7 +273,7 @@ async def test_silence_with_permission_pending_restart(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         sid, pid = await _silent_permission_dialog(pilot, app)
         dialog = app.screen
-        await pilot.pause(0.5)  # past the typeahead guard
+        await wait_guard_down(pilot, app, type(dialog), "the permission dialog")
         await pilot.press("escape")  # Esc denies; the silent CLI never reacts
         await wait_for(pilot, lambda: app.screen is not dialog, 5, "the dialog to close")
         await _assert_recovers(pilot, app, note=[], users=["first kw:plain"], session_id=sid)
@@ -288,7 +287,7 @@ async def test_keys_typed_during_a_slow_restart_reach_the_prompt_at_once(tmp_pat
     async with app.run_test(size=SIZE) as pilot:
         await _silent_permission_dialog(pilot, app)
         dialog = app.screen
-        await pilot.pause(0.5)  # past the typeahead guard
+        await wait_guard_down(pilot, app, type(dialog), "the permission dialog")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is not dialog, 5, "the dialog to close")
         screen = chat(app)
@@ -299,8 +298,7 @@ async def test_keys_typed_during_a_slow_restart_reach_the_prompt_at_once(tmp_pat
         from claude_tui.ui.screens.confirm import ConfirmScreen
 
         await pilot.press("ctrl+r")  # the silent turn never ended: restarting stops it, so it asks
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 5, "the restart question")
-        await pilot.pause(0.5)  # past the typeahead guard
+        await wait_guard_down(pilot, app, ConfirmScreen, "the restart question")
         await pilot.press("y", *"abc")
         await wait_for(pilot, lambda: prompt.text == draft + "abc", 5, "the keys in the prompt")  # type: ignore[attr-defined]
         assert screen.connection is old, "the keys were handled while the old CLI was still closing"
