@@ -185,6 +185,8 @@ class Composer(Vertical):
         self.slash: list[Candidate] = []
         self.files: list[str] | None = None
         self._files_read_at = 0.0
+        self._menu_for: tuple[str, str, object] | None = None
+        """What the open menu was ranked for (sigil, query, candidate list): the same again is not re-ranked."""
         self.load_files = None  # callable the screen sets: reads the file list in the background (lazily)
 
     def compose(self) -> ComposeResult:
@@ -225,7 +227,7 @@ class Composer(Vertical):
         sigil, query = token
         if sigil == "@" and self.load_files is not None and (
                 self.files is None
-                or (getattr(self, "_menu_for", None) is None  # the menu is opening, not being typed in
+                or (self._menu_for is None  # the menu is opening, not being typed in
                     and time.monotonic() - self._files_read_at > _FILES_FRESH_SECONDS)):
             if self.files is None:
                 self.files = []
@@ -235,7 +237,7 @@ class Composer(Vertical):
         # token and the candidates are the same made typing lag. (Kept as it was, the menu
         # also stays closed after Esc while the cursor moves within the token.)
         source = self.slash if sigil == "/" else self.files
-        shown = getattr(self, "_menu_for", None)
+        shown = self._menu_for
         if shown is not None and shown[:2] == (sigil, query) and shown[2] is source:
             return
         self._menu_for = (sigil, query, source)

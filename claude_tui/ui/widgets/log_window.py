@@ -39,14 +39,6 @@ class LaterMarker(Static):
     """Stands for the items after the mounted ones (the window moved back to find or select
     something); click, scroll down or press End to come back to the newest."""
 
-    DEFAULT_CSS = """
-    LaterMarker {
-        height: 1;
-        color: $text-muted;
-        margin-top: 1;
-    }
-    """
-
     def show_count(self, count: int) -> None:
         self.display = count > 0
         self.update(Text(f"↓ {count:,} later item{'s' if count != 1 else ''} — scroll down or click to show, "
