@@ -339,3 +339,23 @@ async def test_welcome_without_the_demo_has_no_keywords(tmp_path: Path) -> None:
         screen.options.command = ["claude"]
         assert "Demo" not in str(welcome_text(screen.options))
         await pilot.pause()
+
+
+async def test_the_status_bar_counts_the_turns_time_also_while_waiting_for_you(tmp_path: Path) -> None:
+    from claude_tui.ui.widgets.status_bar import StatusBar
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:bash please")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
+        bar = chat(app).query_one(StatusBar)
+        await wait_for(pilot, lambda: "waiting for you · " in str(bar.render()), what="the elapsed time shown")
+        redraws: list[int] = []
+        real_refresh = bar.refresh
+        bar.refresh = lambda *a, **k: (redraws.append(1), real_refresh(*a, **k))[1]  # type: ignore[method-assign]
+        await pilot.pause(1.0)
+        bar.refresh = real_refresh  # type: ignore[method-assign]
+        assert redraws, "the elapsed time is redrawn while the dialog waits"
+        await pilot.press("y")
+        await wait_for(pilot, lambda: idle(app), what="turn end")
+        await wait_for(pilot, lambda: " · " not in str(bar.render()).split("│")[3], what="no time when idle")

@@ -71,7 +71,8 @@ class StatusBar(Static):
 
     def tick(self) -> None:
         self._frame += 1
-        if self._status is not None and self._status.activity not in (Activity.IDLE, Activity.EXITED, Activity.WAITING):
+        # While a turn runs: the spinner turns and the elapsed time counts (waiting for you included).
+        if self._status is not None and self._status.turn_running:
             self.refresh()
 
     def render(self) -> Text:
