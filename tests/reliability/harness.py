@@ -113,8 +113,15 @@ async def submit(pilot: Pilot[Any], app: ClaudeTuiApp, text: str) -> None:
 
 
 async def wait_turn_end(pilot: Pilot[Any], app: ClaudeTuiApp, turns: int, timeout: float = 30.0) -> None:
-    await wait_for(pilot, lambda: chat(app).conversation.status.turns >= turns and activity(app) is Activity.IDLE,
-                   timeout, f"turn {turns} to end")
+    try:
+        await wait_for(pilot, lambda: chat(app).conversation.status.turns >= turns
+                       and activity(app) is Activity.IDLE, timeout, f"turn {turns} to end")
+    except AssertionError as error:  # say where it stood: a rare failure must be readable from CI's log
+        status = chat(app).conversation.status
+        items = [f"{type(i).__name__}:{getattr(i, 'text', getattr(i, 'name', ''))!r:.60}"
+                 for i in chat(app).conversation.items[-6:]]
+        raise AssertionError(f"{error}; activity={status.activity}, turns={status.turns}, "
+                             f"alive={chat(app).connection.alive}, screen={app.screen!r}, last items={items}") from None
 
 
 async def run_turn(pilot: Pilot[Any], app: ClaudeTuiApp, text: str, timeout: float = 30.0) -> None:

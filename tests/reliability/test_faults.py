@@ -72,6 +72,7 @@ async def _assert_recovers(pilot: Pilot[Any], app: ClaudeTuiApp, *, note: str | 
 
     _clear_fault(app)
     old_pid = client_pid(app)
+    old_connection = screen.connection
     busy = screen.busy and screen.connection.alive  # a silent CLI's turn never ended: Ctrl+R asks first
     await pilot.press("ctrl+r")
     if busy:
@@ -79,7 +80,11 @@ async def _assert_recovers(pilot: Pilot[Any], app: ClaudeTuiApp, *, note: str | 
 
         await wait_guard_down(pilot, app, ConfirmScreen, "the restart question")
         await pilot.press("y")
+    # The restart runs in a worker: wait for the new process and its handshake, not for the old
+    # one (still "ready" until the worker gets to close it).
+    await wait_for(pilot, lambda: screen.connection is not old_connection, 30, "the new process")
     await wait_ready(pilot, app, timeout=20)
+    await wait_for(pilot, lambda: activity(app) is Activity.IDLE, 20, "the restarted session idle")
     assert client_pid(app) != old_pid
     argv = client_argv(app)
     assert argv[argv.index("--resume") + 1] == session_id, argv
