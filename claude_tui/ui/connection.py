@@ -80,6 +80,9 @@ class CliConnection:
         # exit is not news. Posting Exited then would let a stale message mark the
         # *next* connection's session as exited (it is handled after the restart).
         self.closed = False
+        # Set once the process is spawned (or failed to spawn): a prompt sent in the moment between
+        # Ctrl+R and the spawn waits for it instead of being refused.
+        self.spawned = asyncio.Event()
 
     @property
     def alive(self) -> bool:
@@ -99,6 +102,8 @@ class CliConnection:
             self.target.post_message(self.Failed(str(error), self))
             self.client = None
             return
+        finally:
+            self.spawned.set()
         initialize = asyncio.create_task(self._initialize(client, builders.initialize()))
         loop = asyncio.get_running_loop()
         batch: list[Any] = []
@@ -137,6 +142,11 @@ class CliConnection:
         self.target.post_message(self.Ready(body if isinstance(body, dict) else {}, self))
 
     async def send(self, obj: dict[str, Any]) -> bool:
+        if self.client is not None and not self.spawned.is_set():
+            try:
+                await asyncio.wait_for(self.spawned.wait(), timeout=15)
+            except TimeoutError:
+                return False
         if self.client is None:
             return False
         # The client's single writer reports a dead pipe as False; the caller keeps the draft.

@@ -54,3 +54,39 @@ async def test_keys_typed_while_a_prompt_is_sent_stay_in_the_prompt(tmp_path: Pa
         await send(pilot, "kw:plain first")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         assert prompt.text == "and then"  # type: ignore[attr-defined]
+
+
+async def test_a_prompt_sent_before_the_restarted_cli_has_spawned_waits_for_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from claude_tui.session.items import TextItem
+    from claude_tui.ui import connection as connection_module
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+        real_start = connection_module.ClaudeClient.start
+
+        async def slow_start(self: Any) -> None:
+            import asyncio
+
+            await asyncio.sleep(0.5)  # a slow machine: the process is not there yet
+            await real_start(self)
+
+        monkeypatch.setattr(connection_module.ClaudeClient, "start", slow_start)
+        old = screen.connection
+        screen.action_restart()
+        await wait_for(pilot, lambda: screen.connection is not old and screen.connection.client is not None,
+                       what="the restart begun")
+        assert not screen.connection.spawned.is_set()
+        prompt = screen.query_one("#prompt")
+        prompt.text = "kw:plain right away"  # type: ignore[attr-defined]
+        prompt.focus()
+        await pilot.press("enter")
+        def answered() -> bool:
+            items = screen.conversation.items
+            sent = [n for n, i in enumerate(items) if getattr(i, "text", "") == "kw:plain right away"]
+            return bool(sent) and any(isinstance(i, TextItem) for i in items[sent[-1]:])
+
+        await wait_for(pilot, answered, what="the prompt sent and answered")
+        assert prompt.text == ""  # type: ignore[attr-defined]
