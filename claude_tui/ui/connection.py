@@ -141,26 +141,30 @@ class CliConnection:
         body = getattr(response, "payload", None) or {}
         self.target.post_message(self.Ready(body if isinstance(body, dict) else {}, self))
 
-    async def send(self, obj: dict[str, Any]) -> bool:
+    async def _spawned_client(self) -> ClaudeClient | None:
+        """The client once its process is spawned: anything sent between Ctrl+R and the spawn (a
+        prompt, a mode switch) waits for it instead of being refused. None: not running."""
         if self.client is not None and not self.spawned.is_set():
             try:
                 await asyncio.wait_for(self.spawned.wait(), timeout=15)
             except TimeoutError:
-                return False
-        if self.client is None:
-            return False
+                return None
+        return self.client
+
+    async def send(self, obj: dict[str, Any]) -> bool:
+        client = await self._spawned_client()
         # The client's single writer reports a dead pipe as False; the caller keeps the draft.
-        return await self.client.send(obj)
+        return await client.send(obj) if client is not None else False
 
     async def request(self, payload: dict[str, Any], timeout: float = 30) -> Any:
-        if self.client is None:
+        client = await self._spawned_client()
+        if client is None:
             raise TransportError("Claude Code is not running")
-        return await self.client.request(payload, timeout=timeout)
+        return await client.request(payload, timeout=timeout)
 
     async def answer_permission(self, obj: dict[str, Any]) -> bool:
-        if self.client is None:
-            return False
-        return await self.client.answer_permission(obj)
+        client = await self._spawned_client()
+        return await client.answer_permission(obj) if client is not None else False
 
     async def close(self) -> None:
         self.closed = True

@@ -23,7 +23,6 @@ from textual.events import Click
 from textual.widget import Widget
 from textual.widgets import Static
 
-from claude_tui.session.conversation import Log
 from claude_tui.session.items import (
     Item,
     NoteItem,
@@ -33,6 +32,7 @@ from claude_tui.session.items import (
     ToolItem,
     UserItem,
 )
+from claude_tui.session.log import Log
 from claude_tui.ui.widgets.assistant_text import AssistantText
 from claude_tui.ui.widgets.log_window import EarlierMarker, LaterMarker, PlaceKeepingScroll
 from claude_tui.ui.widgets.messages import (
