@@ -30,6 +30,9 @@ class Log:
         self.streaming: dict[tuple[str, int], Item] = {}
         # Items streamed but not yet confirmed by their `assistant` message, per message id.
         self.unconfirmed: dict[str, deque[Item]] = {}
+        # The id of the response streaming now, from its `message_start` (for stream events that
+        # carry no `api_message_id`: every CLI before 2.1.295).
+        self.stream_message_id = ""
 
     def add(self, item: Item, changes: list[Change]) -> Item:
         self.items.append(item)

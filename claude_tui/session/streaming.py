@@ -4,6 +4,12 @@ A mixin of `Conversation` (kept apart so each module stays small): the CLI
 streams each content block and then prints it once more, complete, as an
 `assistant` message carrying that single block; the streamed item is kept and
 its content replaced by the authoritative copy.
+
+Which streamed item a final block completes: stream events carry the response's
+id as `api_message_id` only from CLI 2.1.295 on. Before that the id comes from
+the response's `message_start` (every version sends it), and when even that is
+missing the final blocks confirm what streamed in the same scope in block order
+(`_pending_for`). Without this, every answer on an older CLI showed twice.
 """
 
 from __future__ import annotations
@@ -37,7 +43,9 @@ class StreamingMixin:
         event = message.event
         scope = message.parent_tool_use_id
         log = self.log_for(scope)
-        message_id = str(getattr(message, "api_message_id", None) or "")
+        if isinstance(event, p.MessageStart):
+            log.stream_message_id = str(event.message.id or "")
+        message_id = str(getattr(message, "api_message_id", None) or log.stream_message_id)
         changes: list[Change] = []
         if isinstance(event, p.ContentBlockDelta):
             item = log.streaming.get((message_id, event.index))
@@ -104,7 +112,7 @@ class StreamingMixin:
             self.status.model = str(msg["model"]) if not self.status.model else self.status.model
         if scope is None:
             self._note_usage(msg.get("usage"), changes)
-        pending = log.unconfirmed.get(message_id)
+        pending_id, pending = _pending_for(log, message_id)
         for block in as_list(msg.get("content")):
             if not isinstance(block, dict):
                 continue
@@ -121,7 +129,7 @@ class StreamingMixin:
                 if self.tasks.on_tool_use(item.tool_use_id, item.name, item.input):
                     changes.append(TasksChanged())
         if pending is not None and not pending:
-            log.unconfirmed.pop(message_id, None)
+            log.unconfirmed.pop(pending_id, None)
         if error:
             changes += self._note_in(log, content.assistant_error_words(str(error), msg), NoteKind.ERROR)
         return changes
@@ -212,6 +220,15 @@ class StreamingMixin:
             if tool.diff is not None and not tool.result_is_error:
                 self.changes.record(tool.diff)
         return changes
+
+
+def _pending_for(log: Log, message_id: str) -> tuple[str, deque[Any] | None]:
+    """The streamed items a final `assistant` message confirms: those of its id, else those streamed
+    with no id at all (a CLI that named neither), oldest first."""
+    pending = log.unconfirmed.get(message_id)
+    if pending is None and message_id:
+        return "", log.unconfirmed.get("")
+    return message_id, pending
 
 
 def _interrupt_words(log: Log, words: str) -> str:
