@@ -6,7 +6,9 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["BASE_FLAGS", "CliOptions", "build_argv", "build_env"]
+from claude_tui.transport.versions import accepts_thinking_display, installed_version
+
+__all__ = ["BASE_FLAGS", "CliOptions", "build_argv", "build_env", "thinking_display_applies"]
 
 # The stream-json duplex mode; `--permission-prompt-tool stdio` routes
 # permission prompts to us as `can_use_tool` control requests.
@@ -27,6 +29,10 @@ class CliOptions:
     cwd: str | None = None
     model: str | None = None
     permission_mode: str | None = None
+    """Always passed (`default` when None): CLIs 2.1.285 to 2.1.301 start stream-json sessions in
+    `auto` otherwise, where tools run without asking."""
+    thinking_display: str | None = None
+    """`summarized` or `omitted` (`--thinking-display`), passed only to CLIs that accept it."""
     resume: str | None = None
     continue_session: bool = False
     fork_session: bool = False
@@ -54,8 +60,9 @@ def build_argv(opts: CliOptions, binary: str | Sequence[str]) -> list[str]:
         argv += ["--replay-user-messages"]
     if opts.model:
         argv += ["--model", opts.model]
-    if opts.permission_mode:
-        argv += ["--permission-mode", opts.permission_mode]
+    argv += ["--permission-mode", opts.permission_mode or "default"]
+    if opts.thinking_display and thinking_display_applies(opts, binary):
+        argv += ["--thinking-display", opts.thinking_display]
     if opts.resume:
         argv += ["--resume", opts.resume]
     elif opts.continue_session:
@@ -72,6 +79,13 @@ def build_argv(opts: CliOptions, binary: str | Sequence[str]) -> list[str]:
         argv += ["--max-budget-usd", f"{float(opts.max_budget_usd):g}"]
     argv += [str(a) for a in opts.extra_args]
     return argv
+
+
+def thinking_display_applies(opts: CliOptions, binary: str | Sequence[str]) -> bool:
+    """Whether `--thinking-display` can go to this CLI: older ones exit on a flag they do not know."""
+    if opts.command is not None or not isinstance(binary, str):
+        return opts.command is not None  # the fake CLI takes anything
+    return accepts_thinking_display(installed_version(binary))
 
 
 def build_env(opts: CliOptions, base: Mapping[str, str] | None = None) -> dict[str, str]:

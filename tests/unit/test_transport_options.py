@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -32,8 +33,9 @@ def test_base_argv_is_stream_json_duplex() -> None:
         "--verbose",
         "--include-partial-messages",
         "--permission-prompt-tool", "stdio",
+        "--permission-mode", "default",
     ]  # fmt: skip
-    assert tuple(argv[1:]) == BASE_FLAGS
+    assert tuple(argv[1:-2]) == BASE_FLAGS
 
 
 def test_all_options_map_to_flags() -> None:
@@ -77,7 +79,7 @@ def test_command_prefix_replaces_binary() -> None:
     argv = build_argv(CliOptions(model="opus"), ["/usr/bin/python3", "-m", "claude_tui.fakecli"])
     assert argv[:3] == ["/usr/bin/python3", "-m", "claude_tui.fakecli"]
     assert argv[3] == "--output-format"
-    assert argv[-2:] == ["--model", "opus"]
+    assert argv[-4:] == ["--model", "opus", "--permission-mode", "default"]
 
 
 # -- env ---------------------------------------------------------------------
@@ -195,3 +197,34 @@ def test_not_found_message_lists_tries_and_install_hints(tmp_path: Path) -> None
     assert "npm install -g @anthropic-ai/claude-code" in msg
     assert "claude-tui --demo" in msg
     assert isinstance(err.value, FileNotFoundError)
+
+
+def test_the_permission_mode_is_always_explicit() -> None:
+    """CLIs 2.1.285-2.1.301 start stream-json sessions in `auto` (tools run unasked) unless told."""
+    argv = build_argv(CliOptions(), "claude")
+    assert argv[argv.index("--permission-mode") + 1] == "default"
+    argv = build_argv(CliOptions(permission_mode="acceptEdits"), "claude")
+    assert argv.count("--permission-mode") == 1
+    assert argv[argv.index("--permission-mode") + 1] == "acceptEdits"
+
+
+def _npm_install(root: Path, version: str) -> Path:
+    package = root / "node_modules" / "@anthropic-ai" / "claude-code"
+    (package / "bin").mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "@anthropic-ai/claude-code", "version": version}))
+    binary = package / "bin" / "claude.exe"
+    binary.write_text("")
+    link = root / "node_modules" / ".bin" / "claude"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(binary)
+    return link
+
+
+def test_thinking_display_goes_only_to_clis_that_accept_it(tmp_path: Path) -> None:
+    new = _npm_install(tmp_path / "new", "2.1.330")
+    old = _npm_install(tmp_path / "old", "2.1.0")
+    opts = CliOptions(thinking_display="omitted")
+    assert build_argv(opts, str(new))[-2:] == ["--thinking-display", "omitted"]
+    assert "--thinking-display" not in build_argv(opts, str(old))  # 2.1.0 would exit on it
+    assert "--thinking-display" not in build_argv(opts, str(tmp_path / "unknown-claude"))
+    assert "--thinking-display" not in build_argv(CliOptions(), str(new))
