@@ -10,7 +10,7 @@ from pathlib import Path
 
 from claude_tui import __version__
 
-PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk")
+PERMISSION_MODES = ("default", "acceptEdits", "plan", "auto", "bypassPermissions", "dontAsk")
 SUBCOMMANDS = ("sessions", "search", "export", "config")
 
 _DESCRIPTION = """\

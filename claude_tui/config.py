@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from claude_tui import paths
 
-PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]
+PermissionMode = Literal["default", "acceptEdits", "plan", "auto", "bypassPermissions", "dontAsk"]
 
 
 class NotificationSettings(BaseModel):
@@ -36,6 +36,9 @@ class Config(BaseModel):
     claude_path: str | None = None
     model: str | None = None
     permission_mode: PermissionMode | None = None
+    """The mode Claude Code starts in (always passed: `default` when unset). `auto` needs CLI 2.1.285+."""
+    thinking_display: Literal["summarized", "omitted"] | None = None
+    """How newer models return thinking (`--thinking-display`, passed to CLIs from 2.1.290 that accept it)."""
     theme: str = "textual-dark"
     show_thinking: bool = False
     """Open thinking blocks by default."""

@@ -12,6 +12,8 @@ import re
 from typing import Any, Self
 
 from claude_tui import protocol as p
+from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.versions import support_note
 from claude_tui.session.changes import Change, StatusChanged
 from claude_tui.session.items import NoteItem, NoteKind
 
@@ -63,23 +65,81 @@ def is_compact_summary(raw: dict[str, Any], text: str) -> bool:
         text.lstrip().startswith(_COMPACT_SUMMARY)
 
 
+def _same_mode(asked: str, reported: str) -> bool:
+    # Newer CLIs list `manual` where older ones say `default` (ask each time).
+    ask_each_time = {"default", "manual"}
+    return asked == reported or (asked in ask_each_time and reported in ask_each_time)
+
+
 class CliStateMixin:
     """Permission mode, model and conversation resets as the CLI reports them (see the module docstring)."""
 
     reported_mode: str | None
     model_choice: str | None
+    requested_mode: str | None
+    """The mode a CLI process was started in, until it reports the mode it runs (then None)."""
+    version_checked: bool
+    _system_noted: set[str]
 
     def expect_mode(self, mode: str | None) -> Self:
-        """Show the mode the CLI is being started in (`--permission-mode`) until it reports one itself."""
-        if mode and self.reported_mode is None:
-            self.status.permission_mode = mode
+        """A CLI is being started with `--permission-mode` (always: `default` when unset); show that mode
+        until it reports one itself, and check the report (`_start_mode`)."""
+        self.requested_mode = mode or "default"
+        if self.reported_mode is None:
+            self.status.permission_mode = self.requested_mode
         return self
+
+    def mode_switched(self, mode: str) -> None:
+        """The CLI confirmed a `set_permission_mode`: that mode runs, whatever was asked at the start."""
+        self.status.permission_mode = mode
+        self.requested_mode = None
 
     def _mode_reported(self, mode: object) -> bool:
         if not isinstance(mode, str) or not mode:
             return False
         self.status.permission_mode = self.reported_mode = mode
         return True
+
+    def _start_mode(self, mode: object) -> list[Change]:
+        """The first mode a started CLI reports (`initialize`, else `system/init`): a warning if it is not
+        the one asked for — a mode that asks less (auto, bypass) must never go unnoticed."""
+        asked = self.requested_mode
+        if not self._mode_reported(mode) or asked is None:
+            return []
+        self.requested_mode = None
+        if _same_mode(asked, str(mode)):
+            return []
+        return self.add_note(  # type: ignore[attr-defined, no-any-return]
+            f"Claude Code reports permission mode {printable(str(mode))!r}, not {asked!r} as asked. "
+            "Shift+Tab switches modes; check the status bar before letting tools run.",
+            NoteKind.ERROR, title="Permission mode differs")
+
+    def check_cli_version(self, version: object) -> list[Change]:
+        """Once per conversation: the version the CLI runs, and a note when it is outside the tested range."""
+        if not isinstance(version, str) or not version:
+            return []
+        self.status.cli_version = version
+        if self.version_checked:
+            return [StatusChanged()]
+        self.version_checked = True
+        note = support_note(version)
+        changes: list[Change] = [StatusChanged()]
+        if note:
+            changes += self.add_note(note, NoteKind.INFO, title="Claude Code version")  # type: ignore[attr-defined]
+        return changes
+
+    def _system_note(self, raw: dict[str, Any]) -> list[Change]:
+        """A system message this version does not know: its words as a note (never dropped silently);
+        one without words is named once per subtype."""
+        subtype = printable(str(raw.get("subtype") or raw.get("type") or "?"))[:60]
+        words = next((raw[key] for key in ("content", "message", "text") if isinstance(raw.get(key), str)), "")
+        if words.strip():
+            return self.add_note(printable(words.strip())[:4000], NoteKind.INFO)  # type: ignore[attr-defined]
+        if subtype in self._system_noted:
+            return []
+        self._system_noted.add(subtype)
+        return self.add_note(f"Claude Code sent a {subtype!r} message this claude-tui does not show.",  # type: ignore[attr-defined]
+                             NoteKind.INFO)
 
     def _local_output(self, words: str) -> list[Change]:
         """`/model NAME` typed as a prompt: the CLI says so only in its output."""
@@ -115,6 +175,8 @@ class CliStateMixin:
         raw = message.raw
         if raw.get("type") == "conversation_reset" or raw.get("subtype") == "conversation_reset":
             return self._conversation_reset(raw)
+        if raw.get("type") == "system":
+            return self._system_note(raw)
         return []
 
     def _conversation_reset(self, raw: dict[str, Any]) -> list[Change]:

@@ -72,6 +72,9 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
         """The permission mode the CLI last reported (None until it does): what a respawn must ask for."""
         self.model_choice: str | None = None
         """The model list's value the CLI last reported switching to (`/model NAME`), if any."""
+        self.requested_mode: str | None = None
+        self.version_checked = False
+        self._system_noted: set[str] = set()
         self._finished_in_turn: list[str] = []
         """Markers for background tasks that finished during a turn, shown when the turn ends."""
         self._init_pending = False
@@ -127,7 +130,8 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
         self.main.add(NoteItem(kind=kind, text=text, title=title), changes)
         return changes
 
-    def apply_initialize(self, response: dict[str, Any]) -> list[Change]:
+    def apply_initialize(self, response: dict[str, Any], installed_version: str | None = None) -> list[Change]:
+        """The CLI's answer to `initialize`; `installed_version` (from its package) when it names none."""
         self.commands = [c for c in as_list(response.get("commands")) if isinstance(c, dict)]
         self.models = [m for m in as_list(response.get("models")) if isinstance(m, dict)]
         account = response.get("account")
@@ -136,9 +140,11 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
         if isinstance(current, str) and current:
             # The model this process runs (sent by CLIs that report it); else the first init says.
             self.status.model = content.resolved_model(self.models, current)
-        self._mode_reported(response.get("current_permission_mode"))  # what this process runs in
+        changes: list[Change] = [StatusChanged()]
+        changes += self._start_mode(response.get("current_permission_mode"))  # what this process runs in
+        changes += self.check_cli_version(response.get("claude_code_version") or installed_version)
         self.cost.carry_history(self.status)
-        return [StatusChanged()]
+        return changes
 
     def process_exited(self, returncode: int | None) -> list[Change]:
         changes: list[Change] = [PermissionClosed(rid, "exited") for rid in self.permissions]
@@ -196,15 +202,15 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
         status = self.status
         status.session_id = str(raw.get("session_id") or status.session_id)
         status.model = str(raw.get("model") or status.model)
-        self._mode_reported(raw.get("permissionMode"))
+        changes: list[Change] = [StatusChanged()]
+        changes += self._start_mode(raw.get("permissionMode"))
         status.cwd = str(raw.get("cwd") or status.cwd)
-        status.cli_version = str(raw.get("claude_code_version") or status.cli_version)
+        changes += self.check_cli_version(raw.get("claude_code_version"))
         status.tools = [str(t) for t in as_list(raw.get("tools"))]
         status.slash_commands = [str(c) for c in as_list(raw.get("slash_commands"))]
         status.mcp_servers = [s for s in as_list(raw.get("mcp_servers")) if isinstance(s, dict)]
         status.agents = [str(a) for a in as_list(raw.get("agents"))]
         status.skills = [str(s) for s in as_list(raw.get("skills"))]
-        changes: list[Change] = [StatusChanged()]
         if self._init_pending:
             # The turn of the prompt sent while idle: prompts queued behind it stay queued (they
             # can be added before this init arrives).

@@ -9,14 +9,16 @@ different binary than the one asked for would be surprising.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
 from claude_tui.transport.errors import ClaudeNotFoundError
 
-__all__ = ["ENV_VAR", "ClaudeNotFoundError", "find_claude", "install_locations"]
+__all__ = ["ENV_VAR", "ClaudeNotFoundError", "find_claude", "install_locations", "installed_version"]
 
 ENV_VAR = "CLAUDE_TUI_CLAUDE_PATH"
 
@@ -96,3 +98,34 @@ def find_claude(
 
     listing = "\n".join(f"  - {t}" for t in tried)
     raise ClaudeNotFoundError(f"Could not find the Claude Code CLI (`claude`). Looked for:\n{listing}\n{INSTALL_HINT}")
+
+
+_versions: dict[tuple[str, int], str | None] = {}
+
+
+def installed_version(binary: str | os.PathLike[str] | None) -> str | None:
+    """The version of an npm-installed `claude`, from its package.json (no process started; cached per
+    file); None when unknown (a wrapper script, another installer): the CLI then says it at start."""
+    if not binary:
+        return None
+    try:
+        real = Path(binary).resolve()
+        key = (str(real), real.stat().st_mtime_ns)
+    except OSError:
+        return None
+    if key not in _versions:
+        _versions[key] = _package_version(real)
+    return _versions[key]
+
+
+def _package_version(real: Path) -> str | None:
+    # npm: <prefix>/node_modules/@anthropic-ai/claude-code/{cli.js, bin/claude.exe}
+    for folder in (real.parent, real.parent.parent):
+        try:
+            data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("name") == "@anthropic-ai/claude-code":
+            version = data.get("version")
+            return version if isinstance(version, str) and re.fullmatch(r"\d+\.\d+\.\d+\S*", version) else None
+    return None

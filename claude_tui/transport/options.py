@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from claude_tui.transport.versions import accepts_thinking_display, installed_version
+from claude_tui.transport.locate import installed_version
 
 __all__ = ["BASE_FLAGS", "CliOptions", "build_argv", "build_env", "thinking_display_applies"]
 
@@ -85,6 +85,8 @@ def thinking_display_applies(opts: CliOptions, binary: str | Sequence[str]) -> b
     """Whether `--thinking-display` can go to this CLI: older ones exit on a flag they do not know."""
     if opts.command is not None or not isinstance(binary, str):
         return opts.command is not None  # the fake CLI takes anything
+    from claude_tui.protocol.versions import accepts_thinking_display  # not at import: options stays light
+
     return accepts_thinking_display(installed_version(binary))
 
 

@@ -12,7 +12,7 @@ from claude_tui.transport.options import CliOptions
 
 def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[str], cli_env: dict[str, str],
                   enable_todo_tools: bool, model: str | None, permission_mode: str | None,
-                  file_checkpoints: bool = True) -> CliOptions:
+                  file_checkpoints: bool = True, thinking_display: str | None = None) -> CliOptions:
     options = CliOptions(
         cwd=str(args.cwd),
         model=model,
@@ -25,6 +25,7 @@ def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[
         env=dict(cli_env),
         enable_todo_tools=enable_todo_tools,
         file_checkpoints=file_checkpoints,
+        thinking_display=thinking_display,
         claude_path=args.claude_path or config_claude_path,
     )
     if args.demo:
@@ -54,7 +55,7 @@ def run_app(args: AppArgs) -> int:
         print(f"claude-tui: configuration problem:\n{error}", file=sys.stderr)
         return 2
     options = build_options(args, config.claude_path, config.cli_args, config.cli_env, config.enable_todo_tools,
-                            config.model, config.permission_mode, config.file_checkpoints)
+                            config.model, config.permission_mode, config.file_checkpoints, config.thinking_display)
     if options.command is None:
         from claude_tui.transport.errors import ClaudeNotFoundError
         from claude_tui.transport.locate import find_claude

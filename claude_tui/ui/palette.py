@@ -16,16 +16,11 @@ from textual.content import Content
 from textual.fuzzy import Matcher
 
 from claude_tui.protocol.sanitize import printable
+from claude_tui.ui.modes import MODE_WORDS, available_modes
 
 if TYPE_CHECKING:
     from claude_tui.ui.screens.chat import ChatScreen
 
-MODE_WORDS = {
-    "default": "ask before edits and commands",
-    "acceptEdits": "accept file edits without asking",
-    "plan": "plan only, change nothing",
-    "bypassPermissions": "never ask (dangerous)",
-}
 
 
 def escape(text: str) -> str:
@@ -135,11 +130,10 @@ def chat_commands(chat: ChatScreen) -> list[Command]:
             current = " (current)" if value == current_model else ""
             commands.append(Command(f"Model: {name}{current}", partial(chat.set_model, value),
                                     _first_line(model.get("description"))))
-        modes = list(MODE_WORDS) if app.bypass_allowed else [m for m in MODE_WORDS if m != "bypassPermissions"]
-        for mode in modes:
+        for mode in available_modes(status, app.bypass_allowed):
             current = " (current)" if mode == status.permission_mode else ""
             commands.append(Command(f"Permission mode: {mode}{current}", partial(chat.set_mode, mode),
-                                    MODE_WORDS[mode]))
+                                    MODE_WORDS.get(mode, "")))
     # (Textual's own "Theme" command opens the picker; these jump straight to one.)
     for name in sorted(app.available_themes):
         current = " (current)" if name == app.theme else ""

@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from claude_tui.transport import versions
-from claude_tui.transport.versions import (
+from claude_tui.protocol.versions import (
     NEWEST_TESTED,
     OLDEST_SUPPORTED,
     accepts_thinking_display,
-    installed_version,
     offers_auto,
     parse_version,
     support_note,
 )
+from claude_tui.transport import locate
+from claude_tui.transport.locate import installed_version
 
 
 def test_versions_parse_from_what_the_cli_prints() -> None:
@@ -53,7 +53,7 @@ def test_installed_version_reads_the_npm_package(tmp_path: Path) -> None:
     link.parent.mkdir()
     link.symlink_to(package / "cli.js")
     assert installed_version(str(link)) == "2.0.77"
-    versions._cache.clear()
+    locate._versions.clear()
     (package / "package.json").write_text(json.dumps({"name": "something-else", "version": "9.9.9"}))
     assert installed_version(str(link)) is None  # someone else's package.json says nothing
     assert installed_version(str(tmp_path / "missing")) is None

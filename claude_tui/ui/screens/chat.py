@@ -28,10 +28,12 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteKind
 from claude_tui.session.status import Activity
 from claude_tui.store import DraftStore, PromptHistory
+from claude_tui.transport.locate import installed_version
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.change_view import show_changes
 from claude_tui.ui.chat_polish import ChatPolish
 from claude_tui.ui.connection import CliConnection
+from claude_tui.ui.modes import next_mode
 from claude_tui.ui.permission_flow import PermissionFlow
 from claude_tui.ui.typeahead import TypeaheadRouter
 from claude_tui.ui.welcome import welcome_text
@@ -42,8 +44,6 @@ from claude_tui.ui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from claude_tui.ui.app import ClaudeTuiApp
-
-MODES = ["default", "acceptEdits", "plan"]
 
 
 class ChatScreen(ChatPolish, Screen[None]):
@@ -152,16 +152,19 @@ class ChatScreen(ChatPolish, Screen[None]):
         await show_changes(self, changes)
 
     @on(CliConnection.Ready)
-    def _ready(self, message: CliConnection.Ready) -> None:
+    async def _ready(self, message: CliConnection.Ready) -> None:
         if message.connection not in (None, self.connection):
             return
-        self.conversation.apply_initialize(message.response)
+        # The version (for the supported-range note) from the package when the CLI does not say it.
+        installed = installed_version(self.options.claude_path) if self.options.command is None else None
+        changes = self.conversation.apply_initialize(message.response, installed)
         self.initialize_response = message.response  # all of it, for the help screen
         composer = self.query_one(Composer)
         composer.slash = slash_candidates(self.conversation.commands, self.conversation.status.slash_commands)
         if self.conversation.status.activity is Activity.STARTING:
             self.conversation.status.activity = Activity.IDLE
         self.query_one(StatusBar).show(self.conversation.status)
+        await self.show_changes(changes)
 
     @on(CliConnection.Exited)
     async def _exited(self, message: CliConnection.Exited) -> None:
@@ -270,16 +273,11 @@ class ChatScreen(ChatPolish, Screen[None]):
         self._control(builders.interrupt(), "Interrupt failed")
 
     def action_cycle_mode(self) -> None:
-        modes = list(MODES)
-        if self.tui.bypass_allowed:
-            modes.append("bypassPermissions")
-        current = self.conversation.status.permission_mode
-        following = modes[(modes.index(current) + 1) % len(modes)] if current in modes else modes[0]
-        self.set_mode(following)
+        self.set_mode(next_mode(self.conversation.status, self.tui.bypass_allowed))
 
     def set_mode(self, mode: str) -> None:
         def done() -> None:
-            self.conversation.status.permission_mode = mode
+            self.conversation.mode_switched(mode)
             self.options.permission_mode = mode  # a restart or new session keeps it
             self.query_one(StatusBar).show(self.conversation.status)
 

@@ -23,6 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.versions import NEWEST_TESTED, OLDEST_SUPPORTED, support_note
 from claude_tui.ui.keymap import effective_keys
 from claude_tui.ui.theme import theme_color
 
@@ -146,8 +147,10 @@ def session_sections(chat: Any, app: Any) -> list[Section]:
         mcp.styles.append("dim")
     sections.append(mcp)
     version = status.cli_version or str(init.get("claude_code_version") or "")
+    note = support_note(version)
     about = Section("Versions", [
-        ("Claude Code", printable(version or "unknown")),
+        ("Claude Code", printable(version or "unknown") + (f" — {note}" if note else
+                        f" (supported: {OLDEST_SUPPORTED} to {NEWEST_TESTED})" if version else "")),
         ("claude-tui", str(getattr(app, "version", ""))),
     ])
     if status.model:

@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.status import Activity, SessionStatus
+from claude_tui.ui.modes import ASKS_LESS
 
 _ACTIVITY_STYLES = {
     Activity.WAITING: "bold reverse",
@@ -16,6 +17,13 @@ _ACTIVITY_STYLES = {
     Activity.EXITED: "bold",
 }
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+def _mode_part(mode: str) -> tuple[str, str]:
+    """The permission mode; one where tools run without a dialog stands out (bypass most of all)."""
+    if mode == "bypassPermissions":
+        return (printable(mode), "bold reverse")
+    return (printable(mode), "bold" if mode in ASKS_LESS else "italic")
 
 
 def _gauge(fraction: float, width: int = 10) -> str:
@@ -96,7 +104,7 @@ class StatusBar(Static):
         parts: list[tuple[str, str] | str] = []
         parts.append((printable(status.model) or "…", "bold"))
         parts.append(sep)
-        parts.append((printable(status.permission_mode), "italic"))
+        parts.append(_mode_part(status.permission_mode))
         if session and status.session_id:
             parts.append(sep)
             parts.append((printable(status.short_session_id), "dim"))

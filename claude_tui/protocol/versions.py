@@ -5,23 +5,19 @@ the oldest supported, one from the band that starts stream-json sessions in `aut
 the pinned version and the newest tested. A version outside it still runs; the app only
 says so in a note (`support_note`).
 
-The version of an installed CLI is read from the `package.json` next to the binary (npm
-installs; no process started), else from the CLI itself (`system/init`'s
-`claude_code_version`, the `initialize` response on newer CLIs).
+The version comes from the CLI itself (`system/init`'s `claude_code_version`, the
+`initialize` response on newer CLIs) or from its npm package (`transport.locate.installed_version`).
+Pure: no I/O here.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-from pathlib import Path
 
 __all__ = [
     "NEWEST_TESTED",
     "OLDEST_SUPPORTED",
     "accepts_thinking_display",
-    "installed_version",
     "offers_auto",
     "parse_version",
     "support_note",
@@ -36,7 +32,6 @@ _THINKING_DISPLAY_FROM = "2.1.290"
 """`--thinking-display summarized|omitted` (a hidden flag: `claude --help` does not list it)."""
 
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
-_cache: dict[tuple[str, int], str | None] = {}
 
 
 def parse_version(text: object) -> tuple[int, int, int] | None:
@@ -74,29 +69,3 @@ def support_note(version: object) -> str | None:
     return None
 
 
-def installed_version(binary: str | os.PathLike[str] | None) -> str | None:
-    """The version of an npm-installed `claude` from its package.json (cached per file); None if unknown."""
-    if not binary:
-        return None
-    try:
-        real = Path(binary).resolve()
-        key = (str(real), real.stat().st_mtime_ns)
-    except OSError:
-        return None
-    if key not in _cache:
-        _cache[key] = _read_package_version(real)
-    return _cache[key]
-
-
-def _read_package_version(real: Path) -> str | None:
-    # npm: <prefix>/node_modules/@anthropic-ai/claude-code/{cli.js, bin/claude.exe}
-    for folder in (real.parent, real.parent.parent):
-        manifest = folder / "package.json"
-        try:
-            data = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("name") == "@anthropic-ai/claude-code":
-            version = data.get("version")
-            return version if parse_version(version) else None
-    return None

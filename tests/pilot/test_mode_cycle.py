@@ -1,0 +1,52 @@
+"""Shift+Tab reaches every mode the running CLI offers, and the status bar and palette show the current one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.pilot.helpers import chat, make_app, wait_for
+
+
+async def test_auto_is_in_the_cycle_where_the_cli_offers_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.conversation.commands)
+        assert screen.conversation.status.cli_version == "2.1.330"  # the fake CLI plays 2.1.330's lines
+        seen = []
+        for _ in range(4):
+            before = screen.conversation.status.permission_mode
+            await pilot.press("shift+tab")
+            await wait_for(pilot, lambda b=before: screen.conversation.status.permission_mode != b)
+            seen.append(screen.conversation.status.permission_mode)
+            if seen[-1] == "auto":
+                assert "auto" in str(screen.query_one("#status-bar").render())
+        assert seen == ["acceptEdits", "plan", "auto", "default"]
+        assert screen.options.permission_mode == "default"  # a restart keeps the mode shown
+
+
+async def test_an_old_cli_cycles_without_auto(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.conversation.commands)
+        screen.conversation.status.cli_version = "2.1.0"  # as 2.1.0's system/init says
+        seen = []
+        for _ in range(3):
+            before = screen.conversation.status.permission_mode
+            await pilot.press("shift+tab")
+            await wait_for(pilot, lambda b=before: screen.conversation.status.permission_mode != b)
+            seen.append(screen.conversation.status.permission_mode)
+        assert seen == ["acceptEdits", "plan", "default"]
+
+
+async def test_the_palette_lists_auto_and_marks_the_current_mode(tmp_path: Path) -> None:
+    from claude_tui.ui.palette import chat_commands
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.conversation.commands)
+        texts = [c.text for c in chat_commands(screen) if c.text.startswith("Permission mode")]
+        assert "Permission mode: auto" in texts
+        assert "Permission mode: default (current)" in texts
