@@ -228,6 +228,16 @@ def _assistant_model(record: dict[str, Any]) -> bool:
     return isinstance(message, dict) and isinstance(message.get("model"), str) and message["model"] != "<synthetic>"
 
 
+_MESSAGE_MARKS = (*_type_marks("user"), *_type_marks("assistant"))
+
+
+def _has_messages(data: bytes) -> bool:
+    """Whether a (whole) transcript holds any conversation record: CLIs up to 2.1.0 write a file holding
+    only a `file-history-snapshot` under a fresh id each time they resume a session, which listed as
+    an extra "(no prompt)" session with 0 messages."""
+    return any(mark in data for mark in _MESSAGE_MARKS)
+
+
 def _read_bounded(fh: Any, size: int, head_n: int, tail_n: int) -> tuple[bytes, bytes, bool]:
     """(head, tail, whole): the whole file if it fits in ``head_n + tail_n`` bytes."""
     if size <= head_n + tail_n:
@@ -257,6 +267,8 @@ def read_meta(path: str | os.PathLike[str], project: str | None = None) -> Sessi
                 head, tail, whole = _read_bounded(fh, size, HEAD_BYTES, TAIL_BYTES)
             else:
                 head, tail, whole = _read_bounded(fh, size, SMALL_HEAD, SMALL_TAIL)
+            if whole and not _has_messages(head):
+                return None  # e.g. the snapshot-only file an older CLI writes when it resumes a session
             meta = _extract(path, name, project, st, head, tail, whole)
             if whole:
                 return meta

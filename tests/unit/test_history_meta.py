@@ -156,3 +156,14 @@ def test_huge_first_prompt_is_truncated(tmp_path: Path, words: int) -> None:
     m = read_meta(_session(tmp_path, [{"type": "x" * 10}] * 20000, prompt="word " * words))
     assert m is not None and m.title_source == "first-prompt"
     assert m.title.startswith("word word") and len(m.title) <= 200
+
+
+def test_an_old_clis_snapshot_only_file_is_not_a_session() -> None:
+    """2.0.77 (and 2.1.0) write a file holding only a file-history-snapshot under a fresh id when they
+    resume a session; it listed as an extra "(no prompt)" row with 0 messages."""
+    resumed = Path(__file__).parent.parent / "fixtures" / "claude-code-2.0.77" / "resumed"
+    phantom = resumed / "6126c910-e57c-45e6-8688-8afb98b83686.jsonl"
+    assert b"file-history-snapshot" in phantom.read_bytes()
+    assert read_meta(phantom) is None
+    real = read_meta(resumed / "a8ae8403-3f50-4b84-8494-258cb6b2652b.jsonl")
+    assert real is not None and real.title == "first kw:plain" and real.version == "2.0.77"
