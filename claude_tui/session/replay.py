@@ -14,6 +14,7 @@ from typing import Any
 from claude_tui.protocol import decode_obj
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteKind
+from claude_tui.session.pricing import estimate_cost
 from claude_tui.session.status import Activity
 
 
@@ -82,6 +83,8 @@ def replay(
 ) -> Conversation:
     """Feed the main chain (root → leaf) and each subagent's records into a conversation."""
     conversation = conversation or Conversation()
+    records = list(records)  # read twice: once shown, once priced when there is no cost_usd
+    sidechains = {key: list(agent) for key, agent in (sidechains or {}).items()}
     # The transcript's assistant messages name the model they were written with; the CLI
     # that continues the session may run another (its initialize/init say which).
     model_before = conversation.status.model
@@ -117,6 +120,13 @@ def replay(
     if cost_usd is not None:
         # The CLI continuing this history (resume or fork) counts its cost in every total it reports.
         status.cost_total = conversation.history_cost = cost_usd
+    else:
+        # An older CLI's transcript (no cost-state, so no `cost_usd`): estimated from its token counts.
+        # Those CLIs' totals do not include the history, so the estimate is added to what they report
+        # (`CostMeter.base`, as after a reset of the counter) instead of being a floor.
+        earlier = estimate_cost([*records, *(r for agent in sidechains.values() for r in agent)])
+        if earlier:
+            conversation.cost.base = status.cost_total = earlier
     status.activity = Activity.STARTING
     if conversation.items:
         conversation.add_note("Resumed from the transcript; the conversation continues below.", NoteKind.INFO)

@@ -1,0 +1,74 @@
+"""What a transcript's API calls cost, estimated from their token counts, for transcripts with no
+`cost-state` record (written by older CLIs such as 2.0.77 and 2.1.0).
+
+Without it a resumed old session showed $0.0000 until its first new turn, and then only that turn:
+those CLIs do not carry the history's cost into their totals. The estimate uses Anthropic's list
+prices per million tokens (cache writes at 1.25x input, cache reads at 0.1x input), the way Claude
+Code computes its own totals; a model it cannot price adds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+# (input, output) USD per million tokens; the first pattern found in the model id wins.
+_PRICES: tuple[tuple[str, float, float], ...] = (
+    ("opus-4-1", 15.0, 75.0),
+    ("opus-4-0", 15.0, 75.0),
+    ("opus-4-2025", 15.0, 75.0),
+    ("3-opus", 15.0, 75.0),
+    ("opus", 5.0, 25.0),  # Opus 4.5 and later
+    ("sonnet", 3.0, 15.0),
+    ("3-5-haiku", 0.8, 4.0),
+    ("3-haiku", 0.25, 1.25),
+    ("haiku", 1.0, 5.0),  # Haiku 4.5 and later
+)
+
+
+def model_prices(model: str) -> tuple[float, float] | None:
+    for pattern, price_in, price_out in _PRICES:
+        if pattern in model:
+            return price_in, price_out
+    return None
+
+
+def _tokens(usage: Mapping[str, Any], key: str) -> int:
+    value = usage.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def message_cost(model: str, usage: Mapping[str, Any]) -> float:
+    prices = model_prices(model)
+    if prices is None:
+        return 0.0
+    price_in, price_out = prices
+    return (_tokens(usage, "input_tokens") * price_in
+            + _tokens(usage, "cache_creation_input_tokens") * price_in * 1.25
+            + _tokens(usage, "cache_read_input_tokens") * price_in * 0.1
+            + _tokens(usage, "output_tokens") * price_out) / 1e6
+
+
+def estimate_cost(records: Iterable[Mapping[str, Any]]) -> float | None:
+    """The summed cost of the assistant messages in `records` (each message once: the CLI writes a
+    record per content block, all with the message's usage); None when none could be priced."""
+    seen: set[str] = set()
+    total = 0.0
+    priced = False
+    for record in records:
+        if record.get("type") != "assistant":
+            continue
+        message = record.get("message")
+        if not isinstance(message, dict) or not isinstance(message.get("usage"), dict):
+            continue
+        message_id = message.get("id")
+        if isinstance(message_id, str) and message_id:
+            if message_id in seen:
+                continue
+            seen.add(message_id)
+        model = str(message.get("model") or "")
+        if model_prices(model) is None:
+            continue
+        total += message_cost(model, message["usage"])
+        priced = True
+    return total if priced else None
