@@ -38,6 +38,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The version matrix (test_version_matrix.py): which Claude Code version ran which core flow."""
+    from tests.e2e.test_version_matrix import FLOWS, MATRIX
+
+    if not MATRIX:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section("Claude Code version matrix")
+    width = max(len(f) for f in FLOWS) + 2
+    write("version    " + "".join(f.ljust(width) for f in FLOWS))
+    for version, results in MATRIX.items():
+        cells = [("ok" if results.get(f) == "ok" else "-" if f not in results else
+                  "skip" if results[f].startswith("skipped") else "FAIL").ljust(width) for f in FLOWS]
+        write(version.ljust(11) + "".join(cells))
+    for version, results in MATRIX.items():
+        for flow, why in results.items():
+            if why != "ok":
+                write(f"  {version} {flow}: {why}")
+
+
 def marked_env(base_url: str, root: Path) -> dict[str, str]:
     """offline_env plus this session's run marker (see ``marked_processes``)."""
     env = offline_env(base_url, root)

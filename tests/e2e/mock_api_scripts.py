@@ -191,6 +191,17 @@ def edit(v: RequestView) -> Reply:
     )(v)
 
 
+def readedit(v: RequestView) -> Reply:
+    """Read, then the same Edit as `edit`: CLIs before 2.1.x refuse an Edit of a file not read first."""
+    path = f"{v.project}/a.txt"
+    if v.step == 0:
+        return Reply([tool("Read", file_path=path)], stop_reason="tool_use")
+    if v.step == 1:
+        return Reply([tool("Edit", replace_all=False, file_path=path, old_string="beta", new_string="BETA")],
+                     stop_reason="tool_use")
+    return Reply([text(DONE_TEXT)])
+
+
 def write(v: RequestView) -> Reply:
     return _tool_then_done(
         tool("Write", file_path=f"{v.project}/new.txt", content="line1\nline2\n")
@@ -293,6 +304,7 @@ SCRIPTS: dict[str, Script] = {
     "think": think,
     "bash": bash,
     "edit": edit,
+    "readedit": readedit,
     "write": write,
     "overwrite": overwrite,
     "ask": ask,
