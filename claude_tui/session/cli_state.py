@@ -65,6 +65,20 @@ def is_compact_summary(raw: dict[str, Any], text: str) -> bool:
         text.lstrip().startswith(_COMPACT_SUMMARY)
 
 
+# System messages newer CLIs send (names from 2.1.332) that carry no words of their own.
+_SYSTEM_WORDS = {
+    "agents_killed": "Claude Code stopped the background agents.",
+    "model_fallback": "Claude Code switched to its fallback model.",
+    "session_writes_lost": "Claude Code could not save part of this session's transcript.",
+}
+# Bookkeeping for front ends that draw more than we do: nothing for the user to read.
+_QUIET_SYSTEM = frozenset({
+    "session_state_changed", "turn_duration", "post_turn_summary", "vcs_state_changed", "commands_changed",
+    "per_turn_effort_changed", "task_list_statuses", "control_request_progress", "file_snapshot", "shell_cwd",
+    "session_title_changed", "session_metadata", "prompt_draft_activity", "set_message_waiting",
+})
+
+
 def _same_mode(asked: str, reported: str) -> bool:
     # Newer CLIs list `manual` where older ones say `default` (ask each time).
     ask_each_time = {"default", "manual"}
@@ -132,7 +146,10 @@ class CliStateMixin:
         """A system message this version does not know: its words as a note (never dropped silently);
         one without words is named once per subtype."""
         subtype = printable(str(raw.get("subtype") or raw.get("type") or "?"))[:60]
+        if subtype in _QUIET_SYSTEM:
+            return []
         words = next((raw[key] for key in ("content", "message", "text") if isinstance(raw.get(key), str)), "")
+        words = words or _SYSTEM_WORDS.get(subtype, "")
         if words.strip():
             return self.add_note(printable(words.strip())[:4000], NoteKind.INFO)  # type: ignore[attr-defined]
         if subtype in self._system_noted:

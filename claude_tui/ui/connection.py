@@ -104,7 +104,9 @@ class CliConnection:
             return
         finally:
             self.spawned.set()
-        initialize = asyncio.create_task(self._initialize(client, builders.initialize()))
+        # We render a stop for each background task (the sidebar's `x`, `stop_task`): declared, Esc ends
+        # only the turn and spares running agents (CLIs before 2.1.290 ignore the field and kill them).
+        initialize = asyncio.create_task(self._initialize(client, builders.initialize(perTaskStopAffordance=True)))
         loop = asyncio.get_running_loop()
         batch: list[Any] = []
 

@@ -227,6 +227,13 @@ agent = _tool_then_done(
     ),
 )
 
+slowagent = _tool_then_done(
+    text("Delegating a long job. "),
+    tool("Task", description="Explore slowly", prompt="kw:slow explore slowly", subagent_type="Explore",
+         run_in_background=True),
+)
+"""A background agent that streams for ~15 s (its prompt picks `slow`): long enough to interrupt around."""
+
 
 def subagent(v: RequestView) -> Reply:
     return Reply([text("Subagent here, exploring. ")])
@@ -312,6 +319,7 @@ SCRIPTS: dict[str, Script] = {
     "plan": plan,
     "agent": agent,
     "subagent": subagent,
+    "slowagent": slowagent,
     "tasks": tasks,
     "slow": slow,
     "longstream": longstream,

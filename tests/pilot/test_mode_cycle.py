@@ -50,3 +50,23 @@ async def test_the_palette_lists_auto_and_marks_the_current_mode(tmp_path: Path)
         texts = [c.text for c in chat_commands(screen) if c.text.startswith("Permission mode")]
         assert "Permission mode: auto" in texts
         assert "Permission mode: default (current)" in texts
+
+
+async def test_f1_shows_the_version_with_the_range_or_the_note(tmp_path: Path) -> None:
+    from claude_tui.ui.screens.help import HelpScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.conversation.commands)
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = " ".join(app.screen.text().split())
+        assert "2.1.330 (supported: 2.0.77 to 2.1.332)" in text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        screen.conversation.status.cli_version = "2.3.0"
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = " ".join(app.screen.text().split())
+        assert "2.3.0 — Claude Code 2.3.0 is newer than the newest version claude-tui was tested with" in text

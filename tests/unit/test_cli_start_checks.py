@@ -86,3 +86,12 @@ def test_unknown_system_messages_become_notes() -> None:
     assert len(named) == 1  # a wordless one is named once, not on every line
     conversation.apply(decode_obj({"type": "system", "subtype": "x", "content": "\x1b[31mred\x1b[0m alert"}))
     assert "\x1b" not in notes(conversation)[-1].text
+
+
+def test_wordless_system_messages_say_what_happened_or_nothing() -> None:
+    conversation = Conversation()
+    conversation.apply(decode_obj({"type": "system", "subtype": "agents_killed", "session_id": "s", "uuid": "u"}))
+    assert notes(conversation)[-1].text == "Claude Code stopped the background agents."
+    before = len(conversation.items)
+    conversation.apply(decode_obj({"type": "system", "subtype": "session_state_changed", "state": "idle"}))
+    assert len(conversation.items) == before  # bookkeeping: nothing to read

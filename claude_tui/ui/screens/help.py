@@ -153,6 +153,8 @@ def session_sections(chat: Any, app: Any) -> list[Section]:
                         f" (supported: {OLDEST_SUPPORTED} to {NEWEST_TESTED})" if version else "")),
         ("claude-tui", str(getattr(app, "version", ""))),
     ])
+    if isinstance(init.get("sandbox_enabled"), bool):  # reported from 2.1.332 on
+        about.rows.append(("Sandbox", "on: Bash runs in Claude Code's sandbox" if init["sandbox_enabled"] else "off"))
     if status.model:
         about.rows.append(("Model", printable(status.model)))
     if status.session_id:
