@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from claude_tui.protocol import decode_obj
+from claude_tui.protocol.pricing import estimate_cost
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteKind
-from claude_tui.session.pricing import estimate_cost
 from claude_tui.session.status import Activity
 
 

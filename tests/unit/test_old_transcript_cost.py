@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from claude_tui.protocol import decode_obj
-from claude_tui.session.pricing import estimate_cost, message_cost
+from claude_tui.protocol.pricing import estimate_cost, message_cost
 from claude_tui.session.replay import replay
 
 SESSIONS = Path(__file__).parent.parent / "fixtures" / "claude-code-2.0.77" / "sessions"
