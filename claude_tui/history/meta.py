@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
+from claude_tui.protocol.pricing import estimate_cost
+
 from .text import TITLE_MAX, clean, command_label, has_tool_result, is_prompt_like, message_texts, prompt_text
 
 HEAD_BYTES = 64 * 1024
@@ -238,6 +240,17 @@ def _has_messages(data: bytes) -> bool:
     return any(mark in data for mark in _MESSAGE_MARKS)
 
 
+def _assistant_records(data: bytes) -> list[dict[str, Any]]:
+    marks = _type_marks("assistant")
+    found = []
+    for line in data.split(b"\n"):
+        if (marks[0] in line or marks[1] in line) and b'"usage"' in line:
+            record = _loads(line)
+            if record is not None:
+                found.append(record)
+    return found
+
+
 def _read_bounded(fh: Any, size: int, head_n: int, tail_n: int) -> tuple[bytes, bytes, bool]:
     """(head, tail, whole): the whole file if it fits in ``head_n + tail_n`` bytes."""
     if size <= head_n + tail_n:
@@ -333,6 +346,9 @@ def _extract(path: str, name: str, project: str | None, st: os.stat_result,
     cost = typed.get("cost-state", {}).get("totalCostUSD")
     if isinstance(cost, (int, float)):
         meta.cost_usd = float(cost)
+    elif whole:
+        # No cost-state (CLIs up to 2.1.0 write none): estimated from the token counts, as on resume.
+        meta.cost_usd = estimate_cost(_assistant_records(head))
     model = typed.get("assistant")
     if model is None and not whole:
         model = _last_record(hb, b'"model":', _assistant_model, 0, "assistant")

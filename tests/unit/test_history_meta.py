@@ -167,3 +167,11 @@ def test_an_old_clis_snapshot_only_file_is_not_a_session() -> None:
     assert read_meta(phantom) is None
     real = read_meta(resumed / "a8ae8403-3f50-4b84-8494-258cb6b2652b.jsonl")
     assert real is not None and real.title == "first kw:plain" and real.version == "2.0.77"
+
+
+def test_an_old_session_without_cost_state_gets_its_estimated_cost() -> None:
+    """2.0.77 writes no cost-state: the listing showed '-'. Its one request cost $0.015105 (the CLI's result)."""
+    resumed = Path(__file__).parent.parent / "fixtures" / "claude-code-2.0.77" / "resumed"
+    meta = read_meta(resumed / "a8ae8403-3f50-4b84-8494-258cb6b2652b.jsonl")
+    assert meta is not None and meta.cost_usd is not None
+    assert abs(meta.cost_usd - 2 * 0.015105) < 1e-9  # two turns, one request each
