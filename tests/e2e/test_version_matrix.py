@@ -45,11 +45,17 @@ MATRIX: dict[str, dict[str, str]] = {}
 Options = Callable[..., CliOptions]
 
 
-def _binary(version: str) -> Path:
-    try:
-        return ensure_cli(version)
-    except CliInstallError as exc:
-        pytest.fail(f"Claude Code {version} cannot be installed: {exc}", pytrace=False)
+@pytest.fixture(scope="session")
+def matrix_clis() -> dict[str, Path | str]:
+    """Every matrix version, installed into the real cache: a session fixture runs before the per-test
+    `XDG_CACHE_HOME` isolation (tests/conftest.py), which would install into a fresh temp dir each time."""
+    found: dict[str, Path | str] = {}
+    for version in VERSIONS:
+        try:
+            found[version] = ensure_cli(version)
+        except CliInstallError as exc:
+            found[version] = f"Claude Code {version} cannot be installed: {exc}"
+    return found
 
 
 def _kinds(d: AppDriver) -> list[tuple[str, str]]:
@@ -83,8 +89,11 @@ async def _flow(results: dict[str, str], name: str, body: Callable[[], Awaitable
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-async def test_core_flows(version: str, app_options: Options, project_dir: Path, config_dir: Path) -> None:
-    binary = _binary(version)
+async def test_core_flows(version: str, matrix_clis: dict[str, Path | str], app_options: Options,
+                          project_dir: Path, config_dir: Path) -> None:
+    binary = matrix_clis[version]
+    if isinstance(binary, str):
+        pytest.fail(binary, pytrace=False)
     results = MATRIX.setdefault(version, {})
 
     def options(**kwargs: object) -> CliOptions:
