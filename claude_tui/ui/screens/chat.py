@@ -157,6 +157,8 @@ class ChatScreen(ChatPolish, Screen[None]):
             return
         # The version (for the supported-range note) from the package when the CLI does not say it.
         installed = installed_version(self.options.claude_path) if self.options.command is None else None
+        # This process (the first, or one after Ctrl+R) was started in the options' mode: check its report.
+        self.conversation.expect_mode(self.options.permission_mode)
         changes = self.conversation.apply_initialize(message.response, installed)
         self.initialize_response = message.response  # all of it, for the help screen
         composer = self.query_one(Composer)
