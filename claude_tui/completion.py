@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from claude_tui.protocol.sanitize import printable_name
+
 _ALWAYS_SKIP = {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", ".tox"}
 _MAX_FILES = 20_000
 
@@ -57,17 +59,20 @@ def rank(query: str, candidates: Iterable[Candidate], limit: int = 50) -> list[C
 
 
 def slash_candidates(commands: list[dict[str, Any]], names: list[str]) -> list[Candidate]:
-    """Commands from the initialize response (with descriptions), plus names from system/init."""
+    """Commands from the initialize response (with descriptions), plus names from system/init.
+
+    Names come from the CLI's plugins and skills: each is kept as it shows (`printable_name`), so
+    the menu, the prompt and what is sent agree and none carries a control character."""
     seen: dict[str, Candidate] = {}
     for command in commands:
-        name = str(command.get("name", "")).lstrip("/")
+        name = printable_name(str(command.get("name", ""))).lstrip("/")
         # Internal entries ("__remote-workflow") and removed ones are not for typing.
         if name.startswith("_") or "(removed)" in name:
             continue
         if name:
             seen[name] = Candidate(name, str(command.get("description", "")), str(command.get("argumentHint", "")))
     for name in names:
-        name = name.lstrip("/")
+        name = printable_name(str(name)).lstrip("/")
         if name.startswith("_") or "(removed)" in name:
             continue
         if name and name not in seen:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import signal
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,17 +13,19 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from claude_tui import __version__
 from claude_tui.config import Config
-from claude_tui.protocol.sanitize import one_line, printable
+from claude_tui.protocol.sanitize import clipboard_text, one_line, printable
 from claude_tui.resources import styles_dir
 from claude_tui.session.changes import TurnEnded
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
 from claude_tui.transport.reaper import kill_all_children
+from claude_tui.ui.inert import TerminalSafe
 from claude_tui.ui.palette import ChatCommands
 from claude_tui.ui.screens.chat import ChatScreen
 from claude_tui.ui.screens.dialog_attention import request_attention
@@ -74,6 +76,8 @@ class ClaudeTuiApp(App[None]):
         self.is_quitting = False
         self._ctrl_c_at: float | None = None
         self.version = __version__
+        self.terminal_safe = TerminalSafe()
+        """The render-boundary filter every widget's lines pass through (see `claude_tui.ui.inert`)."""
         self.startup_warnings: list[str] = []
         from claude_tui.ui.state import apply_startup_theme, load_state
 
@@ -142,6 +146,15 @@ class ClaudeTuiApp(App[None]):
                 signal.signal(sig, handler)
             except (ValueError, OSError):  # not the main thread (tests)
                 pass
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        # Every widget asks the app (Widget.get_line_filters): the one place all drawn text passes.
+        return [*super().get_line_filters(), self.terminal_safe]
+
+    def copy_to_clipboard(self, text: str) -> None:
+        """Every copy (Ctrl+Y, select mode, a TextArea/Input selection, a mouse selection of the screen)
+        ends here: what reaches the clipboard, and the OSC 52 that carries it, is clean text."""
+        super().copy_to_clipboard(clipboard_text(text))
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:

@@ -22,7 +22,7 @@ from textual.keys import format_key
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.protocol.versions import NEWEST_TESTED, OLDEST_SUPPORTED, support_note
 from claude_tui.ui.keymap import effective_keys
 from claude_tui.ui.theme import theme_color
@@ -114,9 +114,9 @@ def session_sections(chat: Any, app: Any) -> list[Section]:
     sections: list[Section] = []
     commands = Section("Slash commands")
     for command in conversation.commands:
-        name = "/" + printable(str(command.get("name", "")))
-        hint = printable(str(command.get("argumentHint") or ""))
-        aliases = [printable(str(a)) for a in command.get("aliases") or [] if isinstance(a, str)]
+        name = "/" + printable_name(str(command.get("name", "")))
+        hint = printable_name(str(command.get("argumentHint") or ""))
+        aliases = [printable_name(str(a)) for a in command.get("aliases") or [] if isinstance(a, str)]
         left = f"{name} {hint}".strip()
         if aliases:
             left += "  (" + ", ".join("/" + alias for alias in aliases) + ")"
@@ -124,22 +124,22 @@ def session_sections(chat: Any, app: Any) -> list[Section]:
         commands.rows.append((left, printable(description.splitlines()[0] if description else "")[:160]))
     if not commands.rows:
         for name in status.slash_commands:
-            commands.rows.append(("/" + printable(name), ""))
+            commands.rows.append(("/" + printable_name(name), ""))
     sections.append(commands)
     agents = Section("Agents")
     described = [a for a in init.get("agents") or [] if isinstance(a, dict)]
     for agent in described:
         text = printable(str(agent.get("description") or "")).strip()
-        agents.rows.append((printable(str(agent.get("name", ""))), text.splitlines()[0][:160] if text else ""))
+        agents.rows.append((printable_name(str(agent.get("name", ""))), text.splitlines()[0][:160] if text else ""))
     if not agents.rows:
-        agents.rows = [(printable(name), "") for name in status.agents]
+        agents.rows = [(printable_name(name), "") for name in status.agents]
     sections.append(agents)
-    sections.append(Section("Tools", [(printable(name), "") for name in status.tools]))
-    sections.append(Section("Skills", [(printable(name), "") for name in status.skills]))
+    sections.append(Section("Tools", [(printable_name(name), "") for name in status.tools]))
+    sections.append(Section("Skills", [(printable_name(name), "") for name in status.skills]))
     mcp = Section("MCP servers")
     for server in status.mcp_servers:
         state = printable(str(server.get("status", "unknown")))
-        mcp.rows.append((printable(str(server.get("name", "?"))), state))
+        mcp.rows.append((printable_name(str(server.get("name", "?"))), state))
         colour = MCP_STATUS_COLOR.get(state)
         mcp.styles.append(theme_color(app, colour, "") if colour else "")
     if not mcp.rows:

@@ -13,9 +13,10 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
+from textual.widgets.text_area import Edit, EditResult
 
 from claude_tui.completion import Candidate, dropped_files_mention, mention, rank
-from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.sanitize import printable, printable_name, prompt_text
 from claude_tui.store import PromptHistory
 
 _NEWLINE_KEYS = {"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"}
@@ -48,6 +49,16 @@ class PromptInput(TextArea):
         self.menu: CompletionMenu | None = None
         self.project_root: Path | None = None
         """Set by the screen: dropped files under it are mentioned by relative path."""
+
+    # Everything that enters the document (typing, a paste, a completion, history, a draft, undo)
+    # comes through `edit` or `load_text`: the document never holds a control character, only its
+    # visible stand-in, so what the box shows is exactly what is sent.
+    def edit(self, edit: Edit) -> EditResult:
+        edit.text = prompt_text(edit.text)
+        return super().edit(edit)
+
+    def load_text(self, text: str) -> None:
+        super().load_text(prompt_text(text))
 
     async def _on_paste(self, event: events.Paste) -> None:
         # A file dragged onto the terminal arrives as a pasted path: make it an @ mention, which
@@ -141,9 +152,10 @@ class CompletionMenu(OptionList):
             return
         options = []
         for candidate in candidates:
-            label = Text(sigil + printable(candidate.value), style="bold")
+            # One row per candidate: a file named "new\nline.txt" shows as new␊line.txt.
+            label = Text(sigil + printable_name(candidate.value), style="bold")
             if candidate.hint:
-                label.append(" " + printable(candidate.hint), style="dim")
+                label.append(" " + printable_name(candidate.hint), style="dim")
             lines = candidate.description.strip().splitlines()
             if lines:  # its first line, cut early only to bound the work: the width decides the rest
                 label.append("  " + printable(lines[0])[:_DESCRIPTION_LIMIT], style="dim italic")
@@ -260,5 +272,7 @@ class Composer(Vertical):
         prompt = self.prompt
         row, column = prompt.cursor_location
         start = (row, column - len(query) - 1)
-        replacement = (mention(candidate.value) if sigil == "@" else sigil + candidate.value) + " "
+        # The name as the menu showed it: never a raw control (or a newline) from a file name.
+        value = printable_name(candidate.value)
+        replacement = (mention(value) if sigil == "@" else sigil + value) + " "
         prompt.replace(replacement, start, (row, column))

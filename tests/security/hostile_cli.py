@@ -1,0 +1,67 @@
+"""A hostile stand-in for `claude`: the fake CLI, with escape sequences and markup in every name it reports.
+
+Run as a script (the terminal-bytes harness writes an executable wrapper around it). It plays the
+fake CLI's recordings, but its ``initialize`` response lists slash commands, agents and argument
+hints whose names carry OSC 52/OSC 2/CSI/C1/BEL and Textual markup, its ``system/init`` reports
+the same names, and every assistant text gets a hostile tail. The real CLI drops command names with
+ESC, but passes markup (``we[@click=app.quit]ird``); a plugin or an older CLI may pass anything.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from claude_tui.fakecli import server  # noqa: E402
+
+CLIP = "\x1b]52;c;UFdORUQtQlktQ0xJ\x07"  # base64 "PWNED-BY-CLI"
+TITLE = "\x1b]2;PWNED-CLI-TITLE\x1b\\"
+HOSTILE_NAMES = [
+    f"clipcmd{CLIP}",
+    f"titlecmd{TITLE}",
+    "we[@click=app.quit]ird",
+    "bellcmd\x07\x9b31m\x1bP1$qm\x1b\\",
+    "newcmd\nline",
+]
+TAIL = f" tail{CLIP}{TITLE}\x1b[5n\x07\x1bP+q544e\x1b\\\x9d0;c1title\x9c"
+
+
+def _hostile(obj: dict[str, Any]) -> dict[str, Any]:
+    response = (obj.get("response") or {}).get("response") if obj.get("type") == "control_response" else None
+    if isinstance(response, dict) and "commands" in response:
+        response["commands"] = [
+            *({"name": name, "description": f"desc {name}", "argumentHint": f"<arg{TITLE}>"} for name in HOSTILE_NAMES),
+            *response["commands"],
+        ]
+        response["agents"] = [{"name": f"agent{CLIP}", "description": f"agent desc{TITLE}"},
+                              *(response.get("agents") or [])]
+    if obj.get("type") == "system" and obj.get("subtype") == "init":
+        obj["slash_commands"] = [*HOSTILE_NAMES, *(obj.get("slash_commands") or [])]
+        obj["tools"] = [f"tool{CLIP}", *(obj.get("tools") or [])]
+    if obj.get("type") == "assistant":
+        for block in (obj.get("message") or {}).get("content") or []:
+            if isinstance(block, dict) and block.get("type") == "text":
+                block["text"] = str(block.get("text", "")) + TAIL
+    return obj
+
+
+_line = server.Writer.line
+
+
+def _patched(self: server.Writer, text: str) -> None:
+    # Every line, recorded or built, leaves through Writer.line.
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return _line(self, text)
+    _line(self, json.dumps(_hostile(obj), separators=(",", ":"), ensure_ascii=False))
+
+
+server.Writer.line = _patched  # type: ignore[method-assign]
+
+if __name__ == "__main__":
+    raise SystemExit(server.main())
