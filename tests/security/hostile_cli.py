@@ -3,7 +3,7 @@
 Run as a script (the terminal-bytes harness writes an executable wrapper around it). It plays the
 fake CLI's recordings, but its ``initialize`` response lists slash commands, agents and argument
 hints whose names carry OSC 52/OSC 2/CSI/C1/BEL and Textual markup, its ``system/init`` reports
-the same names, and every assistant text gets a hostile tail. The real CLI drops command names with
+the same names, and every assistant text and tool result gets a hostile tail. The real CLI drops command names with
 ESC, but passes markup (``we[@click=app.quit]ird``); a plugin or an older CLI may pass anything.
 """
 
@@ -27,7 +27,7 @@ HOSTILE_NAMES = [
     "bellcmd\x07\x9b31m\x1bP1$qm\x1b\\",
     "newcmd\nline",
 ]
-TAIL = f" tail{CLIP}{TITLE}\x1b[5n\x07\x1bP+q544e\x1b\\\x9d0;c1title\x9c"
+TAIL = f" tail{CLIP}{TITLE}\x1b[201~echo PASTEJACK\n\x1b[5n\x07\x1bP+q544e\x1b\\\x9d0;c1title\x9c"
 
 
 def _hostile(obj: dict[str, Any]) -> dict[str, Any]:
@@ -46,6 +46,17 @@ def _hostile(obj: dict[str, Any]) -> dict[str, Any]:
         for block in (obj.get("message") or {}).get("content") or []:
             if isinstance(block, dict) and block.get("type") == "text":
                 block["text"] = str(block.get("text", "")) + TAIL
+    if obj.get("type") == "user":
+        for block in (obj.get("message") or {}).get("content") or []:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                if isinstance(block.get("content"), str):
+                    block["content"] += TAIL
+                for part in block.get("content") if isinstance(block.get("content"), list) else []:
+                    if isinstance(part, dict) and part.get("type") == "text":
+                        part["text"] = str(part.get("text", "")) + TAIL
+        result = obj.get("tool_use_result")
+        if isinstance(result, dict) and isinstance(result.get("stdout"), str):
+            result["stdout"] += TAIL
     return obj
 
 

@@ -37,14 +37,16 @@ _MAIN = "import sys; from claude_tui.cli import main; sys.exit(main())"
 # (>…u, <u), DECRQM (?…$p), and the synchronized-update mode set/reset (?2026h/l) among the modes.
 _CSI_ALLOWED = re.compile(r"\x1b\[(?:[0-9;:]*m|[0-9]*;?[0-9]*H|\?[0-9;]+[hl]|>[0-9]*u|<u|\?[0-9]+\$p)")
 _CSI = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")
+_CSI_OPEN = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*")
+_OSC_END = re.compile(r"\x07|\x1b\\")
 _OSC = re.compile(r"\x1b\](\d*);([^\x07\x1b]*)(?:\x07|\x1b\\)")
 _BAD_C0 = re.compile(r"[\x00-\x07\x09\x0b-\x0c\x0e-\x1a\x1c-\x1f\x7f]")  # all but BS, LF, CR and ESC
 _C1 = re.compile(r"[\x80-\x9f]")
 
 KEYS = {
     "enter": b"\r", "tab": b"\t", "up": b"\x1b[A", "down": b"\x1b[B", "escape": b"\x1b", "f1": b"\x1bOP",
-    "f2": b"\x1bOQ", "ctrl+y": b"\x19", "ctrl+q": b"\x11", "ctrl+f": b"\x06", "ctrl+p": b"\x10",
-    "ctrl+c": b"\x03", "ctrl+u": b"\x15", "backspace": b"\x7f", "left": b"\x1b[D",
+    "f2": b"\x1bOQ", "backspace": b"\x7f", "left": b"\x1b[D",
+    **{f"ctrl+{chr(c)}": bytes([c - 96]) for c in range(ord("a"), ord("z") + 1)},
 }
 
 
@@ -64,8 +66,9 @@ class Audit:
     """The output with every escape sequence taken out: the characters the terminal was asked to draw."""
 
 
-def audit(output: str, copying: bool = False) -> Audit:
-    """`copying`: the span holds copies we asked for (Ctrl+Y …); elsewhere any OSC 52 is an attack."""
+def audit(output: str, copying: bool = False, partial: bool = False) -> Audit:
+    """`copying`: the span holds copies we asked for (Ctrl+Y …); elsewhere any OSC 52 is an attack.
+    `partial`: the output is still being read, so a sequence cut at its end is not judged yet."""
     result = Audit()
     text: list[str] = []
     i = 0
@@ -80,6 +83,9 @@ def audit(output: str, copying: bool = False) -> Audit:
             i += 1
             continue
         nxt = output[i + 1:i + 2]
+        if partial and (not nxt or (nxt == "[" and _CSI_OPEN.fullmatch(output, i))
+                        or (nxt == "]" and not _OSC_END.search(output, i))):
+            break
         if nxt == "[":
             match = _CSI.match(output, i)
             if match is None:
@@ -178,10 +184,15 @@ class PtyApp:
         os.write(self.fd, b"\x1b[200~" + text.encode("utf-8") + b"\x1b[201~")
         time.sleep(0.2)
 
-    def wait_text(self, predicate: Callable[[str], bool], what: str, since: int = 0, timeout: float = 30) -> str:
+    def wait_text(self, predicate: Callable[[str], bool], what: str, since: int = 0, timeout: float = 30,
+                  copying: bool = False) -> str:
+        """Poll the text drawn since `since` until `predicate` holds; every poll also audits those bytes."""
         deadline = time.monotonic() + timeout
         while True:
-            shown = audit(self.since(since)).text
+            result = audit(self.since(since), copying=copying, partial=True)
+            assert not result.bad, (f"while waiting for {what}, the app wrote sequences Textual does not:\n"
+                                    + "\n".join(result.bad[:20]))
+            shown = result.text
             if predicate(shown):
                 return shown
             if not self.alive():
