@@ -11,13 +11,15 @@ import json
 from pathlib import Path
 
 from claude_tui import paths
+from claude_tui.protocol.sanitize import prompt_text
 
 _HISTORY_LIMIT = 1000
 
 
 def _project_key(cwd: Path) -> str:
     resolved = str(cwd.resolve())
-    digest = hashlib.sha1(resolved.encode()).hexdigest()[:16]
+    # surrogateescape: a directory name that is not UTF-8 must not stop the app from starting.
+    digest = hashlib.sha1(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     tail = "".join(ch if ch.isalnum() else "-" for ch in cwd.name)[:40]
     return f"{tail}-{digest}"
 
@@ -37,7 +39,8 @@ class PromptHistory:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return []
-        return [str(entry) for entry in data if isinstance(entry, str)] if isinstance(data, list) else []
+        # As the prompt box would hold them: a file written by an older version may carry raw controls.
+        return [prompt_text(entry) for entry in data if isinstance(entry, str)] if isinstance(data, list) else []
 
     def add(self, prompt: str) -> None:
         prompt = prompt.rstrip()
