@@ -145,3 +145,25 @@ async def test_every_copy_is_clean_text(tmp_path: Path, monkeypatch) -> None:  #
         # Any other route (a TextArea or Input selection, a mouse selection) ends in the same function.
         app.copy_to_clipboard("a\x1b]52;c;QUJD\x07b\x1b[201~c\r\nd\x07")
         assert app.clipboard == "abc\nd␇"
+
+
+async def test_one_line_fields_show_stand_ins_too(tmp_path: Path) -> None:
+    from textual.app import App, ComposeResult
+
+    from claude_tui.ui.widgets.safe_input import SafeInput
+
+    class Fields(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SafeInput(value="preset\x1b]2;t\x07", id="field")
+
+    app = Fields()
+    async with app.run_test() as pilot:
+        field = app.query_one(SafeInput)
+        assert field.value == "preset␛]2;t␇"
+        field.value = ""
+        field.focus()
+        app.post_message(events.Paste("pasted\x1b[201~\x9b\ud83d"))
+        await wait_for(pilot, lambda: field.value.startswith("pasted"), what="the paste")
+        assert field.value == "pasted␛[201~\\x9b\ufffd"
+        await pilot.press("x")
+        assert field.value.endswith("x")

@@ -34,6 +34,7 @@ from claude_tui.ui.screens.dialog_questions import (
     parse_questions,
 )
 from claude_tui.ui.widgets.dialog_parts import ChoiceList, Hint, KeyBar
+from claude_tui.ui.widgets.safe_input import SafeInput
 
 DECLINE_MESSAGE = "The user declined to answer."
 HEADER_LIMIT = 24
@@ -87,7 +88,7 @@ class QuestionScreen(GuardedDialog):
         yield Static(id="review", markup=False)
 
     def compose_foot(self) -> ComposeResult:
-        yield Input(id="other", placeholder="Type your answer, then Enter", select_on_focus=False)
+        yield SafeInput(id="other", placeholder="Type your answer, then Enter", select_on_focus=False)
         yield Static(id="step-note", markup=False)
 
     def hints(self) -> list[Hint]:

@@ -51,6 +51,7 @@ from claude_tui.ui.screens.session_browser_workers import (
     POLL_SECONDS,
     SessionBrowserWorkers,
 )
+from claude_tui.ui.widgets.safe_input import SafeInput
 
 WIDE = 120
 """From this width on the preview sits right of the table; below it, underneath."""
@@ -120,7 +121,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         self._auto_path: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Filter titles — type to narrow, / searches every message", id="browser-filter",
+        yield SafeInput(placeholder="Filter titles — type to narrow, / searches every message", id="browser-filter",
                     select_on_focus=False)
         yield Static(id="browser-status", markup=False)
         with Container(id="browser-body"):

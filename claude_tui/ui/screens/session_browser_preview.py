@@ -29,6 +29,7 @@ from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.session.replay import replay
 from claude_tui.ui.screens.session_browser_table import ago, cost_label, snippet_text
 from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.safe_input import SafeInput
 
 PREVIEW_TURNS = 3
 """How many of the newest user turns the preview shows."""
@@ -243,7 +244,7 @@ class RenameScreen(ModalScreen[str | None]):
             yield Static(Text("Rename session", style="bold"), id="rename-heading")
             yield Static(Text(one_line(self.session_title), style="dim", no_wrap=True, overflow="ellipsis"),
                          id="rename-title")
-            yield Input(value=self.current, placeholder="A name for this session (empty: remove the name)",
+            yield SafeInput(value=self.current, placeholder="A name for this session (empty: remove the name)",
                         id="rename-input")
             yield Static(Text.assemble(("Enter", "bold"), " save   ", ("Esc", "bold"), " cancel", style="dim"),
                          id="rename-keys")

@@ -23,6 +23,8 @@ from textual.style import Style
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 
+from claude_tui.ui.widgets.safe_input import SafeInput
+
 
 @dataclass(frozen=True)
 class Hint:
@@ -127,7 +129,7 @@ class MessageBox(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(self._prompt, classes="box-prompt", markup=False)
-        yield Input(placeholder=self._placeholder, select_on_focus=False)
+        yield SafeInput(placeholder=self._placeholder, select_on_focus=False)
         yield Static(self._hint, classes="box-hint", markup=False)
 
     @property

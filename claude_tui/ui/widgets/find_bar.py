@@ -18,6 +18,8 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Static
 
+from claude_tui.ui.widgets.safe_input import SafeInput
+
 
 class FindBar(Horizontal):
     """An input, a "2 of 7" counter and the keys; Enter/F3 next, Shift+Enter/Shift+F3 previous, Esc closes."""
@@ -46,7 +48,7 @@ class FindBar(Horizontal):
         self.matches: list[str] = []
         self.index = -1
         self.search = lambda query: []  # set by the owner: query -> item ids
-        self._input = Input(placeholder="Find in conversation", id="find-input")
+        self._input = SafeInput(placeholder="Find in conversation", id="find-input")
         self._count = Static("", id="find-count")
 
     def compose(self) -> ComposeResult:
