@@ -167,3 +167,22 @@ async def test_one_line_fields_show_stand_ins_too(tmp_path: Path) -> None:
         assert field.value == "pasted␛[201~\\x9b\ufffd"
         await pilot.press("x")
         assert field.value.endswith("x")
+
+
+async def test_the_render_boundary_catches_what_a_widget_lets_through(tmp_path: Path) -> None:
+    from rich.text import Text
+    from textual.widgets import Static
+
+    from tests.pilot.helpers import make_app
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(pilot)
+        # A widget that forgot `printable` (Text draws controls as zero-width characters).
+        await chat(app).mount(Static(Text("careless \x1b]52;c;UFdORUQ=\x07 \x1b]2;PWNED\x07 \ud83d end"), id="leak"))
+        await pilot.pause()
+        rows = _rows(app)
+        assert any("careless ]52;c;UFdORUQ= ]2;PWNED \ufffd end" in row for row in rows), rows
+        assert not any(CONTROLS.search(row) for row in rows)
+        assert app.terminal_safe.leaks > 0
+        app.screen._compositor.render_full_update().render_segments(app.console).encode("utf-8")
