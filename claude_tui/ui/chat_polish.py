@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_tui import paths
-from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.sanitize import clipboard_text, printable
 from claude_tui.session.export import code_blocks, find_items, item_text, last_answer, to_json, to_markdown, tool_output
 from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, UserItem
 
@@ -65,6 +65,8 @@ class ChatPolish:
 
     def copy_text(self, text: str, what: str) -> bool:
         screen = self._me()
+        # What the clipboard will hold (App.copy_to_clipboard cleans every copy): count that.
+        text = clipboard_text(text)
         if not text:
             screen.notify(f"Nothing to copy: {what} is empty.", severity="warning")
             return False

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.sanitize import printable_name
 from claude_tui.transport.options import CliOptions
 
 
 def welcome_text(options: CliOptions) -> Text:
     text = Text.assemble(
         ("claude-tui", "bold"), "  ·  a terminal front end for Claude Code\n\n",
-        ("Working in ", "dim"), printable(str(options.cwd or ".")), "\n\n",
+        ("Working in ", "dim"), printable_name(str(options.cwd or ".")), "\n\n",
         "Type a prompt and press ", ("Enter", "bold"), ".  ",
         ("/", "bold"), " commands  ·  ", ("@", "bold"), " files  ·  ",
         ("Ctrl+J", "bold"), " new line  ·  ", ("Ctrl+O", "bold"), " past sessions  ·  ",
