@@ -3,7 +3,8 @@
 Run as a script (the terminal-bytes harness writes an executable wrapper around it). It plays the
 fake CLI's recordings, but its ``initialize`` response lists slash commands, agents and argument
 hints whose names carry OSC 52/OSC 2/CSI/C1/BEL and Textual markup, its ``system/init`` reports
-the same names, and every assistant text and tool result gets a hostile tail. The real CLI drops command names with
+the same names, and every assistant text, tool input
+(paths, commands, diffs, questions, permission requests) and tool result gets a hostile tail. The real CLI drops command names with
 ESC, but passes markup (``we[@click=app.quit]ird``); a plugin or an older CLI may pass anything.
 """
 
@@ -30,7 +31,23 @@ HOSTILE_NAMES = [
 TAIL = f" tail{CLIP}{TITLE}\x1b[201~echo PASTEJACK\n\x1b[5n\x07\x1bP+q544e\x1b\\\x9d0;c1title\x9c"
 
 
+def _taint(value: Any) -> Any:
+    """Every string in a tool's input, with the hostile tail (paths, commands, diffs, questions)."""
+    if isinstance(value, str):
+        return value + TAIL
+    if isinstance(value, list):
+        return [_taint(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _taint(v) for k, v in value.items()}
+    return value
+
+
 def _hostile(obj: dict[str, Any]) -> dict[str, Any]:
+    request = obj.get("request") if obj.get("type") == "control_request" else None
+    if isinstance(request, dict) and request.get("subtype") == "can_use_tool":
+        request["input"] = _taint(request.get("input") or {})
+        if isinstance(request.get("description"), str):
+            request["description"] += TAIL
     response = (obj.get("response") or {}).get("response") if obj.get("type") == "control_response" else None
     if isinstance(response, dict) and "commands" in response:
         response["commands"] = [
@@ -46,6 +63,8 @@ def _hostile(obj: dict[str, Any]) -> dict[str, Any]:
         for block in (obj.get("message") or {}).get("content") or []:
             if isinstance(block, dict) and block.get("type") == "text":
                 block["text"] = str(block.get("text", "")) + TAIL
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                block["input"] = _taint(block.get("input") or {})
     if obj.get("type") == "user":
         for block in (obj.get("message") or {}).get("content") or []:
             if isinstance(block, dict) and block.get("type") == "tool_result":

@@ -72,8 +72,7 @@ def world(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
     history = tmp_path / "data" / "claude-tui" / "history" / f"{_project_key(project)}.json"
     history.parent.mkdir(parents=True)
     history.write_text(json.dumps(OLD_HISTORY))  # an earlier session (or version) stored raw escapes
-    args = ["--cwd", str(project), "--claude-path", str(_cli(tmp_path)), "--permission-mode", "bypassPermissions"]
-    return args, env
+    return ["--cwd", str(project), "--claude-path", str(_cli(tmp_path))], env
 
 
 def _assert_clean(app: PtyApp, mark: int, where: str, copying: bool = False) -> list[str]:
@@ -91,6 +90,7 @@ def _complete(app: PtyApp, typed: str, shown: str) -> None:
 
 def test_hostile_names_and_text_never_reach_the_terminal_raw(world: tuple[list[str], dict[str, str]]) -> None:
     args, env = world
+    args = [*args, "--permission-mode", "bypassPermissions"]  # tools run without dialogs here
     app = PtyApp(args, env)
     app.start()
     try:
@@ -193,3 +193,35 @@ def test_hostile_names_and_text_never_reach_the_terminal_raw(world: tuple[list[s
         _assert_clean(second, 0, "second session")
     finally:
         second.stop()
+
+
+def test_dialogs_diffs_and_changes_with_hostile_tool_input(world: tuple[list[str], dict[str, str]]) -> None:
+    """Permission, edit and question dialogs, the diff, the tool cards and the changes screen, while
+    every string of every tool input (paths, commands, old/new text, questions) carries escapes."""
+    args, env = world
+    app = PtyApp(args, env)
+    app.start()
+    try:
+        app.wait_text(lambda t: "Type a prompt" in t, "the welcome")
+        for prompt, dialog in (("kw:bash run", "Allow"), ("kw:edit change it", "Allow"), ("kw:ask me", "tail␛]52")):
+            mark = app.mark()
+            app.send(text=prompt)
+            app.send("enter")
+            app.wait_text(lambda t, d=dialog: d in t and "tail␛]52;c;UFdORUQtQlktQ0xJ␇" in t, f"the dialog for {prompt!r}",
+                          since=mark)
+            mark = app.mark()
+            for _ in range(20):  # Esc denies (or dismisses) once the typeahead guard has passed
+                app.send("escape", pause=0.3)
+                if " idle " in audit(app.since(mark), partial=True).text:
+                    break
+            app.wait_text(lambda t: " idle " in t, f"the end of {prompt!r}", since=mark)
+        mark = app.mark()
+        app.send("ctrl+g")
+        app.wait_text(lambda t: "Esc close" in t or "No changes" in t or "changes" in t.lower(), "the changes screen",
+                      since=mark)
+        app.send("escape")
+        app.send("ctrl+e")  # the last tool card, expanded
+        _assert_clean(app, 0, "dialogs, diffs and changes")
+    finally:
+        app.stop()
+    _assert_clean(app, 0, "the whole session")
