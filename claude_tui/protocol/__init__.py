@@ -4,7 +4,7 @@
 `tools` gives typed views of tool inputs/results, `sanitize.printable` makes text inert.
 """
 
-from .base import ProtoModel, UnknownBase
+from .base import ProtoModel, UnknownBase, dropped_fields
 from .content import (
     ContentBlock,
     ImageBlock,
@@ -82,6 +82,7 @@ from .system import (
 )
 
 __all__ = [
+    "dropped_fields",
     "ProtoModel", "UnknownBase", "ContentBlock", "ImageBlock", "RedactedThinkingBlock", "TextBlock", "ThinkingBlock",
     "ToolResultBlock", "ToolUseBlock", "UnknownBlock", "Usage", "CanUseToolRequest", "ControlCancelRequest",
     "ControlRequest", "ControlRequestBody", "ControlResponse", "ControlResponseBody", "HookCallbackRequest",

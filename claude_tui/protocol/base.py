@@ -16,7 +16,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import core_schema as cs
 from pydantic_core import from_json
 
-__all__ = ["ProtoModel", "UnknownBase", "Tagged", "attach_raw", "loads"]
+from .lenient import repair
+
+__all__ = ["ProtoModel", "UnknownBase", "Tagged", "attach_raw", "dropped_fields", "loads"]
 
 _set = object.__setattr__
 
@@ -29,6 +31,10 @@ class ProtoModel(BaseModel):
     """Base of every protocol model: unknown keys are kept, both field names and aliases accepted."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True, arbitrary_types_allowed=False)
+
+    lenient: ClassVar[bool] = True
+    """A malformed instance is repaired by dropping its bad fields (`lenient.repair`); False keeps
+    it Unknown (permission requests: a dropped field would change what we answer)."""
 
     @property
     def raw(self) -> dict[str, Any]:
@@ -46,6 +52,12 @@ class ProtoModel(BaseModel):
             if r is not None:
                 return r
         return self.model_dump(by_alias=True, exclude_unset=True)
+
+
+def dropped_fields(model: Any) -> list[str]:
+    """The paths of the bad fields dropped to decode `model` (empty for a clean one)."""
+    private = getattr(model, "__pydantic_private__", None)
+    return list(private.get("dropped", ())) if isinstance(private, dict) else []
 
 
 def attach_raw(model: BaseModel, raw: Any = None, src: bytes | str | None = None) -> BaseModel:
@@ -111,9 +123,17 @@ class Tagged:
         else:
             tag = data.get(self.key)
             if isinstance(tag, str) and tag in self.choices:
+                validate = self._adapter(tag).validate_python
                 try:
-                    self._adapter(tag).validate_python(data)
+                    validate(data)
                 except ValidationError as exc:
+                    fixed = repair(self.choices[tag], data, validate, exc)
+                    if fixed is not None:
+                        model, kept, dropped = fixed
+                        # `.raw` without the bad fields too: handlers read it and must not meet them.
+                        attach_raw(model, kept)
+                        model.__pydantic_private__["dropped"] = dropped
+                        return model  # type: ignore[no-any-return]
                     error = _error_text(exc)
                 except Exception as exc:  # pragma: no cover - defensive
                     error = repr(exc)

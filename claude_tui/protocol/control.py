@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AliasChoices, Field
 
@@ -27,6 +27,9 @@ class PermissionSuggestion(ProtoModel):
 
 
 class CanUseToolRequest(ProtoModel):
+    # Strict: with a bad field dropped, the dialog would show (and an answer echo) another input.
+    lenient: ClassVar[bool] = False
+
     subtype: Literal["can_use_tool"] = "can_use_tool"
     tool_name: str = Field(validation_alias=AliasChoices("tool_name", "toolName"))
     display_name: str | None = Field(None, validation_alias=AliasChoices("display_name", "displayName"))
@@ -46,6 +49,8 @@ class CanUseToolRequest(ProtoModel):
 
 
 class HookCallbackRequest(ProtoModel):
+    lenient: ClassVar[bool] = False
+
     subtype: Literal["hook_callback"] = "hook_callback"
     callback_id: str | None = None
     input: dict[str, Any] = Field(default_factory=dict)
@@ -66,6 +71,8 @@ ControlRequestBody = Annotated[
 
 
 class ControlRequest(ProtoModel):
+    lenient: ClassVar[bool] = False
+
     type: Literal["control_request"] = "control_request"
     request_id: str
     request: ControlRequestBody

@@ -10,6 +10,7 @@ from pydantic_core import from_json
 
 from .base import Tagged, attach_raw
 from .control import ControlCancelRequest, ControlRequest, ControlResponse
+from .lenient import LENIENT_FAILED, loads_lenient, scrub_surrogates
 from .messages import (
     AssistantMessage,
     AuthStatus,
@@ -59,13 +60,16 @@ _set = object.__setattr__
 
 
 def _invalid(line: bytes | str, error: str) -> InvalidLine:
-    text = line.decode("utf-8", "replace") if isinstance(line, (bytes, bytearray)) else str(line)
+    text = line.decode("utf-8", "replace") if isinstance(line, (bytes, bytearray)) else scrub_surrogates(str(line))
     m = InvalidLine(text=text[:10_000], error=error)
     return attach_raw(m, {"text": m.text, "error": error})  # type: ignore[return-value]
 
 
 def decode_line(line: bytes | str) -> Message:
-    """Decode one NDJSON line. Never raises: bad JSON -> InvalidLine, unknown shapes -> Unknown*."""
+    """Decode one NDJSON line. Never raises: bad JSON -> InvalidLine, unknown shapes -> Unknown*.
+
+    Lenient on the slow path: lone surrogates and invalid UTF-8 become U+FFFD (the line is kept),
+    and a known message with bad fields is that message without them (`lenient`)."""
     try:
         # Known line: parsed and validated in one Rust call (nested levels fall back to Unknown* there).
         m = _validate_json(line)
@@ -73,8 +77,10 @@ def decode_line(line: bytes | str) -> Message:
         # Unknown type, malformed known type, not an object, or not JSON at all.
         try:
             obj = from_json(line)
-        except ValueError as exc:
-            return _invalid(line, f"invalid JSON: {exc}")
+        except (ValueError, TypeError) as exc:  # TypeError: a str holding lone surrogates
+            obj = loads_lenient(line)
+            if obj is LENIENT_FAILED:
+                return _invalid(line, f"invalid JSON: {exc}")
         return decode_obj(obj)
     except Exception as exc:  # pragma: no cover - last line of defence
         return _invalid(line, f"decode failed: {exc!r}")

@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from claude_tui.protocol import builders, decode_line, encode_line
+from claude_tui.protocol import builders, decode_line, dropped_fields, encode_line
 from claude_tui.transport.debuglog import DebugLog, open_debug_log
 from claude_tui.transport.errors import ControlError, ControlTimeout, ProcessGoneError
 from claude_tui.transport.events import AutoAnswered, ProcessExited
@@ -166,6 +166,9 @@ class ClaudeClient:
                     continue  # the CLI never sends blank lines; tolerate them
                 try:
                     msg = self._decode(line)
+                    if self.debug_log and (dropped := dropped_fields(msg)):
+                        # Lenient decoding kept the message without these; say so where it can be found.
+                        self.debug_log.note(f"{type(msg).__name__}: dropped bad field(s) {', '.join(dropped)}")
                     self._dispatch(msg)
                 except Exception as exc:  # nothing the CLI prints may end the session
                     if self.debug_log:

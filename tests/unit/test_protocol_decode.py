@@ -61,6 +61,7 @@ from claude_tui.protocol import (
     UserMessage,
     decode_line,
     decode_obj,
+    dropped_fields,
     encode_line,
 )
 
@@ -251,8 +252,6 @@ def test_recorded_field_details() -> None:
         ({"no_type": True}, UnknownMessage),
         ({"type": "system", "subtype": "brand_new"}, UnknownSystem),
         ({"type": "system"}, UnknownSystem),
-        ({"type": "system", "subtype": "init", "tools": "not-a-list"}, UnknownSystem),
-        ({"type": "result", "subtype": "success", "num_turns": "many"}, UnknownMessage),
         ({"type": "stream_event"}, UnknownMessage),
         ({"type": "assistant"}, UnknownMessage),
         ({"type": "control_response", "response": 3}, UnknownMessage),
@@ -263,6 +262,15 @@ def test_unknown_and_malformed_top_level(obj: dict, cls: type) -> None:
         assert type(msg) is cls
         assert msg.raw == obj
         assert msg.validation_error
+
+
+def test_known_message_with_a_bad_field_keeps_its_type_without_that_field() -> None:
+    # Lenient (protocol/lenient.py): the bad field is dropped, the message is still what it is.
+    init = decode_obj({"type": "system", "subtype": "init", "tools": "not-a-list", "model": "m"})
+    assert type(init) is SystemInit and init.tools == [] and init.model == "m"
+    assert dropped_fields(init) == ["tools"] and "tools" not in init.raw
+    result = decode_line(json.dumps({"type": "result", "subtype": "success", "num_turns": "many"}))
+    assert type(result) is ResultMessage and result.num_turns is None and dropped_fields(result) == ["num_turns"]
 
 
 def test_result_with_new_subtype_is_still_a_result() -> None:
