@@ -1,21 +1,28 @@
 """`CliProcess`: the CLI as an asyncio subprocess, byte level.
 
-Responsibilities: spawn in a new process group, hand out stdout *lines of any
-length*, keep draining stderr into a bounded tail, serialize writes to stdin,
-and shut down with escalation (close stdin → wait → SIGTERM → wait → SIGKILL).
-Nothing here knows about JSON; `client.ClaudeClient` builds on it.
+Responsibilities: spawn in a new process group, under a keeper (`keeper.py`, Linux) and with a
+per-spawn marker variable (`reaper`), hand out stdout *lines of any length*, keep draining stderr
+into a bounded tail, serialize writes to stdin, and shut down with escalation (close stdin → wait
+→ SIGTERM → wait → SIGKILL), after which nothing the CLI started is left (group kill + sweep by
+marker). Nothing here knows about JSON; `client.ClaudeClient` builds on it.
+
+Process lifetime, for any transport that spawns something (a CLI, an ssh): run it through a
+`CliProcess` (``supervise=True``, the default) and call `close()`; that gives it the keeper
+(dies with the app, even on kill -9), the marker and the app-exit cleanup (`reaper`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
+import shutil
 import signal
 from collections import deque
 from collections.abc import Mapping, Sequence
 
-from claude_tui.transport import reaper
+from claude_tui.transport import keeper, reaper
 from claude_tui.transport.debuglog import FROM_CLI, STDERR, TO_CLI, DebugLog
 from claude_tui.transport.errors import ProcessGoneError
 
@@ -77,8 +84,14 @@ class CliProcess:
         env: Mapping[str, str] | None = None,
         debug_log: DebugLog | None = None,
         stderr_tail_bytes: int = STDERR_TAIL_BYTES,
+        supervise: bool = True,
     ) -> None:
         self.argv = list(argv)
+        self.supervise = supervise
+        self.supervised = False
+        """True once spawned under a keeper: `pid` is then the keeper's, the CLI is its child."""
+        self.marker = ""
+        """This spawn's `reaper.MARKER_VAR` value, carried by the CLI and everything it starts."""
         self.cwd = cwd
         self.env = dict(env) if env is not None else None
         self.debug_log = debug_log
@@ -98,25 +111,48 @@ class CliProcess:
     async def start(self) -> None:
         if self._proc is not None:
             raise RuntimeError("CliProcess already started")
+        env = dict(os.environ if self.env is None else self.env)
+        self.marker = reaper.new_marker()
+        env[reaper.MARKER_VAR] = self.marker
+        argv = self.argv
+        if self.supervise and keeper.supported():
+            # The keeper would only report a missing binary as exit 127: fail here, before any process.
+            self._check_executable(env)
+            argv = keeper.wrap(argv, parent=os.getpid(), marker=f"{reaper.MARKER_VAR}={self.marker}")
+            self.supervised = True
         self._proc = await asyncio.create_subprocess_exec(
-            *self.argv,
+            *argv,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             cwd=self.cwd,
-            env=self.env,
+            env=env,
             # Own process group: Ctrl-C in the terminal goes to us, not the
             # CLI, and close() can signal the CLI with everything it spawned.
             start_new_session=True,
         )
-        reaper.register(self._proc.pid)
+        reaper.register(self._proc.pid, keeper=self.supervised)
         if self.debug_log:
-            self.debug_log.note(f"spawned pid {self._proc.pid}: {self.argv!r} cwd={self.cwd!r}")
+            how = " (under a keeper)" if self.supervised else ""
+            self.debug_log.note(f"spawned pid {self._proc.pid}{how}: {self.argv!r} cwd={self.cwd!r}")
         self._stderr_task = asyncio.create_task(self._drain_stderr(), name=f"cli-stderr-{self._proc.pid}")
         self._exit_task = asyncio.create_task(self._proc.wait(), name=f"cli-wait-{self._proc.pid}")
 
+    def _check_executable(self, env: Mapping[str, str]) -> None:
+        program = self.argv[0] if self.argv else ""
+        if os.sep in program:
+            path = program if os.path.isabs(program) else os.path.join(self.cwd or ".", program)
+            found = os.access(path, os.X_OK) and not os.path.isdir(path)
+        else:
+            found = shutil.which(program, path=env.get("PATH", os.defpath)) is not None
+        if not found:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
+        if self.cwd is not None and not os.path.isdir(self.cwd):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), self.cwd)
+
     @property
     def pid(self) -> int | None:
+        """The process group leader: the keeper when `supervised`, else the CLI itself."""
         return self._proc.pid if self._proc else None
 
     @property
@@ -263,8 +299,22 @@ class CliProcess:
         return rc
 
     def kill_group(self) -> None:
-        """SIGKILL the whole process group (orphans holding our pipes)."""
+        """SIGKILL the whole process group and whatever carries this spawn's marker (orphans
+        holding our pipes, tools in their own sessions)."""
         self._signal(signal.SIGKILL)
+        if self.marker:
+            reaper.sweep(self.marker)
+
+    def terminate(self) -> None:
+        """SIGTERM: to the keeper alone (it passes it on to the CLI once, then escalates and ends
+        what is left), or to the whole group when there is no keeper."""
+        if self._proc is None:
+            return
+        if self.supervised:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self._proc.pid, signal.SIGTERM)
+        else:
+            self._signal(signal.SIGTERM)
 
     async def _finish_stderr(self) -> None:
         if self._stderr_task is not None:
@@ -296,7 +346,7 @@ class CliProcess:
         if rc is None:
             if self.debug_log:
                 self.debug_log.note(f"pid {self._proc.pid} still running {grace}s after stdin EOF: SIGTERM")
-            self._signal(signal.SIGTERM)
+            self.terminate()
             rc = await self.wait(term_timeout)
         if rc is None:
             if self.debug_log:
@@ -308,6 +358,10 @@ class CliProcess:
             # (Not when it died long ago: its pid could by now lead an
             # unrelated new group.)
             self._signal(signal.SIGKILL)
+        if self.marker:
+            # Whatever escaped the group (a tool in its own session, an orphan of a killed keeper),
+            # also when the CLI died long ago: the marker is unique to this spawn, unlike a pid.
+            reaper.sweep(self.marker)
         await self._finish_stderr()
         if self._exit_task is not None and not self._exit_task.done():
             # Only pending while a grandchild holds a pipe; the group kill

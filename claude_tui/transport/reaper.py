@@ -1,44 +1,56 @@
-"""Making sure no CLI process outlives the app.
+"""Making sure no process we started outlives the app — the app's side.
 
-Every spawned CLI leads its own process group (``start_new_session=True``),
-so signalling the group also reaches the tools it started (Bash commands,
-MCP servers). Live groups are kept in a module-level registry:
+Each CLI runs under a keeper (`keeper.py`: a subreaper that stops the CLI and everything below it
+when the CLI exits, when told to, or when the app dies, even by SIGKILL) and leads its own process
+group. Every spawned process also carries a marker variable, ``CLAUDE_TUI_RUN=<run>.<n>``: unique
+per app run (``<run>``) and per spawn (``<n>``), inherited by everything the CLI starts. That is how
+stragglers are found without trusting names or the process tree (Claude Code runs Bash tools in
+their own sessions; orphans reparent to init if the keeper itself was killed):
 
-* an ``atexit`` hook kills whatever is left when the interpreter exits;
-* `kill_all_children()` is for the app's SIGTERM/SIGHUP handlers (atexit does
-  not run when a signal kills Python).
-
-Why no ``PR_SET_PDEATHSIG``: setting it needs code in the child between fork
-and exec, i.e. ``preexec_fn``, which CPython documents as unsafe when threads
-exist (Textual runs worker threads; a lock held by another thread at fork can
-deadlock the child). It is also tied to the *thread* that forked, not the
-process, so a CLI spawned from a worker thread's loop would die when that
-thread ends. A `setpriv --pdeathsig` wrapper would avoid preexec_fn but not
-the thread problem. Instead we rely on: the CLI exits when its stdin hits EOF
-(which the kernel delivers when we die, even by SIGKILL, since we hold the
-only write end), plus this registry for every orderly or signalled exit.
+* `sweep(marker)` SIGKILLs every live process carrying a marker (a prefix matches a whole run);
+* an ``atexit`` hook and `kill_all_children()` (for the app's signal handlers and its shutdown
+  watchdog; atexit does not run when a signal kills Python) end every registered group and then
+  sweep the whole run.
 """
 
 from __future__ import annotations
 
 import atexit
+import itertools
 import os
+import secrets
 import signal
 import threading
 import time
 
+__all__ = ["MARKER_VAR", "RUN_TOKEN", "new_marker", "register", "unregister", "registered", "sweep",
+           "marked_processes", "kill_all_children"]
+
+MARKER_VAR = "CLAUDE_TUI_RUN"
+RUN_TOKEN = f"{os.getpid()}.{secrets.token_hex(6)}"
+"""This app run's part of every marker value."""
+
 _lock = threading.Lock()
-_groups: set[int] = set()  # pgids (== the leader's pid)
+_groups: dict[int, bool] = {}  # pgid (== the leader's pid) -> the leader is a keeper
+_counter = itertools.count(1)
+_spawned = False  # nothing to sweep in a process that never spawned anything
 
 
-def register(pgid: int) -> None:
+def new_marker() -> str:
+    """A fresh marker value for one spawn (put it in the child's env as ``MARKER_VAR``)."""
+    global _spawned
+    _spawned = True
+    return f"{RUN_TOKEN}.{next(_counter)}"
+
+
+def register(pgid: int, keeper: bool = False) -> None:
     with _lock:
-        _groups.add(pgid)
+        _groups[pgid] = keeper
 
 
 def unregister(pgid: int) -> None:
     with _lock:
-        _groups.discard(pgid)
+        _groups.pop(pgid, None)
 
 
 def registered() -> set[int]:
@@ -46,42 +58,92 @@ def registered() -> set[int]:
         return set(_groups)
 
 
-def _signal_group(pgid: int, sig: int) -> bool:
-    """Send ``sig`` to a group; False if nothing is left in it."""
+def marked_processes(marker: str) -> list[int]:
+    """Live (non-zombie) processes, other than us, whose ``MARKER_VAR`` equals `marker` or, when
+    `marker` ends with ".", starts with it."""
+    prefix = f"{MARKER_VAR}={marker}".encode()
+    exact = not marker.endswith(".")
+    found = []
+    me = os.getpid()
     try:
-        os.killpg(pgid, sig)
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                env = f.read()
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if prefix not in env:
+            continue
+        if not any(item == prefix if exact else item.startswith(prefix) for item in env.split(b"\0")):
+            continue
+        if stat[stat.rfind(b")") + 2 :].split()[0] not in (b"Z", b"X"):
+            found.append(int(entry))
+    return found
+
+
+def sweep(marker: str, rounds: int = 20) -> list[int]:
+    """SIGKILL every live process carrying `marker` (see `marked_processes`); repeated, since one
+    may fork between the scan and the kill. The pids that were signalled."""
+    killed: list[int] = []
+    empty = 0
+    for _ in range(rounds):
+        pids = marked_processes(marker)
+        if not pids:
+            # Twice: a process in the middle of an exec shows an empty environ for a moment.
+            empty += 1
+            if empty == 2:
+                break
+            time.sleep(0.01)
+            continue
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.01)
+    return killed
+
+
+def _signal(pid: int, sig: int, group: bool) -> bool:
+    try:
+        (os.killpg if group else os.kill)(pid, sig)
         return True
     except (ProcessLookupError, PermissionError):
         return False
 
 
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-        return True
-    except (ProcessLookupError, PermissionError):
-        return False
+def _alive(pgid: int) -> bool:
+    return _signal(pgid, 0, group=True)
 
 
 def kill_all_children(grace: float = 0.0) -> None:
-    """SIGTERM every registered group, wait up to ``grace`` s, then SIGKILL.
+    """SIGTERM every registered group (a keeper alone: it stops its CLI with SIGTERM, then ends
+    what it left), wait up to ``grace`` s, then SIGKILL the groups and sweep this run's marker.
 
-    Synchronous and signal-handler safe enough (no asyncio, no allocation-
-    heavy work). Zombies count as alive for ``killpg(…, 0)``, so the wait is
-    bounded by ``grace`` rather than by reaping.
+    Synchronous, no asyncio: fit for signal handlers, atexit and the shutdown watchdog thread.
+    Zombies count as alive for ``killpg(…, 0)``, so the wait is bounded by ``grace``.
     """
-    groups = registered()
-    if not groups:
-        return
-    if grace > 0:
-        for pgid in groups:
-            _signal_group(pgid, signal.SIGTERM)
+    with _lock:
+        groups = dict(_groups)
+    if grace > 0 and groups:
+        for pgid, keeper in groups.items():
+            _signal(pgid, signal.SIGTERM, group=not keeper)
         deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and any(_group_alive(g) for g in groups):
+        while time.monotonic() < deadline and any(_alive(g) for g in groups):
             time.sleep(0.02)
     for pgid in groups:
-        _signal_group(pgid, signal.SIGKILL)
+        _signal(pgid, signal.SIGKILL, group=True)
         unregister(pgid)
+    if _spawned:
+        sweep(RUN_TOKEN + ".")
 
 
 def _atexit() -> None:

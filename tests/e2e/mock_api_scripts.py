@@ -299,6 +299,17 @@ def autherr(v: RequestView) -> Reply:
     return reply
 
 
+#: what `kw:sleep` runs: a tool that is still running when the app is ended (fault tests)
+SLEEP_COMMAND = "echo napping && sleep 300 && echo awake"
+
+
+def sleep(v: RequestView) -> Reply:
+    return _tool_then_done(
+        text("Sleeping a while. "),
+        tool("Bash", command=SLEEP_COMMAND, description="Sleep for five minutes", timeout=600000),
+    )(v)
+
+
 def maxturns(v: RequestView) -> Reply:
     return Reply(
         [tool("Bash", command=f"echo loop-{v.step}", description="Loop forever")],
@@ -327,6 +338,7 @@ SCRIPTS: dict[str, Script] = {
     "retry": retry,
     "autherr": autherr,
     "maxturns": maxturns,
+    "sleep": sleep,
 }
 
 
