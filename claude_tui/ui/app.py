@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
-import signal
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -29,6 +30,7 @@ from claude_tui.ui.inert import TerminalSafe
 from claude_tui.ui.palette import ChatCommands
 from claude_tui.ui.screens.chat import ChatScreen
 from claude_tui.ui.screens.dialog_attention import request_attention
+from claude_tui.ui.shutdown import EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog
 
 if TYPE_CHECKING:
     from claude_tui.ui.screens.session_browser import BrowserChoice
@@ -74,6 +76,8 @@ class ClaudeTuiApp(App[None]):
         self.initial_conversation = conversation
         self.open_browser = open_browser
         self.is_quitting = False
+        self.watchdog: Watchdog | None = None
+        """Set by `launch.run_app` for a run in a real terminal: forces the exit if shutdown hangs."""
         self._ctrl_c_at: float | None = None
         self.version = __version__
         self.terminal_safe = TerminalSafe()
@@ -136,16 +140,33 @@ class ClaudeTuiApp(App[None]):
             self._load_choice(choice)
 
     def _install_signal_handlers(self) -> None:
-        # A closed terminal (SIGHUP) or a kill (SIGTERM) must not leave a `claude` behind.
-        def handler(signum: int, frame: Any) -> None:
-            kill_all_children()
-            self.exit(return_code=128 + signum)
+        """SIGTERM/SIGHUP/SIGINT stop the CLI cleanly, then the app (`ui.shutdown`). Only for a real
+        run (`launch.run_app` sets the watchdog): under tests the runner owns the signals."""
+        if self.watchdog is None:
+            return
+        loop = asyncio.get_running_loop()
+        StopSignals(self.watchdog, lambda signum: loop.call_soon_threadsafe(self.stop_for_signal, signum)).install()
 
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            try:
-                signal.signal(sig, handler)
-            except (ValueError, OSError):  # not the main thread (tests)
-                pass
+    def stop_for_signal(self, signum: int) -> None:
+        self.run_worker(self._stop_for_signal(signum), group="quit", exclusive=True)
+
+    async def _stop_for_signal(self, signum: int) -> None:
+        # The CLI gets its interrupt, EOF and grace (chat.shutdown); the watchdog, armed by the
+        # handler, bounds all of it.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.shutdown(), SIGNAL_BUDGET - EXIT_BUDGET)
+        kill_all_children()  # what the clean stop could not end (no-op when it did)
+        self.exit(return_code=128 + signum)
+
+    def exit(self, result: None = None, return_code: int = 0, message: Any = None) -> None:
+        if self.watchdog is not None:
+            self.watchdog.arm(EXIT_BUDGET, return_code, "Textual's shutdown")
+        super().exit(result, return_code, message)
+
+    def panic(self, *renderables: Any) -> None:
+        if self.watchdog is not None:
+            self.watchdog.arm(EXIT_BUDGET, 1, "the shutdown after an error")
+        super().panic(*renderables)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         # Every widget asks the app (Widget.get_line_filters): the one place all drawn text passes.

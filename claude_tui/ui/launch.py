@@ -83,8 +83,12 @@ def run_app(args: AppArgs) -> int:
             print(f"claude-tui: no transcript found for session {options.resume}; "
                   "Claude Code will resume it without showing earlier history.", file=sys.stderr)
     from claude_tui.ui.app import ClaudeTuiApp
+    from claude_tui.ui.shutdown import EXIT_BUDGET, Watchdog
 
     app = ClaudeTuiApp(options, config, debug_log=args.debug_log, conversation=conversation,
                        open_browser=args.resume == "")
+    app.watchdog = Watchdog().start()
     app.run()
+    # The interpreter's own exit (atexit: ending what we started) is bounded too.
+    app.watchdog.arm(EXIT_BUDGET, app.return_code or 0, "exiting")
     return app.return_code or 0
