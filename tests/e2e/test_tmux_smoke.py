@@ -88,13 +88,16 @@ def tmux(tmp_path: Path) -> Iterator[Tmux]:
         socket.unlink(missing_ok=True)
 
 
-def app_command(claude_bin: Path, project_dir: Path, env: dict[str, str], root: Path) -> str:
+def app_command(claude_bin: Path, project_dir: Path, env: dict[str, str], root: Path,
+                extra_args: tuple[str, ...] = ()) -> str:
     """Write a script that sets exactly the e2e env and execs the console script; return how to run it."""
     root.mkdir(parents=True, exist_ok=True)
     script = Path(sys.executable).with_name("claude-tui")
     argv = [str(script)] if script.exists() else [sys.executable, "-m", "claude_tui.cli"]
-    argv += ["--claude-path", str(claude_bin), "--cwd", str(project_dir)]
+    argv += ["--claude-path", str(claude_bin), "--cwd", str(project_dir), *extra_args]
     app_env = dict(env)
+    # This checkout's claude_tui (a worktree), not whichever one the editable install points at.
+    app_env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"),
                      ("XDG_STATE_HOME", "state")):
         app_env[var] = str(root / sub)  # claude-tui's own stores: never the developer's
