@@ -160,12 +160,15 @@ class ClaudeTuiApp(App[None]):
 
     def exit(self, result: None = None, return_code: int = 0, message: Any = None) -> None:
         if self.watchdog is not None:
-            self.watchdog.arm(EXIT_BUDGET, return_code, "Textual's shutdown")
+            # Our own stop already closed the CLI: only Textual's shutdown is left. Otherwise the
+            # chat closes it on unmount, with its grace.
+            budget = EXIT_BUDGET if self.is_quitting else SIGNAL_BUDGET
+            self.watchdog.arm(budget, return_code, "Textual's shutdown")
         super().exit(result, return_code, message)
 
     def panic(self, *renderables: Any) -> None:
         if self.watchdog is not None:
-            self.watchdog.arm(EXIT_BUDGET, 1, "the shutdown after an error")
+            self.watchdog.arm(SIGNAL_BUDGET, 1, "the shutdown after an error")
         super().panic(*renderables)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
