@@ -73,7 +73,7 @@ def test_ending_the_app_mid_tool_leaves_no_process(end: str, tmux: Tmux, claude_
             os.kill(app_pid, getattr(signal, end))
         left, pids = wait_gone(20)
         assert not pids, f"processes outlived claude-tui ({end}): {left}"
-        assert not tmux.alive()
+        wait_for(lambda: not tmux.alive(), "the tmux session to end with the app", 10)
         time.sleep(1.0)
         assert len(mock_api.messages_requests()) == requests, "the CLI talked to the API after the app ended"
     finally:
