@@ -209,3 +209,32 @@ def test_keeper_passes_the_exit_status_through() -> None:
     argv = keeper.wrap([PY, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGTERM)"],
                        parent=os.getpid(), marker="X=1")
     assert subprocess.run(argv, timeout=30).returncode == -signal.SIGTERM
+
+
+# The abandoned loop's subprocess transport complains when it is collected: expected here.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_cli_spawned_from_a_thread_that_ends_keeps_running() -> None:
+    # PR_SET_PDEATHSIG fires when the parent *thread* ends; the keeper watches the app's process
+    # (a pidfd), so a CLI spawned from a worker thread's event loop is not killed with that thread.
+    import threading
+
+    spawned: dict[str, object] = {}
+
+    def spawn() -> None:
+        async def go() -> None:
+            p = fake_cli("sleep")
+            spawned["p"] = p
+            spawned["pids"] = await started(p)
+
+        asyncio.run(go())  # the loop closes, the thread ends; nobody closed the process
+
+    thread = threading.Thread(target=spawn)
+    thread.start()
+    thread.join(30)
+    p = spawned["p"]
+    assert isinstance(p, CliProcess) and p.pid is not None
+    cli, tool = spawned["pids"]  # type: ignore[misc]
+    time.sleep(1.0)
+    assert alive(p.pid) and alive(cli) and alive(tool)
+    os.kill(p.pid, signal.SIGTERM)  # the keeper: ends the CLI and its tool
+    assert wait_until(lambda: not any(map(alive, (cli, tool))), 10)
