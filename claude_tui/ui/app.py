@@ -30,7 +30,7 @@ from claude_tui.ui.inert import TerminalSafe
 from claude_tui.ui.palette import ChatCommands
 from claude_tui.ui.screens.chat import ChatScreen
 from claude_tui.ui.screens.dialog_attention import request_attention
-from claude_tui.ui.shutdown import EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog
+from claude_tui.ui.shutdown import EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog, terminal_gone
 
 if TYPE_CHECKING:
     from claude_tui.ui.screens.session_browser import BrowserChoice
@@ -156,6 +156,11 @@ class ClaudeTuiApp(App[None]):
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.shutdown(), SIGNAL_BUDGET - EXIT_BUDGET)
         kill_all_children()  # what the clean stop could not end (no-op when it did)
+        if self.watchdog is not None and terminal_gone():
+            # Nothing left to draw or restore, and Textual's shutdown would write to a dead terminal
+            # (its output thread dies on the first EIO and the shutdown waits for it for good).
+            self.watchdog.arm(0, 128 + signum, "the stop after the terminal closed")
+            return
         self.exit(return_code=128 + signum)
 
     def exit(self, result: None = None, return_code: int = 0, message: Any = None) -> None:
