@@ -66,4 +66,10 @@ _COMMANDS = {"sessions": _sessions, "search": _search, "export": _export, "confi
 
 
 def run(name: str, argv: list[str]) -> int:
+    # A transcript can hold text no encoding can print (a lone surrogate, or anything outside a
+    # C-locale ASCII stdout): print a replacement character rather than die with UnicodeEncodeError.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
     return _COMMANDS[name](argv)

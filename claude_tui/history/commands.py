@@ -115,11 +115,11 @@ def search_command(
         out.write(f"No matches for {clean(query, 80)!r}.\n")
         return 1
     table = [
-        [h.session_id, str(h.turn + 1), h.kind, _when(h.last_active), clean(h.title, 40),
+        [h.session_id, str(h.turn + 1), h.where, _when(h.last_active), clean(h.title, 40),
          clean(h.snippet, SNIPPET_WIDTH)]
         for h in hits
     ]
-    out.write(format_table(["SESSION", "TURN", "KIND", "LAST ACTIVE", "TITLE", "MATCH"], table))
+    out.write(format_table(["SESSION", "TURN", "WHERE", "LAST ACTIVE", "TITLE", "MATCH"], table))
     return 0
 
 

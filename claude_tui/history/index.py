@@ -27,12 +27,13 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from .lineage import fork_parents
 from .meta import SessionMeta, read_meta
 from .names import NameStore
 from .paths import default_index_path, iter_session_files, list_project_dirs, project_dir_for
 from .scan import ScanState, scan_file
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 FTS_NOTE = "SQLite FTS5 is not available in this Python's sqlite3: search falls back to a slower LIKE scan."
 _META_COLS = [f.name for f in fields(SessionMeta)]
 _HEAD_SIG_BYTES = 4096
@@ -46,6 +47,7 @@ class SessionRow(SessionMeta):
     name: str | None = None
     message_count: int | None = None  # None until the content worker has scanned the file
     file_id: int = 0
+    forked_from: str | None = None  # the parent's session id when this session is a fork of it
 
     @property
     def display_title(self) -> str:
@@ -132,9 +134,10 @@ class SessionIndex:
             self.con.execute("CREATE INDEX files_project ON files(project, last_active)")
             self.con.execute("CREATE INDEX files_active ON files(last_active)")
             self.con.execute("CREATE INDEX files_session ON files(session_id)")
+            self.con.execute("CREATE INDEX files_root ON files(root_uuid)")
             self.con.execute(
                 "CREATE TABLE docs (id INTEGER PRIMARY KEY, file_id INT NOT NULL, uuid TEXT,"
-                " kind TEXT, turn INT, text TEXT)"
+                " kind TEXT, tool TEXT, turn INT, text TEXT)"
             )
             self.con.execute("CREATE INDEX docs_file ON docs(file_id)")
             if self.fts:
@@ -179,8 +182,8 @@ class SessionIndex:
                 if old is not None and old[1] == st.st_mtime_ns and old[2] == st.st_size:
                     stats.unchanged += 1
                     continue
-                meta = read_meta(entry.path, pdir.name)
-                if meta is None:  # empty or vanished: not a session (yet)
+                meta = _read_meta_safely(entry.path, pdir.name)
+                if meta is None:  # empty, vanished or unreadable: not listed (the others still are)
                     continue
                 upserts.append(meta)
                 if old is None:
@@ -244,7 +247,20 @@ class SessionIndex:
             row.name = user_names.get(row.session_id)
             row.message_count = rec["c_messages"]
             rows.append(row)
+        self._mark_forks(rows)
         return rows
+
+    def _mark_forks(self, rows: list[SessionRow]) -> None:
+        """Set ``forked_from`` on the rows that are forks (their parents may be outside ``rows``)."""
+        roots = sorted({row.root_uuid for row in rows if row.root_uuid})
+        members: list[tuple[str, str | None, float | None]] = []
+        for chunk in _chunks(roots, 500):
+            members += self.con.execute(
+                f"SELECT session_id, root_uuid, created FROM files WHERE root_uuid IN ({','.join('?' * len(chunk))})",
+                chunk).fetchall()
+        parents = fork_parents(members)
+        for row in rows:
+            row.forked_from = parents.get(row.session_id)
 
     def list_sessions(
         self, cwd: str | os.PathLike[str] | None = None, *, all_projects: bool = False, limit: int | None = None
@@ -320,9 +336,9 @@ class SessionIndex:
             cur = self.con.execute("SELECT COALESCE(MAX(id), 0) FROM docs")
             base = cur.fetchone()[0] + 1
             self.con.executemany(
-                "INSERT INTO docs (id, file_id, uuid, kind, turn, text) VALUES (?,?,?,?,?,?)",
+                "INSERT INTO docs (id, file_id, uuid, kind, tool, turn, text) VALUES (?,?,?,?,?,?,?)",
                 [
-                    (base + i, fid, d.uuid, d.kind, d.turn, None if self.fts else d.text)
+                    (base + i, fid, d.uuid, d.kind, d.tool, d.turn, None if self.fts else d.text)
                     for i, d in enumerate(state.docs)
                 ],
             )
@@ -367,6 +383,18 @@ class SessionIndex:
         from .search import search
 
         return search(self, query, project_dirs, limit=limit, per_session=per_session)
+
+
+def _read_meta_safely(path: str, project: str) -> SessionMeta | None:
+    """:func:`read_meta`, or None for a transcript it cannot make sense of or that SQLite cannot store:
+    one bad file must never keep the others from being listed."""
+    try:
+        meta = read_meta(path, project)
+        if meta is not None:
+            meta.path.encode("utf-8")  # a non-UTF-8 file name (surrogate-escaped) cannot be a key
+    except (ValueError, RecursionError, UnicodeError):
+        return None
+    return meta
 
 
 def _chunks(items: list[Any], size: int) -> Iterable[list[Any]]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from claude_tui.protocol.pricing import estimate_cost
 
-from .text import TITLE_MAX, clean, command_label, has_tool_result, is_prompt_like, message_texts, prompt_text
+from .text import TITLE_MAX, clean, command_label, has_tool_result, is_prompt_like, message_texts, prompt_text, scrub
 
 HEAD_BYTES = 64 * 1024
 TAIL_BYTES = 64 * 1024
@@ -42,7 +42,7 @@ class SessionMeta:
     size: int
     mtime_ns: int
     title: str = ""
-    title_source: str = ""  # custom | ai | summary | last-prompt | first-prompt | command | ""
+    title_source: str = ""  # custom | first-prompt | ai | summary | last-prompt | command | ""
     custom_title: str | None = None
     ai_title: str | None = None
     summary: str | None = None
@@ -57,6 +57,9 @@ class SessionMeta:
     entrypoint: str | None = None
     version: str | None = None
     tag: str | None = None
+    root_uuid: str | None = None
+    """The uuid of the conversation's first record: a fork (``--fork-session``) copies its parent's
+    records with their uuids, so sessions sharing it are one lineage (see :mod:`.lineage`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -204,6 +207,43 @@ def _first_prompt(head: bytes, complete_end: int) -> tuple[str | None, str | Non
 _PARTIAL_TEXT_RE = re.compile(rb'"(?:text|content)": ?"((?:[^"\\]|\\.){1,2000})')
 
 
+_ROOT_MARKS = (b'"parentUuid":null', b'"parentUuid": null')
+
+
+def _root_uuid(head: bytes, complete_end: int) -> str | None:
+    """The uuid of the first user/assistant record with no parent in the head's complete lines."""
+    pos = 0
+    while pos < complete_end:
+        nl = head.find(b"\n", pos, complete_end)
+        stop = nl if nl >= 0 else complete_end
+        line = head[pos:stop]
+        pos = stop + 1
+        if _ROOT_MARKS[0] not in line and _ROOT_MARKS[1] not in line:
+            continue
+        record = _loads(line)
+        if record is None or record.get("type") not in ("user", "assistant") or record.get("isSidechain"):
+            continue
+        uuid = record.get("uuid")
+        if isinstance(uuid, str) and uuid:
+            return scrub(uuid)
+    return None
+
+
+def _git_branch(branch: str | None, cwd: str | None) -> str | None:
+    """The branch, except the ``HEAD`` the CLI writes for a folder that is not in a git work tree."""
+    if branch != "HEAD" or not cwd:
+        return branch
+    here = cwd
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return branch  # a repository on a detached HEAD: that is worth showing
+        parent = os.path.dirname(here)
+        if parent == here:
+            # No .git above it. A cwd that is gone from this machine cannot tell: keep the word.
+            return None if os.path.isdir(cwd) else branch
+        here = parent
+
+
 def _partial_prompt(line: bytes) -> str | None:
     """The start of a prompt whose record is longer than the head chunk."""
     if (b'"type":"user"' not in line and b'"type": "user"' not in line) or b'"tool_result"' in line:
@@ -320,7 +360,9 @@ def _extract(path: str, name: str, project: str | None, st: os.stat_result,
     meta.version = _first_field(hb, "version")
     meta.created = parse_timestamp(_first_field(hb, "timestamp")) or meta.last_active
 
-    meta.git_branch = _last_field(tail, "gitBranch", tail_first) or _first_field(hb, "gitBranch")
+    meta.git_branch = _git_branch(_last_field(tail, "gitBranch", tail_first) or _first_field(hb, "gitBranch"),
+                                  meta.cwd)
+    meta.root_uuid = _root_uuid(head, head_end)
 
     typed = _typed_records(tail[tail_first:], want_model=True)
     if not whole:
@@ -355,15 +397,27 @@ def _extract(path: str, name: str, project: str | None, st: os.stat_result,
     if model is not None:
         meta.model = model["message"]["model"]
 
+    # A title that stays put: the name the user gave it, else the first thing they asked. The CLI's
+    # last-prompt record changes every turn (and a fork would share it with its parent).
     for source, value in (
         ("custom", meta.custom_title),
+        ("first-prompt", meta.first_prompt),
         ("ai", meta.ai_title),
         ("summary", meta.summary),
         ("last-prompt", meta.last_prompt),
-        ("first-prompt", meta.first_prompt),
         ("command", clean(command, TITLE_MAX) if command else None),
     ):
         if value:
             meta.title, meta.title_source = value, source
             break
+    _scrub_fields(meta)
     return meta
+
+
+def _scrub_fields(meta: SessionMeta) -> None:
+    """No lone surrogate in any text field (JSON escapes can hold them; SQLite and stdout refuse them).
+    ``path`` comes from the file system and is left alone (the index skips a path it cannot store)."""
+    for name in ("session_id", "project", "cwd", "git_branch", "model", "entrypoint", "version"):
+        value = getattr(meta, name)
+        if isinstance(value, str):
+            setattr(meta, name, scrub(value))

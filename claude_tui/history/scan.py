@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .text import clean, prompt_text
+from .text import clean, prompt_text, scrub
 
 #: Record types with no uuid and nothing searchable: skipped without parsing.
 _SKIP_PREFIXES = tuple(
@@ -26,19 +26,22 @@ _SKIP_PREFIXES = tuple(
     )
     for prefix in (b'{"type":"' + kind.encode() + b'"', b'{"type": "' + kind.encode() + b'"')
 )
-#: Input keys of tool calls that name files.
-PATH_KEYS = ("file_path", "path", "notebook_path", "filePath")
 SNIPPET_SOURCE_MAX = 8000  # characters of one block kept for search
+TOOL_INPUT_MAX = 4000  # characters of one call's input kept for search (commands, patterns, edits …)
+TOOL_OUTPUT_MAX = 2000  # characters of one call's output kept for search
+READ_CHUNK = 1 << 22  # a scan reads 4 MB at a time: a 20 MB transcript is never held whole
+_TOOL_NAMES_MAX = 512  # tool_use id → name, for naming outputs (bounded: a scan can be long)
 
 
 @dataclass(slots=True)
 class Doc:
     """One searchable piece of a record."""
 
-    kind: str  # prompt | assistant | tool | path
+    kind: str  # prompt | answer | thinking | tool (its name and input) | output
     uuid: str
     turn: int  # number of real user prompts before (0-based turn of the hit)
     text: str
+    tool: str = ""  # the tool's name, for tool and output docs
 
 
 @dataclass(slots=True)
@@ -51,6 +54,7 @@ class ScanState:
     last_msg_id: str = ""
     bad_lines: int = 0
     docs: list[Doc] = field(default_factory=list)
+    tool_names: dict[str, str] = field(default_factory=dict)
 
 
 def _is_attachment_line(line: bytes) -> bool:
@@ -58,14 +62,44 @@ def _is_attachment_line(line: bytes) -> bool:
     return b'"attachment":' in head and b'"type":"user"' not in head and b'"type": "user"' not in head
 
 
-def record_docs(record: dict[str, Any], turn: int) -> Iterator[Doc]:
-    """Searchable docs of a user/assistant record (sidechains included)."""
-    uuid = record.get("uuid") if isinstance(record.get("uuid"), str) else ""
+def _input_text(inp: dict[str, Any]) -> str:
+    """The string values of a tool call's input (command, pattern, path, old/new strings …), bounded."""
+    parts: list[str] = []
+    size = 0
+    for value in inp.values():
+        if isinstance(value, str) and value and size < TOOL_INPUT_MAX:
+            parts.append(value[:TOOL_INPUT_MAX - size])
+            size += len(parts[-1])
+    return " ".join(parts)
+
+
+def _result_text(block: dict[str, Any]) -> str:
+    content = block.get("content")
+    if isinstance(content, str):
+        return content[:TOOL_OUTPUT_MAX]
+    if isinstance(content, list):
+        texts = [b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
+        return "\n".join(texts)[:TOOL_OUTPUT_MAX]
+    return ""
+
+
+def record_docs(record: dict[str, Any], turn: int, tool_names: dict[str, str] | None = None) -> Iterator[Doc]:
+    """Searchable docs of a user/assistant record (sidechains included): what the user saw."""
+    uuid = scrub(record["uuid"]) if isinstance(record.get("uuid"), str) else ""
     message = record.get("message")
+    names = tool_names if tool_names is not None else {}
     if record.get("type") == "user":
         text = prompt_text(record)
         if text:
             yield Doc("prompt", uuid, turn, clean(text, SNIPPET_SOURCE_MAX))
+            return
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else ():
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                output = clean(_result_text(block), TOOL_OUTPUT_MAX)
+                if output:
+                    name = names.get(block.get("tool_use_id")) if isinstance(block.get("tool_use_id"), str) else None
+                    yield Doc("output", uuid, turn, output, name or "")
         return
     if not isinstance(message, dict) or not isinstance(message.get("content"), list):
         return
@@ -76,68 +110,93 @@ def record_docs(record: dict[str, Any], turn: int) -> Iterator[Doc]:
         if kind == "text" and isinstance(block.get("text"), str):
             text = clean(block["text"], SNIPPET_SOURCE_MAX)
             if text:
-                yield Doc("assistant", uuid, turn, text)
+                yield Doc("answer", uuid, turn, text)
+        elif kind == "thinking" and isinstance(block.get("thinking"), str):
+            text = clean(block["thinking"], SNIPPET_SOURCE_MAX)
+            if text:
+                yield Doc("thinking", uuid, turn, text)
         elif kind == "tool_use" and isinstance(block.get("name"), str):
-            yield Doc("tool", uuid, turn, clean(block["name"], 200))
+            name = clean(block["name"], 200)
+            if isinstance(block.get("id"), str):
+                if len(names) >= _TOOL_NAMES_MAX:
+                    names.pop(next(iter(names)))
+                names[block["id"]] = name
             inp = block.get("input")
-            if isinstance(inp, dict):
-                for key in PATH_KEYS:
-                    value = inp.get(key)
-                    if isinstance(value, str) and value:
-                        yield Doc("path", uuid, turn, clean(value, 1000))
+            inp = inp if isinstance(inp, dict) else {}
+            # One doc per call: its name and every string of its input (paths, commands, patterns …).
+            yield Doc("tool", uuid, turn, clean(f"{name} {_input_text(inp)}", TOOL_INPUT_MAX + 200), name)
+
+
+def _lines(fh: Any, offset: int) -> Iterator[tuple[bytes, int]]:
+    """``(line, end offset)`` of each complete line from ``offset``, read a chunk at a time."""
+    fh.seek(offset)
+    pending = b""
+    pos = offset
+    while True:
+        chunk = fh.read(READ_CHUNK)
+        if not chunk:
+            return
+        data = pending + chunk if pending else chunk
+        start = 0
+        while True:
+            nl = data.find(b"\n", start)
+            if nl < 0:
+                break
+            pos += nl + 1 - start
+            yield data[start:nl], pos
+            start = nl + 1
+        pending = data[start:]  # a line still being written is picked up by the next scan
 
 
 def scan_file(path: str | os.PathLike[str], state: ScanState | None = None, *, with_docs: bool = True) -> ScanState:
     """Scan ``path`` from ``state.offset`` to its last complete line, updating counters.
 
-    Corrupt lines and unknown record types are counted/skipped, never fatal.
+    The file is streamed (never read whole). Corrupt lines and unknown record types are
+    counted/skipped, never fatal.
     """
     state = state if state is not None else ScanState()
     state.docs = []
     try:
         with open(path, "rb") as fh:
-            fh.seek(state.offset)
-            data = fh.read()
+            for line, end in _lines(fh, state.offset):
+                state.offset = end
+                _scan_line(line, state, with_docs)
     except OSError:
         return state
-    complete = data.rfind(b"\n") + 1
-    pos = 0
-    while pos < complete:
-        nl = data.find(b"\n", pos, complete)
-        line = data[pos:nl]
-        pos = nl + 1
-        if not line.strip() or line.startswith(_SKIP_PREFIXES) or _is_attachment_line(line):
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            state.bad_lines += 1
-            continue
-        if not isinstance(record, dict):
-            state.bad_lines += 1
-            continue
-        kind = record.get("type")
-        if kind not in ("user", "assistant"):
-            continue
-        sidechain = bool(record.get("isSidechain"))
-        if kind == "user":
-            is_prompt = prompt_text(record) is not None
-            if not record.get("isMeta") and not sidechain:
-                state.messages += 1
-            if with_docs:
-                state.docs.extend(record_docs(record, state.turns))
-            if is_prompt and not sidechain:
-                state.turns += 1
-        else:
-            message = record.get("message")
-            msg_id = message.get("id") if isinstance(message, dict) else None
-            if not sidechain and (not isinstance(msg_id, str) or msg_id != state.last_msg_id):
-                state.messages += 1
-                state.last_msg_id = msg_id if isinstance(msg_id, str) else ""
-            if with_docs:
-                state.docs.extend(record_docs(record, max(state.turns - 1, 0)))
-    state.offset += complete
     return state
+
+
+def _scan_line(line: bytes, state: ScanState, with_docs: bool) -> None:
+    if not line.strip() or line.startswith(_SKIP_PREFIXES) or _is_attachment_line(line):
+        return
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        state.bad_lines += 1
+        return
+    if not isinstance(record, dict):
+        state.bad_lines += 1
+        return
+    kind = record.get("type")
+    if kind not in ("user", "assistant"):
+        return
+    sidechain = bool(record.get("isSidechain"))
+    if kind == "user":
+        is_prompt = prompt_text(record) is not None
+        if not record.get("isMeta") and not sidechain:
+            state.messages += 1
+        if with_docs:
+            state.docs.extend(record_docs(record, state.turns, state.tool_names))
+        if is_prompt and not sidechain:
+            state.turns += 1
+    else:
+        message = record.get("message")
+        msg_id = message.get("id") if isinstance(message, dict) else None
+        if not sidechain and (not isinstance(msg_id, str) or msg_id != state.last_msg_id):
+            state.messages += 1
+            state.last_msg_id = scrub(msg_id) if isinstance(msg_id, str) else ""
+        if with_docs:
+            state.docs.extend(record_docs(record, max(state.turns - 1, 0), state.tool_names))
 
 
 def count_messages(path: str | os.PathLike[str]) -> int:

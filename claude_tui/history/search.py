@@ -1,4 +1,4 @@
-"""Full-text search over the index: prompts, assistant text, tool names, file paths.
+"""Full-text search over the index: prompts, answers, thinking, tool calls (name and input), tool output.
 
 Hits point to the matching record (``uuid``) and turn, and carry a one-line
 snippet with highlight ranges ``(start, end)``. Snippets are cut from the
@@ -34,10 +34,20 @@ class SearchHit:
     title: str  # our name if any, else the session's title
     uuid: str  # the matching record
     turn: int  # 0-based user turn the record belongs to
-    kind: str  # prompt | assistant | tool | path
+    kind: str  # prompt | answer | thinking | tool (a call: name and input) | output (a call's output)
     snippet: str
     highlights: list[tuple[int, int]] = field(default_factory=list)  # ranges in snippet
     last_active: float = 0.0
+    tool: str = ""  # the tool's name for tool and output hits
+
+    @property
+    def where(self) -> str:
+        """Where the match is, in the user's words: ``prompt``, ``answer``, ``Bash call``, ``Bash output`` …"""
+        if self.kind == "tool":
+            return f"{self.tool or 'tool'} call"
+        if self.kind == "output":
+            return f"{self.tool or 'tool'} output"
+        return self.kind
 
 
 def fts_query(text: str) -> str | None:
@@ -86,9 +96,9 @@ def _scope_sql(project_dirs: Iterable[Path] | None) -> tuple[str, list[object]] 
 
 
 def _candidates(index: SessionIndex, query: str, scope: str, args: list[object], fetch: int) -> list[tuple]:
-    """(docs.id, file_id, uuid, kind, turn) of the best ``fetch`` matches."""
+    """(docs.id, file_id, uuid, kind, turn, tool) of the best ``fetch`` matches."""
     con = index.con
-    cols = "d.id, d.file_id, d.uuid, d.kind, d.turn"
+    cols = "d.id, d.file_id, d.uuid, d.kind, d.turn, d.tool"
     if not index.fts:
         tokens = _TOKEN_RE.findall(query)
         likes = " AND ".join("d.text LIKE ? ESCAPE '\\'" for _ in tokens)
@@ -143,12 +153,12 @@ def search(
     }
     names = index.names.all()
     hits: list[SearchHit] = []
-    for doc_id, fid, uuid, kind, turn in chosen:
+    for doc_id, fid, uuid, kind, turn, tool in chosen:
         info = files.get(fid)
         if info is None:
             continue
         sid, path, project, title, active = info
         snippet, ranges = make_snippet(texts.get(doc_id) or "", tokens)
         hits.append(SearchHit(sid, path, project, names.get(sid) or title or "", uuid or "", turn or 0, kind or "",
-                              snippet, ranges, active or 0.0))
+                              snippet, ranges, active or 0.0, tool or ""))
     return hits

@@ -17,6 +17,9 @@ from claude_tui.protocol.sanitize import CONTROL_CLASS, CONTROL_CLASS_BUT_LAYOUT
 _CONTROL_RE = re.compile(CONTROL_CLASS + "+")
 _CONTROL_KEEP_LAYOUT_RE = re.compile(CONTROL_CLASS_BUT_LAYOUT)
 _SPACES_RE = re.compile(r"\s+")
+# A lone surrogate (``"\ud83d"`` in a JSON string: what a Node CLI writes when it cuts an emoji in
+# half) decodes to a str that cannot be encoded as UTF-8: SQLite and a UTF-8 stdout raise on it.
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 #: Text blocks the CLI writes as "user" records but which are not prompts.
 _NOT_A_PROMPT_RE = re.compile(
@@ -33,9 +36,14 @@ _COMMAND_ARGS_RE = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 TITLE_MAX = 200
 
 
+def scrub(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, so it can be stored and printed."""
+    return _SURROGATE_RE.sub("\ufffd", text)
+
+
 def clean(text: str, max_len: int | None = None) -> str:
-    """One line of printable text: control chars become spaces, runs collapse."""
-    text = _CONTROL_RE.sub(" ", text)
+    """One line of printable text: control chars become spaces, runs collapse, lone surrogates become U+FFFD."""
+    text = _CONTROL_RE.sub(" ", scrub(text))
     text = _SPACES_RE.sub(" ", text).strip()
     if max_len is not None and len(text) > max_len:
         text = text[: max_len - 1].rstrip() + "\u2026"
@@ -43,8 +51,8 @@ def clean(text: str, max_len: int | None = None) -> str:
 
 
 def strip_controls(text: str) -> str:
-    """Remove control characters but keep newlines and tabs (for multi-line text)."""
-    return _CONTROL_KEEP_LAYOUT_RE.sub("", text)
+    """Remove control characters but keep newlines and tabs (for multi-line text); scrub lone surrogates."""
+    return _CONTROL_KEEP_LAYOUT_RE.sub("", scrub(text))
 
 
 def message_texts(message: Any) -> list[str]:

@@ -38,7 +38,7 @@ def test_sessions_table(setup) -> None:
     lines = out.getvalue().splitlines()
     assert lines[0].split() == ["SESSION", "LAST", "ACTIVE", "MSGS", "COST", "BRANCH", "TITLE"]
     assert len(lines) == 4
-    assert any("1371d147-61d8-4b34-beff-86ba0e32e82d" in line and "follow-up after resume" in line and "$0.04" in line for line in lines)
+    assert any("1371d147-61d8-4b34-beff-86ba0e32e82d" in line and "kw:edit the file" in line and "$0.04" in line for line in lines)
     # aligned columns: every row's TITLE starts at the same offset
     col = lines[0].index("TITLE")
     assert all(line[col - 2 : col] == "  " for line in lines[1:])
@@ -70,7 +70,7 @@ def test_search_table_and_json(setup) -> None:
     out = io.StringIO()
     assert search_command("bash", False, False, HERE, out, index=idx) == 0
     text = out.getvalue()
-    assert text.splitlines()[0].split()[:3] == ["SESSION", "TURN", "KIND"]
+    assert text.splitlines()[0].split()[:3] == ["SESSION", "TURN", "WHERE"]
     assert "3aa3043d-6dbe-4e80-8b58-4789dd1efc50" in text
     out = io.StringIO()
     assert search_command("bash", True, True, HERE, out, index=idx) == 0

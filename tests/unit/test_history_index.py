@@ -89,14 +89,16 @@ def test_fts_finds_prompts_text_tools_and_paths(idx: SessionIndex) -> None:
     assert idx.index_content() == 6
     kinds = {
         "follow-up resume": "prompt",
-        "All done": "assistant",
-        "Bash": "tool",
-        "a.txt": "path",
+        "All done": "answer",
+        "Bash": "Bash call",
+        "a.txt": "Edit call",
+        "hello-from-bash": "Bash output",
+        "touched": "Bash call",
     }
-    for query, kind in kinds.items():
+    for query, where in kinds.items():
         hits = idx.search(query)
         assert hits, query
-        assert any(h.kind == kind for h in hits), (query, hits)
+        assert any(h.where == where for h in hits), (query, hits)
         for h in hits:
             assert h.uuid and h.snippet
             assert not any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in h.snippet)
@@ -201,7 +203,7 @@ def test_like_fallback(tree: Path, tmp_path: Path, monkeypatch) -> None:
         idx.index_content()
         hits = idx.search("follow-up")
         assert hits and "follow" in hits[0].snippet.lower() and hits[0].highlights
-        assert idx.search("a.txt")[0].kind == "path"
+        assert {h.where for h in idx.search("a.txt")} >= {"Edit call", "Edit output"}
 
 
 def test_second_connection_reads_while_first_writes(idx: SessionIndex, tmp_path: Path, tree: Path) -> None:
@@ -226,3 +228,56 @@ def test_second_connection_reads_while_first_writes(idx: SessionIndex, tmp_path:
         t.start()
         t.join()
         raise err[0]
+
+
+FORKED = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "forked"
+PARENT, FORK = "f61f467c-c544-4f29-ba69-c98aed385abd", "46934f4f-3972-45c7-9479-2296c0bf4f7c"
+
+
+def test_surrogate_titled_transcript_among_good_ones(idx: SessionIndex, tree: Path) -> None:
+    """One transcript whose title holds a lone surrogate (a Node CLI cutting an emoji) hides nothing."""
+    pdir = tree / "projects" / encode_project_dir(HERE)
+    sid = "77777777-2222-3333-4444-555555555555"
+    lines = [__import__("json").dumps(r) for r in turn_records(sid, None, "emoji \ud83d cut", "fine \udc00")]
+    lines.append('{"type":"custom-title","customTitle":"bad \\ud83d title","sessionId":"%s"}' % sid)
+    (pdir / f"{sid}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
+    rows = idx.list_sessions(HERE)
+    assert len(rows) == 4 and sid in {r.session_id for r in rows}
+    bad = next(r for r in rows if r.session_id == sid)
+    assert bad.title == "bad \ufffd title"
+    assert idx.index_content() == 4
+    assert [h.session_id for h in idx.search("cut")] == [sid]
+    assert idx.search("fine")  # the other sessions' text is still searchable
+
+
+def test_forks_are_marked_with_their_parent(tmp_path: Path) -> None:
+    """The real CLI's --fork-session copies the parent's records (same uuids, same first prompt)."""
+    root = tmp_path / "claude"
+    pdir = root / "projects" / "-proj"
+    pdir.mkdir(parents=True)
+    for p in FORKED.glob("*.jsonl"):
+        (pdir / p.name).write_bytes(p.read_bytes())
+    with SessionIndex(tmp_path / "s.sqlite", root=root, names=NameStore(tmp_path / "n.json")) as idx:
+        rows = {r.session_id: r for r in idx.list_sessions(all_projects=True)}
+        assert rows[FORK].forked_from == PARENT and rows[PARENT].forked_from is None
+        assert rows[FORK].title == rows[PARENT].title == "kw:think what is six times seven"
+        assert rows[PARENT].git_branch == "HEAD"  # its folder is not on this machine: the word is kept
+        idx.index_content()
+        assert {h.where for h in idx.search("carefully")} == {"thinking"}
+        assert {h.session_id for h in idx.search("hello-from-bash")} == {PARENT, FORK}
+
+
+def test_head_is_no_branch_for_a_folder_outside_git(tmp_path: Path) -> None:
+    root = tmp_path / "claude"
+    project = tmp_path / "plain folder"
+    project.mkdir()
+    sid = "88888888-2222-3333-4444-555555555555"
+    recs = turn_records(sid, None, "hi", "hello")
+    for r in recs:
+        r["cwd"], r["gitBranch"] = str(project), "HEAD"
+    write_jsonl(root / "projects" / encode_project_dir(project) / f"{sid}.jsonl", recs)
+    with SessionIndex(tmp_path / "s.sqlite", root=root, names=NameStore(tmp_path / "n.json")) as idx:
+        assert idx.list_sessions(project)[0].git_branch is None
+        (project / ".git").mkdir()
+        os.utime(next((root / "projects").rglob("*.jsonl")), (1, 1))
+        assert idx.list_sessions(project)[0].git_branch == "HEAD"  # a detached HEAD in a repository

@@ -24,8 +24,9 @@ def test_real_fixture_metadata() -> None:
     assert m is not None
     assert m.session_id == "1371d147-61d8-4b34-beff-86ba0e32e82d"
     assert m.entrypoint == "sdk-cli"  # stream-json sessions are listed, not hidden
-    assert m.title == "follow-up after resume" and m.title_source == "last-prompt"
-    assert m.first_prompt == "kw:edit the file"
+    # The first prompt, not the CLI's last-prompt record (which follows every new turn).
+    assert m.title == "kw:edit the file" and m.title_source == "first-prompt"
+    assert m.last_prompt == "follow-up after resume"
     assert m.cwd == "/home/user/project" and m.git_branch == "HEAD"
     assert m.model == "claude-opus-5-5"
     assert m.cost_usd == pytest.approx(0.04242)
@@ -44,9 +45,8 @@ def _session(tmp_path: Path, extra: list[dict], prompt: str = "the first prompt"
           {"type": "summary", "summary": "S", "leafUuid": "x"}, {"type": "last-prompt", "lastPrompt": "lp"}],
          "My name", "custom"),
         ([{"type": "ai-title", "aiTitle": "AI"}, {"type": "summary", "summary": "S"},
-          {"type": "last-prompt", "lastPrompt": "lp"}], "AI", "ai"),
-        ([{"type": "summary", "summary": "S"}, {"type": "last-prompt", "lastPrompt": "lp"}], "S", "summary"),
-        ([{"type": "last-prompt", "lastPrompt": "lp"}], "lp", "last-prompt"),
+          {"type": "last-prompt", "lastPrompt": "lp"}], "the first prompt", "first-prompt"),
+        ([{"type": "last-prompt", "lastPrompt": "lp"}], "the first prompt", "first-prompt"),
         ([], "the first prompt", "first-prompt"),
         ([{"type": "last-prompt", "lastPrompt": "<command-name>/clear</command-name>"}], "the first prompt", "first-prompt"),
     ],
@@ -55,6 +55,43 @@ def test_title_precedence(tmp_path: Path, extra: list[dict], title: str, source:
     m = read_meta(_session(tmp_path, extra))
     assert m is not None and (m.title, m.title_source) == (title, source)
 
+
+@pytest.mark.parametrize(
+    ("extra", "title", "source"),
+    [
+        ([{"type": "ai-title", "aiTitle": "AI"}, {"type": "summary", "summary": "S"},
+          {"type": "last-prompt", "lastPrompt": "lp"}], "AI", "ai"),
+        ([{"type": "summary", "summary": "S"}, {"type": "last-prompt", "lastPrompt": "lp"}], "S", "summary"),
+        ([{"type": "last-prompt", "lastPrompt": "lp"}], "lp", "last-prompt"),
+    ],
+)
+def test_title_without_a_first_prompt(tmp_path: Path, extra: list[dict], title: str, source: str) -> None:
+    recs = turn_records(SID, None, "<command-name>/clear</command-name>", "answer")
+    m = read_meta(write_jsonl(tmp_path / f"{SID}.jsonl", recs + extra))
+    assert m is not None and (m.title, m.title_source) == (title, source)
+
+
+def test_title_stays_the_first_prompt_after_a_follow_up(tmp_path: Path) -> None:
+    first = turn_records(SID, None, "kw:think what is six times seven", "42")
+    second = turn_records(SID, first[-1]["uuid"], "and now what is seven times eight", "56")
+    path = write_jsonl(tmp_path / f"{SID}.jsonl", first + [{"type": "last-prompt", "lastPrompt": "kw:think what is six times seven"}])
+    assert read_meta(path).title == "kw:think what is six times seven"
+    path = write_jsonl(path, first + second + [{"type": "last-prompt", "lastPrompt": "and now what is seven times eight"}])
+    assert read_meta(path).title == "kw:think what is six times seven"
+
+
+def test_lone_surrogates_are_replaced_in_every_field(tmp_path: Path) -> None:
+    recs = turn_records(SID, None, "cut emoji \ud83d here", "answer")
+    recs[0]["cwd"] = "/home/\ud83d"
+    lines = [json.dumps(r) for r in recs]  # json.dumps writes the escape, as a Node CLI does
+    lines.append(json.dumps({"type": "custom-title", "customTitle": "title \udc00 cut"}))
+    path = tmp_path / f"{SID}.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    m = read_meta(path)
+    assert m is not None and m.title == "title \ufffd cut" and m.first_prompt == "cut emoji \ufffd here"
+    for value in m.to_dict().values():
+        if isinstance(value, str):
+            value.encode("utf-8")  # would raise on a lone surrogate
 
 def test_latest_custom_title_wins(tmp_path: Path) -> None:
     m = read_meta(_session(tmp_path, [{"type": "custom-title", "customTitle": "old"},
@@ -147,7 +184,7 @@ def test_bounded_reads_on_a_50mb_transcript(tmp_path: Path, monkeypatch) -> None
     monkeypatch.setattr(meta_mod, "open", lambda p, mode="r", *a, **k: _CountingFile(real_open(p, mode, *a, **k), counter), raising=False)
     m = read_meta(path)
     assert m is not None
-    assert m.title == "Big one" and m.first_prompt == "huge session prompt" and m.cost_usd == 3.25
+    assert m.title == "huge session prompt" and m.ai_title == "Big one" and m.cost_usd == 3.25
     assert 0 < counter[0] <= 128 * 1024
 
 

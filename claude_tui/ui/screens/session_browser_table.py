@@ -296,7 +296,7 @@ def snippet_text(hit: SearchHit, highlight: Style, *, kind: bool = False) -> Tex
     raw = hit.snippet
     text = Text(no_wrap=True, overflow="ellipsis")
     if kind:
-        text.append(f"{hit.kind} · turn {hit.turn + 1}  ", style="dim")
+        text.append(f"{one_line(hit.where)} · turn {hit.turn + 1}  ", style="dim")
     # printable() may lengthen control characters; rebuild piecewise so ranges stay aligned.
     cursor = 0
     for a, b in sorted(hit.highlights):

@@ -52,9 +52,9 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
     """Rows in scope, and the workers that list, count, index, search, preview and rename them."""
 
     class Listed(Message):
-        def __init__(self, generation: int, rows: list[SessionRow]) -> None:
+        def __init__(self, generation: int, rows: list[SessionRow], error: str = "") -> None:
             super().__init__()
-            self.generation, self.rows = generation, rows
+            self.generation, self.rows, self.error = generation, rows, error
 
     class Progress(Message):
         def __init__(self, generation: int, done: int, total: int) -> None:
@@ -163,7 +163,12 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
 
         with self._open_index() as index:
             dirs = index.project_dirs(self.cwd, all_projects)
-            index.refresh(dirs)
+            try:
+                index.refresh(dirs)
+            except (sqlite3.Error, OSError, ValueError) as error:
+                # Whatever went wrong, list what the index has: "Looking for sessions…" must end.
+                self.post_message(self.Listed(generation, self._safe_sessions(index, dirs), str(error)))
+                return
             if stop():
                 return
             self.post_message(self.Listed(generation, index.sessions(dirs)))
@@ -188,10 +193,19 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
                 counts = {row.path: row.message_count for row in index.sessions(dirs)}
                 self.post_message(self.Counted(generation, counts, True))
 
+    @staticmethod
+    def _safe_sessions(index: SessionIndex, dirs: list[Path]) -> list[SessionRow]:
+        try:
+            return index.sessions(dirs)
+        except sqlite3.Error:
+            return []
+
     @on(Listed)
     def _listed_rows(self, message: Listed) -> None:
         if message.generation != self._generation:
             return
+        if message.error:
+            self.notify(one_line(f"Could not refresh the session list: {message.error}"), severity="warning")
         def signature(rows: list[SessionRow]) -> list[tuple[str, int, str | None, int | None]]:
             return [(r.path, r.mtime_ns, r.name, r.message_count) for r in rows]
         changed = signature(message.rows) != signature(self._rows) or not self._listed

@@ -1,0 +1,35 @@
+"""Which session is a fork of which.
+
+``--fork-session`` (and the browser's fork) writes a new transcript that starts with
+a copy of the parent's records, uuids and timestamps included; only ``sessionId``
+changes. So a parent and its forks share the uuid of their first record
+(:attr:`SessionMeta.root_uuid`). The original is the one that started first: a
+fork's first own line (the queued prompt that made it) is later than the copied
+records' time, so its ``created`` is the fork time. A fork of a fork is shown as a
+fork of the original. Sessions of a lineage that started at the same instant (older
+CLIs wrote no line of their own before the copy) are left unmarked rather than
+guessed at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def fork_parents(members: Iterable[tuple[str, str | None, float | None]]) -> dict[str, str]:
+    """``{fork's session id: parent's session id}`` from ``(session_id, root_uuid, created)``."""
+    groups: dict[str, list[tuple[float, str]]] = {}
+    for session_id, root, created in members:
+        if root and created is not None:
+            groups.setdefault(root, []).append((created, session_id))
+    parents: dict[str, str] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        group.sort()
+        first_time, first_id = group[0]
+        if len(group) > 1 and group[1][0] == first_time:
+            continue  # two started together: no telling which is the original
+        for created, session_id in group[1:]:
+            parents[session_id] = first_id
+    return parents
