@@ -33,12 +33,15 @@ def _search(argv: list[str]) -> int:
 
 def _export(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="claude-tui export", description="Print a session transcript.")
-    parser.add_argument("session_id")
+    parser.add_argument("session", metavar="SESSION",
+                        help="a session id, a unique id prefix (4+ characters), its name or its title")
     parser.add_argument("--format", choices=("md", "json"), default="md")
+    parser.add_argument("--cwd", type=Path, default=Path("."), metavar="DIR", help="project directory (default .)")
     ns = parser.parse_args(argv)
     from claude_tui.history.commands import export_command
 
-    return export_command(ns.session_id, "markdown" if ns.format == "md" else "json", sys.stdout)
+    return export_command(ns.session, "markdown" if ns.format == "md" else "json", sys.stdout,
+                          cwd=ns.cwd.resolve())
 
 
 def _config(argv: list[str]) -> int:

@@ -16,8 +16,9 @@ from typing import TextIO
 
 from .export import to_json, to_markdown
 from .index import SessionIndex, SessionRow
+from .meta import read_meta
 from .names import NameStore
-from .paths import find_session_file
+from .resolve import resolve_session
 from .text import clean
 from .transcript import load_transcript
 
@@ -49,10 +50,11 @@ def _row_json(row: SessionRow) -> dict[str, object]:
     return data
 
 
-def _open_index(index: SessionIndex | None, root: Path | None) -> tuple[SessionIndex, bool]:
+def _open_index(index: SessionIndex | None, root: Path | None,
+                names: NameStore | None = None) -> tuple[SessionIndex, bool]:
     if index is not None:
         return index, False
-    return SessionIndex(root=root), True
+    return SessionIndex(root=root, names=names), True
 
 
 def sessions_command(
@@ -85,7 +87,8 @@ def sessions_command(
         ]
         if all_projects:
             cells.append(clean(r.cwd or r.project, 40))
-        cells.append(clean(r.display_title, TITLE_WIDTH))
+        fork = f"(fork of {r.forked_from[:8]}) " if r.forked_from else ""
+        cells.append(fork + clean(r.display_title, TITLE_WIDTH))
         table.append(cells)
     out.write(format_table(headers, table))
     return 0
@@ -109,7 +112,7 @@ def search_command(
     if note:
         print(f"note: {note}", file=sys.stderr)
     if as_json:
-        out.write(json.dumps([asdict(h) for h in hits], ensure_ascii=False, indent=1) + "\n")
+        out.write(json.dumps([{**asdict(h), "where": h.where} for h in hits], ensure_ascii=False, indent=1) + "\n")
         return 0 if hits else 1
     if not hits:
         out.write(f"No matches for {clean(query, 80)!r}.\n")
@@ -124,25 +127,35 @@ def search_command(
 
 
 def export_command(
-    session_id: str, fmt: str, out: TextIO, *, root: Path | None = None, names: NameStore | None = None,
+    name: str, fmt: str, out: TextIO, *, root: Path | None = None, names: NameStore | None = None,
+    cwd: Path | None = None, index: SessionIndex | None = None,
 ) -> int:
-    """Print a session as Markdown (``markdown``/``md``) or JSON (``json``)."""
-    path = find_session_file(session_id.strip(), root)
-    if path is None:
-        print(f"claude-tui: no session {clean(session_id, 80)!r}", file=sys.stderr)
-        return 1
-    transcript = load_transcript(path)
-    if fmt == "json":
-        out.write(to_json(transcript) + "\n")
-    elif fmt in ("markdown", "md"):
-        title = (names or NameStore()).get(transcript.session_id)
-        if title is None:
-            from .meta import read_meta
+    """Print a session as Markdown (``markdown``/``md``) or JSON (``json``).
 
-            meta = read_meta(path)
-            title = meta.title if meta else None
-        out.write(to_markdown(transcript, title=title))
-    else:
+    ``name`` is anything the session is shown by (see :mod:`.resolve`): an id, an id
+    prefix, a name or a title; an ambiguous one lists the sessions it fits.
+    """
+    if fmt not in ("json", "markdown", "md"):
         print(f"claude-tui: unknown export format {clean(fmt, 20)!r} (markdown or json)", file=sys.stderr)
         return 1
+    idx, owned = _open_index(index, root, names)
+    try:
+        found = resolve_session(name, idx, cwd)
+        title = None
+        if found.found:
+            title = idx.names.get(found.session_id or "")
+    finally:
+        if owned:
+            idx.close()
+    if not found.found or found.path is None:
+        print(f"claude-tui: {found.problem()}", file=sys.stderr)
+        return 1
+    transcript = load_transcript(found.path)
+    if title is None:
+        meta = read_meta(found.path)
+        title = meta.title if meta else None
+    if fmt == "json":
+        out.write(to_json(transcript, title=title) + "\n")
+    else:
+        out.write(to_markdown(transcript, title=title))
     return 0

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, UserItem
+from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, ToolState, UserItem
 from claude_tui.session.status import SessionStatus
 
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})([^\n`]*)$")
@@ -144,19 +144,96 @@ def last_answer(items: list[Item]) -> TextItem | None:
 
 
 # -- export -------------------------------------------------------------------------------
+#
+# An export is something a user can share: headings follow the turns and who spoke, a tool call
+# shows its input, its output (cut with a marker past OUTPUT_MAX_LINES / OUTPUT_MAX_CHARS) and
+# its file change as a fenced ``diff`` block; thinking is a collapsed <details> block. The JSON
+# export carries the same content, item by item, with the same turn numbers.
+
+OUTPUT_MAX_LINES = 80
+OUTPUT_MAX_CHARS = 8000
+
 
 def _fence_for(text: str) -> str:
     longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
     return "`" * (longest + 1)
 
 
+def _fenced(text: str, language: str = "") -> list[str]:
+    fence = _fence_for(text)
+    return [f"{fence}{language}", text, fence]
+
+
 def _quote(text: str) -> str:
     return "\n".join("> " + line if line else ">" for line in text.splitlines()) or ">"
 
 
-def to_markdown(items: list[Item], status: SessionStatus | None = None, *, include_thinking: bool = False) -> str:
-    """The conversation as a Markdown document: prompts, answers, tool calls with their output."""
-    out: list[str] = ["# Claude Code session", ""]
+def truncated(text: str, max_lines: int = OUTPUT_MAX_LINES, max_chars: int = OUTPUT_MAX_CHARS) -> tuple[str, str]:
+    """``(text cut to size, marker saying what was left out or "")``."""
+    lines = text.splitlines()
+    kept = lines[:max_lines]
+    out = "\n".join(kept)
+    if len(out) > max_chars:
+        out = out[:max_chars]
+        kept = out.splitlines()
+    left = len(lines) - len(kept)
+    if not left and len(out) >= len(text.rstrip("\n")):
+        return text.rstrip("\n"), ""
+    return out, f"… output truncated: {left:,} more line{'s' if left != 1 else ''} not shown " \
+                f"({len(text):,} characters in all)"
+
+
+def diff_text(item: ToolItem) -> str:
+    """The tool's file change as a unified diff (empty when it changed no file or the change is guarded)."""
+    diff = item.diff
+    if diff is None or not diff.hunks:
+        return ""
+    path = diff.path or str(item.input.get("file_path") or "")
+    lines = [f"--- a/{path.lstrip('/')}" if diff.kind != "create" else "--- /dev/null",
+             f"+++ b/{path.lstrip('/')}"]
+    for hunk in diff.hunks:
+        lines.append(hunk.header)
+        lines.extend(hunk.lines)
+    return "\n".join(lines)
+
+
+def _tool_heading(item: ToolItem) -> str:
+    subject = ""
+    for key in ("file_path", "path", "notebook_path", "pattern", "url", "query", "description"):
+        value = item.input.get(key)
+        if isinstance(value, str) and value.strip():
+            subject = " " + value.strip().splitlines()[0][:120]
+            break
+    return f"#### {item.name or 'Tool'}{subject} ({item.state.value})"
+
+
+def _tool_markdown(item: ToolItem) -> list[str]:
+    out = [_tool_heading(item), ""]
+    command = tool_input_text(item)
+    out += [*_fenced(command, "bash" if item.name == "Bash" else "json"), ""]
+    diff = diff_text(item)
+    if item.state in (ToolState.DENIED, ToolState.INTERRUPTED):
+        reason = tool_output(item).strip()
+        label = "Denied" if item.state is ToolState.DENIED else "Interrupted"
+        out += [_quote(f"{label}: {reason}" if reason else label), ""]
+    elif diff:
+        out += [*_fenced(diff, "diff"), ""]
+    else:
+        output = tool_output(item)
+        if output.strip():
+            shown, marker = truncated(output)
+            out += ["Output:", "", *_fenced(shown, "text"), ""]
+            if marker:
+                out += [f"*{marker}*", ""]
+    if item.decision:
+        out += [f"*{item.decision}*", ""]
+    return out
+
+
+def to_markdown(items: list[Item], status: SessionStatus | None = None, *, include_thinking: bool = True,
+                title: str | None = None) -> str:
+    """The conversation as a Markdown document: ``## Turn N``, then ``### You`` / ``### Claude`` and the tools."""
+    out: list[str] = [f"# {title or 'Claude Code session'}", ""]
     if status is not None:
         for label, value in (("Session", status.session_id), ("Model", status.model), ("Directory", status.cwd),
                              ("Claude Code", status.cli_version)):
@@ -165,50 +242,60 @@ def to_markdown(items: list[Item], status: SessionStatus | None = None, *, inclu
         if status.cost_total:
             out.append(f"- Cost: ${status.cost_total:.4f}")
         out.append("")
+    turn = 0
+    speaker = ""
     for item in items:
         if isinstance(item, UserItem):
-            out += ["## You", "", item.text, ""]
-        elif isinstance(item, TextItem):
-            out += ["## Claude", "", item.text, ""]
-        elif isinstance(item, ThinkingItem):
-            if include_thinking and item.text:
-                out += ["<details><summary>Thinking</summary>", "", item.text, "", "</details>", ""]
-        elif isinstance(item, ToolItem):
-            command = tool_input_text(item)
-            fence = _fence_for(command)
-            language = "bash" if item.name == "Bash" else "json"
-            out += [f"### Tool: {item.name} ({item.state.value})", "", f"{fence}{language}", command, fence, ""]
-            output = tool_output(item)
-            if output:
-                fence = _fence_for(output)
-                out += [f"{fence}text", output, fence, ""]
-            if item.decision:
-                out += [f"*{item.decision}*", ""]
-        elif isinstance(item, NoteItem):
+            turn += 1
+            out += [f"## Turn {turn}", "", "### You", "", item.text, ""]
+            speaker = "you"
+            continue
+        if isinstance(item, NoteItem):
             out += [_quote(item_text(item)), ""]
+            continue
+        if isinstance(item, ThinkingItem) and not (include_thinking and item.text):
+            continue
+        if speaker != "claude":  # thinking, a tool call or text that opens Claude's part
+            out += ["### Claude", ""]
+            speaker = "claude"
+        if isinstance(item, TextItem):
+            out += [item.text, ""]
+        elif isinstance(item, ThinkingItem):
+            out += ["<details><summary>Thinking</summary>", "", *_fenced(item.text), "", "</details>", ""]
+        elif isinstance(item, ToolItem):
+            out += _tool_markdown(item)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _item_json(item: Item) -> dict[str, Any]:
+def _item_json(item: Item, turn: int) -> dict[str, Any]:
     if isinstance(item, UserItem):
-        return {"type": "user", "text": item.text}
+        return {"type": "user", "turn": turn, "text": item.text}
     if isinstance(item, TextItem):
-        return {"type": "assistant", "text": item.text}
+        return {"type": "assistant", "turn": turn, "text": item.text}
     if isinstance(item, ThinkingItem):
-        return {"type": "thinking", "text": item.text, "redacted": item.redacted}
+        return {"type": "thinking", "turn": turn, "text": item.text, "redacted": item.redacted}
     if isinstance(item, ToolItem):
-        return {"type": "tool", "name": item.name, "tool_use_id": item.tool_use_id, "input": item.input,
-                "state": item.state.value, "output": tool_output(item), "is_error": item.result_is_error,
-                "decision": item.decision}
+        output, marker = truncated(tool_output(item))
+        return {"type": "tool", "turn": turn, "name": item.name, "tool_use_id": item.tool_use_id,
+                "input": item.input, "state": item.state.value, "output": output, "output_truncated": marker or None,
+                "diff": diff_text(item) or None, "is_error": item.result_is_error, "decision": item.decision}
     if isinstance(item, NoteItem):
-        return {"type": "note", "kind": item.kind.value, "title": item.title, "text": item.text}
-    return {"type": type(item).__name__}
+        return {"type": "note", "turn": turn, "kind": item.kind.value, "title": item.title, "text": item.text}
+    return {"type": type(item).__name__, "turn": turn}
 
 
-def to_json(items: list[Item], status: SessionStatus | None = None) -> str:
+def to_json(items: list[Item], status: SessionStatus | None = None, *, title: str | None = None) -> str:
+    """The same content as :func:`to_markdown`, one object per item (``turn`` numbers as in its headings)."""
     data: dict[str, Any] = {}
+    if title:
+        data["title"] = title
     if status is not None:
         data["session"] = {"session_id": status.session_id, "model": status.model, "cwd": status.cwd,
                            "cli_version": status.cli_version, "cost_usd": status.cost_total}
-    data["items"] = [_item_json(item) for item in items]
+    turn = 0
+    entries = []
+    for item in items:
+        turn += isinstance(item, UserItem)
+        entries.append(_item_json(item, turn))
+    data["items"] = entries
     return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"

@@ -72,7 +72,7 @@ async def test_denied_calls_stay_denied_after_resume(app_options: Options, confi
     assert [(t.name, t.state) for t in conversation.items if isinstance(t, ToolItem)] == [
         ("Bash", ToolState.DENIED), ("Bash", ToolState.DENIED)]
     exported = to_markdown(conversation.items, conversation.status)
-    assert exported.count("### Tool: Bash (denied)") == 2 and "(error)" not in exported
+    assert len(re.findall(r"^#### Bash .*\(denied\)$", exported, re.M)) == 2 and "(error)" not in exported
     browsed = conversation_for(BrowserChoice(session_id, transcript_path(config_dir, project_dir, session_id),
                                              project_dir))
     assert [t.state for t in browsed.items if isinstance(t, ToolItem)] == [ToolState.DENIED, ToolState.DENIED]

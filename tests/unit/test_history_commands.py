@@ -85,13 +85,15 @@ def test_export_markdown_and_json(setup) -> None:
     out = io.StringIO()
     assert export_command("1371d147-61d8-4b34-beff-86ba0e32e82d", "markdown", out, root=root, names=idx.names) == 0
     md = out.getvalue()
-    assert md.startswith("# follow-up after resume")
-    assert "## User\n\nkw:edit the file" in md and "- **Tool** Edit: /home/user/project/a.txt" in md
+    assert md.startswith("# kw:edit the file")
+    assert "## Turn 1\n\n### You\n\nkw:edit the file" in md and "#### Edit /home/user/project/a.txt (done)" in md
+    assert "```diff\n--- a/home/user/project/a.txt\n+++ b/home/user/project/a.txt\n@@" in md
     assert "All done. The tool ran." in md and "lorem ipsum" not in md
     out = io.StringIO()
     assert export_command("1371d147-61d8-4b34-beff-86ba0e32e82d", "json", out, root=root) == 0
     doc = json.loads(out.getvalue())
-    assert doc["cost_state"]["totalCostUSD"] == 0.04242 and len(doc["records"]) > 6
+    assert doc["session"]["cost_usd"] == 0.04242 and doc["title"] == "kw:edit the file"
+    assert [i["type"] for i in doc["items"]][:2] == ["user", "tool"] and doc["items"][1]["diff"].startswith("--- a/")
     assert export_command("00000000-0000-0000-0000-000000000000", "md", io.StringIO(), root=root) == 1
     assert export_command("1371d147-61d8-4b34-beff-86ba0e32e82d", "pdf", io.StringIO(), root=root) == 1
 

@@ -126,7 +126,7 @@ def test_markdown_export_folds_thinking_and_marks_compaction(tmp_path: Path) -> 
                          tool_use("t", name="Bash", command="ls -la")])]
     md = to_markdown(load_transcript(write_jsonl(tmp_path / f"{SID}.jsonl", recs)), title="T")
     assert "<details><summary>Thinking</summary>" in md and "````\nsecret ```plan```\n````" in md
-    assert "Conversation compacted" in md and "- **Tool** Bash: ls -la" in md
+    assert "> Conversation compacted" in md and "#### Bash (interrupted)\n\n```bash\nls -la\n```" in md
     assert md.index("why?") < md.index("Conversation compacted") < md.index("because")
     assert "secret" not in to_markdown(load_transcript(tmp_path / f"{SID}.jsonl"), include_thinking=False)
 

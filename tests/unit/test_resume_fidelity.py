@@ -145,7 +145,7 @@ def test_a_live_rule_denial_is_denied_from_its_tool_result_meta() -> None:
 def test_the_markdown_export_of_resumed_history_says_denied() -> None:
     conversation = replay(DENIED + TOLD)
     text = to_markdown(conversation.items, conversation.status)
-    assert text.count("### Tool: Bash (denied)") == 2
+    assert text.count("#### Bash Touch a file and greet (denied)") == 2
     assert "(error)" not in text
 
 

@@ -30,13 +30,39 @@ def test_markdown_has_prompts_answers_and_tool_output() -> None:
     text = to_markdown(_items(), status)
     assert text.startswith("# Claude Code session")
     assert "- Session: `abc`" in text and "- Cost: $0.0123" in text
-    assert "## You\n\nPlease  run\n  this\n" in text  # raw, whitespace kept
-    assert "### Tool: Bash (done)\n\n```bash\necho hi\n```" in text
-    assert "```text\nhi\n```" in text
+    assert "## Turn 1\n\n### You\n\nPlease  run\n  this\n" in text  # raw, whitespace kept
+    # Thinking opens Claude's part: it goes under Claude's heading, folded.
+    assert "### Claude\n\n<details><summary>Thinking</summary>\n\n```\nsecret reasoning\n```\n\n</details>" in text
+    assert "#### Bash (done)\n\n```bash\necho hi\n```\n\nOutput:\n\n```text\nhi\n```" in text
     assert ANSWER.rstrip("\n") in text
-    assert "secret reasoning" not in text
-    assert "secret reasoning" in to_markdown(_items(), include_thinking=True)
+    assert "secret reasoning" not in to_markdown(_items(), include_thinking=False)
     assert "> Cost: $0.01" in text
+
+
+def test_markdown_a_tool_call_opening_the_answer_is_claudes_and_turns_count() -> None:
+    items = [UserItem(text="one"), ToolItem(name="Bash", input={"command": "ls"}, state=ToolState.DONE),
+             UserItem(text="two"), TextItem(text="ok")]
+    text = to_markdown(items)
+    assert text.index("## Turn 1") < text.index("### You") < text.index("### Claude") < text.index("#### Bash")
+    assert "## Turn 2\n\n### You\n\ntwo\n\n### Claude\n\nok" in text
+    assert [e["turn"] for e in json.loads(to_json(items))["items"]] == [1, 1, 2, 2]
+
+
+def test_markdown_long_output_is_cut_with_a_marker_and_diffs_are_fenced() -> None:
+    from claude_tui.diff.compute import preview_edit
+
+    long = "\n".join(f"line {i}" for i in range(500))
+    bash = ToolItem(name="Bash", input={"command": "seq"}, state=ToolState.DONE, result_text=long)
+    edit = ToolItem(name="Edit", input={"file_path": "/p/a.txt", "old_string": "beta", "new_string": "BETA"},
+                    state=ToolState.DONE, result_text="The file /p/a.txt has been updated.")
+    edit.diff = preview_edit("alpha\nbeta\ngamma\n", "beta", "BETA", path="/p/a.txt")
+    text = to_markdown([UserItem(text="go"), bash, edit])
+    assert "line 79\n```" in text and "line 80" not in text
+    assert "*… output truncated: 420 more lines not shown" in text
+    assert "```diff\n--- a/p/a.txt\n+++ b/p/a.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n```" in text
+    data = json.loads(to_json([UserItem(text="go"), bash, edit]))
+    assert data["items"][1]["output_truncated"].startswith("… output truncated")
+    assert data["items"][2]["diff"].startswith("--- a/p/a.txt")
 
 
 def test_markdown_fences_survive_backticks_in_output() -> None:
@@ -91,7 +117,7 @@ def test_cli_export_against_a_config_tree(config_tree: Path, fmt: str, monkeypat
                           "--format", fmt], capture_output=True, text=True, env=env, timeout=60)
     assert run.returncode == 0, run.stderr
     if fmt == "md":
-        assert "kw:edit the file" in run.stdout and "## Assistant" in run.stdout
+        assert "kw:edit the file" in run.stdout and "### Claude" in run.stdout
     else:
         assert json.loads(run.stdout)
     missing = subprocess.run([sys.executable, "-m", "claude_tui.cli", "export", "00000000-0000-0000-0000-000000000000"],
