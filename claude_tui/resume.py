@@ -7,7 +7,11 @@ from pathlib import Path
 from claude_tui.history.index import SessionIndex
 from claude_tui.history.transcript import Transcript, load_session, load_transcript
 from claude_tui.session.conversation import Conversation
+from claude_tui.session.items import NoteItem, NoteKind
 from claude_tui.session.replay import replay
+from claude_tui.session.status import Activity
+
+RESUMED_NOTE = "Resumed from the transcript"
 
 
 def newest_session_id(cwd: Path) -> str | None:
@@ -29,3 +33,28 @@ def load_conversation(session_id: str, cwd: Path | None = None, path: Path | Non
     if transcript is None:
         return None
     return conversation_from_transcript(transcript)
+
+
+def fork_note(parent_id: str) -> str:
+    """What every way of forking says (the browser's f, the palette, ``--resume ID --fork``)."""
+    return (f"Forked from session {parent_id[:8]}: the history above is its; from here on this is a new "
+            "session, whose id comes with your first prompt.")
+
+
+def begin_fork(conversation: Conversation, parent_id: str) -> None:
+    """Make ``conversation`` (the parent's history) the start of a fork of ``parent_id``.
+
+    The one path for every way of forking: the parent's id is cleared (the CLI's init brings the
+    fork's own), the parent's cost stays the base (the fork's CLI counts it in its totals), and
+    the log says so once.
+    """
+    status = conversation.status
+    conversation.history_cost = max(conversation.history_cost, status.cost_total)
+    status.session_id = ""
+    status.cost_last_turn = 0.0
+    status.activity = Activity.STARTING
+    items = conversation.main.items
+    if items and isinstance(items[-1], NoteItem) and items[-1].text.startswith(RESUMED_NOTE):
+        items[-1].text = fork_note(parent_id)  # replay's "Resumed from the transcript" becomes the fork note
+    else:
+        conversation.add_note(fork_note(parent_id), NoteKind.INFO)

@@ -32,7 +32,7 @@ class Resolution:
     path: Path | None = None
     row: SessionRow | None = None
     candidates: list[SessionRow] = field(default_factory=list)  # when ambiguous
-    how: str = ""  # id | id prefix | name | custom title | title
+    how: str = ""  # id | id prefix | name | custom title | title | first prompt
 
     @property
     def found(self) -> bool:
@@ -89,7 +89,7 @@ def resolve_session(name: str, index: SessionIndex, cwd: str | os.PathLike[str] 
             return _pick(result, by_id, "id prefix")
     key = _key(wanted)
     for how, field_of in (("name", lambda r: r.name), ("custom title", lambda r: r.custom_title),
-                          ("title", lambda r: r.title)):
+                          ("title", lambda r: r.title), ("first prompt", lambda r: r.first_prompt)):
         matches = [row for row in rows if _key(field_of(row)) == key]
         if matches:
             return _pick(result, matches, how)

@@ -286,16 +286,9 @@ class ClaudeTuiApp(App[None]):
         if current is not None:
             await current.shutdown()
         if choice.fork:
-            # A fork continues the history under a new id (the CLI's system/init brings it). Its
-            # cost is not reset: the CLI's totals include the parent's (Conversation.history_cost).
-            from claude_tui.session.items import NoteItem
+            from claude_tui.resume import begin_fork
 
-            parent = conversation.status.session_id
-            conversation.status.session_id = ""
-            conversation.status.cost_last_turn = 0.0
-            if conversation.items and isinstance(conversation.items[-1], NoteItem):
-                conversation.items[-1].text = (f"Forked from session {parent[:8]}: the history above is the "
-                                               "parent's; from here on this is a new session.")
+            begin_fork(conversation, choice.session_id)
         options = replace(self.options, resume=choice.session_id, continue_session=False,
                           fork_session=choice.fork, env=dict(self.options.env))
         if choice.cwd is not None and Path(choice.cwd).is_dir():

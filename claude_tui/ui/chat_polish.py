@@ -95,7 +95,7 @@ class ChatPolish:
 
     async def fork_session(self) -> None:
         """Restart with --resume <this session> --fork-session: same history, a new session id."""
-        from claude_tui.session.status import Activity
+        from claude_tui.resume import begin_fork
 
         screen = self._me()
         session_id = screen.conversation.status.session_id
@@ -104,12 +104,8 @@ class ChatPolish:
             return
         options = replace(screen.options, resume=session_id, continue_session=False, fork_session=True,
                           env=dict(screen.options.env))
-        conversation = screen.conversation
-        # The fork's CLI counts the parent's cost in its totals (as a resumed one does): keep it as the base.
-        conversation.history_cost = max(conversation.history_cost, conversation.status.cost_total)
-        conversation.status.activity = Activity.STARTING
-        conversation.add_note(f"Forked from session {session_id[:8]}.")
-        await self._replace_session(options, conversation)
+        begin_fork(screen.conversation, session_id)
+        await self._replace_session(options, screen.conversation)
 
     async def send_slash(self, command: str) -> None:
         """Send `/command` the way a prompt is sent; the draft in the prompt is left alone."""

@@ -47,6 +47,30 @@ def demo_project() -> Path:
     return root
 
 
+def resolve_resume(args: AppArgs, options: CliOptions) -> str:
+    """Turn ``--resume NAME`` / ``--continue`` into the one full session id the CLI gets.
+
+    Returns a problem to print (nothing matched, several did, nothing to continue), else "".
+    """
+    if args.continue_session:
+        # Resolved here so the history can be shown and the id is known.
+        from claude_tui.resume import newest_session_id
+
+        session_id = newest_session_id(args.cwd)
+        if session_id is None:
+            return (f"no previous session in {args.cwd} to continue. "
+                    "Start without --continue, or pick one with --resume.")
+        options.resume, options.continue_session = session_id, False
+    elif args.resume:
+        from claude_tui.history.resolve import resolve
+
+        found = resolve(args.resume, cwd=args.cwd)
+        if not found.found:
+            return found.problem()
+        options.resume = found.session_id
+    return ""
+
+
 def run_app(args: AppArgs) -> int:
     try:
         config = load_config(flags={"model": args.model, "permission_mode": args.permission_mode,
@@ -66,15 +90,11 @@ def run_app(args: AppArgs) -> int:
             print(f"claude-tui: {error}", file=sys.stderr)
             return 1
     conversation = None
-    if args.continue_session:
-        # Resolve --continue ourselves so the history can be shown and the id is known.
-        from claude_tui.resume import newest_session_id
-
-        session_id = newest_session_id(args.cwd)
-        if session_id is None:
-            print(f"claude-tui: no previous session in {args.cwd} to continue; starting a new one.", file=sys.stderr)
-        else:
-            options.resume, options.continue_session = session_id, False
+    if not args.demo:
+        problem = resolve_resume(args, options)
+        if problem:
+            print(f"claude-tui: {problem}", file=sys.stderr)
+            return 1
     if options.resume:
         from claude_tui.resume import load_conversation
 
@@ -82,6 +102,10 @@ def run_app(args: AppArgs) -> int:
         if conversation is None and not args.demo:
             print(f"claude-tui: no transcript found for session {options.resume}; "
                   "Claude Code will resume it without showing earlier history.", file=sys.stderr)
+        elif conversation is not None and args.fork:
+            from claude_tui.resume import begin_fork
+
+            begin_fork(conversation, options.resume)
     from claude_tui.ui.app import ClaudeTuiApp
     from claude_tui.ui.shutdown import EXIT_BUDGET, Watchdog
 

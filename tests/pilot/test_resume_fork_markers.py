@@ -111,3 +111,38 @@ async def test_what_you_told_claude_is_noted_and_the_card_says_denied(tmp_path: 
         assert tool.state is ToolState.DENIED
         notes = [i for i in chat(app).conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.DECISION]
         assert [(n.title, n.text) for n in notes] == [("Bash", "Denied: use ls instead")]
+
+
+def fork_notes(app: ClaudeTuiApp) -> list[str]:
+    return [i.text for i in chat(app).conversation.items if isinstance(i, NoteItem) and "Forked" in i.text]
+
+
+async def test_every_way_of_forking_says_the_same_thing(tmp_path: Path) -> None:
+    """The browser's f, the palette's "Fork this session" and `--resume ID --fork` share one path."""
+    from claude_tui.resume import begin_fork, fork_note
+
+    expected = fork_note(SESSION)
+    file = transcript(tmp_path, 0.25)
+    # 1. the browser's f
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(app), what="CLI ready")
+        first = app.chat
+        choice = BrowserChoice(SESSION, file, tmp_path, fork=True)
+        await app._switch_session(choice, conversation_for(choice))
+        await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the forked session ready")
+        assert fork_notes(app) == [expected]
+        assert SESSION[:8] not in status_text(app)  # not the parent's id while the fork has none yet
+        # 2. the palette's fork of that (now live) session, once it has an id of its own
+        await send(pilot, "kw:plain in the fork")
+        await wait_for(pilot, lambda: idle(app) and bool(chat(app).conversation.status.session_id), what="an id")
+        own = chat(app).conversation.status.session_id
+        second = app.chat
+        await second.fork_session()
+        await wait_for(pilot, lambda: app.chat is not second and ready(app), what="the second fork ready")
+        assert fork_notes(app) == [expected, fork_note(own)]
+    # 3. --resume ID --fork (launch): the same function on the loaded history
+    conversation = conversation_for(BrowserChoice(SESSION, file, tmp_path))
+    begin_fork(conversation, SESSION)
+    assert [i.text for i in conversation.items if isinstance(i, NoteItem)][-1] == expected
+    assert conversation.status.session_id == "" and conversation.status.cost_total == 0.25
