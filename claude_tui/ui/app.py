@@ -265,8 +265,15 @@ class ClaudeTuiApp(App[None]):
         self.push_screen(SessionBrowserScreen(Path(self.options.cwd or ".").resolve()), self._browser_choice)
 
     def _browser_choice(self, choice: BrowserChoice | None) -> None:
-        if choice is not None:
-            self._load_choice(choice)
+        if choice is None:
+            return
+        chat = self.chat
+        if chat is not None and not choice.fork and choice.session_id == chat.conversation.status.session_id:
+            # The session that is open: back to it as it is (no restart, nothing re-read).
+            if choice.query:
+                chat.find_at(choice.query, choice.turn)
+            return
+        self._load_choice(choice)
 
     @work(thread=True, exclusive=True, group="resume", exit_on_error=False)
     def _load_choice(self, choice: BrowserChoice) -> None:
@@ -294,4 +301,7 @@ class ClaudeTuiApp(App[None]):
         if choice.cwd is not None and Path(choice.cwd).is_dir():
             options.cwd = str(choice.cwd)
         self.options = options
-        await self.install_chat(current, ChatScreen(options, conversation, self.debug_log))
+        fresh = ChatScreen(options, conversation, self.debug_log)
+        await self.install_chat(current, fresh)
+        if choice.query:  # chosen from search results: show the match
+            fresh.call_after_refresh(fresh.find_at, choice.query, choice.turn)

@@ -7,6 +7,7 @@ works from a plain mixin; the key bindings live in `ChatScreen.BINDINGS`.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 from datetime import datetime
@@ -195,6 +196,35 @@ class ChatPolish:
     def action_find(self) -> None:
         bar = self._find_bar()
         self._me().call_after_refresh(bar.open)
+
+    def find_at(self, query: str, turn: int | None = None) -> None:
+        """Open find on ``query`` at its first match in ``turn`` (0-based; a session search hit's turn).
+
+        Session search matches words, find matches the text: when the whole query is not in the
+        log as typed, its longest word is looked for instead.
+        """
+        items = self._me().conversation.items
+        words = re.findall(r"\w[\w.-]*", query)
+        needle = query.strip()
+        if not find_items(items, needle) and words:
+            needle = max(words, key=len)
+        found = set(find_items(items, needle))
+        in_order: list[tuple[int, str]] = []  # (turn, id) of the matches, in log order
+        prompts = -1
+        for item in items:
+            prompts += isinstance(item, UserItem)
+            if item.id in found:
+                in_order.append((prompts, item.id))
+        target = next((item_id for at, item_id in in_order if turn is None or at >= turn),
+                      in_order[0][1] if in_order else None)
+        bar = self._find_bar()
+
+        def show() -> None:
+            bar.open(needle)
+            if target is not None:
+                bar.run_search(keep=target)
+
+        self._me().call_after_refresh(show)
 
     def action_find_next(self) -> None:
         bar = self._find_bar()

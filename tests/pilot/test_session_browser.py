@@ -96,12 +96,13 @@ async def test_lists_every_session_with_counts_and_preview(tree: Path, tmp_path:
     async with app.run_test(size=(130, 36)) as pilot:
         await settle(pilot)
         screen = app.browser
-        assert titles(screen) == ["follow-up after resume", "kw:bash please", "Hello there, kw:plain"]
+        # Titles are first prompts: RESUMED's follow-up prompt does not rename it.
+        assert titles(screen) == ["kw:edit the file", "kw:bash please", "Hello there, kw:plain"]
         assert all(row.entrypoint == "sdk-cli" for row in screen.rows)  # hidden by Claude Code's picker
         assert [row.message_count for row in screen.table.listing.rows] == [6, 4, 2]
         assert screen.indexed and screen.indexing is None
         line = screen.table.render_line(1).text  # the first row, below the header
-        assert "follow-up after resume" in line and "40 min ago" in line and "$0.04" in line
+        assert "kw:edit the file" in line and "40 min ago" in line and "$0.04" in line
         assert "6" in line.split("40 min ago")[1]
         assert screen.has_class("-wide")
         assert any("follow-up after resume" in text for text in preview_texts(screen))
@@ -158,8 +159,7 @@ async def test_full_text_search_shows_snippets(tree: Path, tmp_path: Path) -> No
         assert screen.searching and screen.focused is screen.filter_input
         await pilot.press(*"tool ran")
         await settle(pilot)
-        assert titles(screen) == ["follow-up after resume", "kw:bash please"] or \
-            sorted(titles(screen)) == ["follow-up after resume", "kw:bash please"]
+        assert sorted(titles(screen)) == ["kw:bash please", "kw:edit the file"]
         hits = screen.table.listing.hits
         assert hits is not None and all("tool ran" in h[0].snippet.lower() for h in hits.values())
         line = screen.table.render_line(1).text
@@ -168,7 +168,7 @@ async def test_full_text_search_shows_snippets(tree: Path, tmp_path: Path) -> No
             await pilot.press("backspace")
         await pilot.press(*"follow-up after resume")
         await settle(pilot)
-        assert titles(screen) == ["follow-up after resume"]
+        assert titles(screen) == ["kw:edit the file"]
         matches = str(screen.query_one("#preview-matches", Static).render())
         assert "follow-up after resume" in matches and "turn 2" in matches
         await pilot.press("escape")  # leaves search, not the browser
@@ -210,10 +210,10 @@ async def test_enter_from_the_filter_resumes_the_top_match(tree: Path, tmp_path:
     async with app.run_test() as pilot:
         await settle(pilot)
         await pilot.press("e")  # every title has an "e": best match first, then newest
-        assert titles(app.browser) == ["Hello there, kw:plain", "follow-up after resume", "kw:bash please"]
+        assert titles(app.browser) == ["kw:edit the file", "Hello there, kw:plain", "kw:bash please"]
         await pilot.press("down", "enter")  # arrows move the table's cursor while typing
         await pilot.pause()
-    assert [c.session_id if c else None for c in app.choices] == [RESUMED]
+    assert [c.session_id if c else None for c in app.choices] == [PLAIN]
 
 
 async def test_a_toggles_all_projects(tree: Path, tmp_path: Path) -> None:
@@ -244,12 +244,12 @@ async def test_s_cycles_the_sort(tree: Path, tmp_path: Path) -> None:
         await pilot.press("tab")  # letters are commands in the table, typed in the filter
         await pilot.press("s")
         assert screen.sort == "created"
-        assert titles(screen) == ["follow-up after resume", "kw:bash please", "Hello there, kw:plain"]
+        assert titles(screen) == ["kw:edit the file", "kw:bash please", "Hello there, kw:plain"]
         await pilot.press("s")
-        assert screen.sort == "cost" and titles(screen)[0] == "follow-up after resume"
+        assert screen.sort == "cost" and titles(screen)[0] == "kw:edit the file"
         await pilot.press("s")
-        assert screen.sort == "title" and titles(screen) == ["follow-up after resume", "Hello there, kw:plain",
-                                                             "kw:bash please"]
+        assert screen.sort == "title" and titles(screen) == ["Hello there, kw:plain", "kw:bash please",
+                                                             "kw:edit the file"]
         assert "sorted by title" in shown(screen, "#browser-status")
         await pilot.press("s")
         assert screen.sort == "last active"

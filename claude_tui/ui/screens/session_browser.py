@@ -36,6 +36,8 @@ from claude_tui.history.paths import config_root as default_config_root
 from claude_tui.session.conversation import Conversation
 from claude_tui.ui.screens.session_browser_listing import (
     SORTS,
+    LiveSession,
+    live_session,
     empty_message,
     filtered,
     searched,
@@ -63,12 +65,18 @@ _TABLE_CURSOR_KEYS = _CURSOR_KEYS | {"home", "end"}
 
 @dataclass(frozen=True, slots=True)
 class BrowserChoice:
-    """The session to resume (``fork``: with ``--fork-session``). ``cwd`` is the session's own."""
+    """The session to resume (``fork``: with ``--fork-session``). ``cwd`` is the session's own.
+
+    Chosen from search results, ``query`` and ``turn`` say where the first match is, so the
+    resumed session can open its find bar on it.
+    """
 
     session_id: str
     path: Path
     cwd: Path | None
     fork: bool = False
+    query: str = ""
+    turn: int | None = None
 
 
 def conversation_for(choice: BrowserChoice) -> Conversation:
@@ -150,6 +158,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
 
     # -- listing -------------------------------------------------------------------------
     def _populate(self, keep: str | None = None) -> None:
+        self._apply_live()
         query = self.filter_input.value
         listing = (searched(self._rows, self._hits, self.all_projects) if self.searching else
                    filtered(self._rows, self.sort, query, self.all_projects))
@@ -185,6 +194,12 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         if self.searching or self.filter_input.value.strip() or not self.current_session_id:
             return None  # the top row: the newest session, or the best match
         return next((row.path for row in self._rows if row.session_id == self.current_session_id), None)
+
+    def _live(self) -> LiveSession | None:
+        conversation = _open_conversation(self.app)
+        if conversation is None or not self.current_session_id:
+            return None
+        return live_session(conversation)
 
     @on(DataTable.RowHighlighted, "#browser-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -266,7 +281,10 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         row = self.table.current_row
         if row is None:
             return
-        self.dismiss(BrowserChoice(row.session_id, Path(row.path), Path(row.cwd) if row.cwd else None, fork))
+        hits = (self.table.listing.hits or {}).get(row.path) if self.searching else None
+        query, turn = (self._search_query, hits[0].turn) if hits else ("", None)
+        self.dismiss(BrowserChoice(row.session_id, Path(row.path), Path(row.cwd) if row.cwd else None, fork,
+                                   query, turn))
 
     def action_resume(self) -> None:
         self._choose(False)
@@ -343,9 +361,13 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
 
 def _open_session_id(app: object) -> str | None:
     """The id of the session the app's chat screen has open, if any (the browser can open before one)."""
-    chat = getattr(app, "chat", None)
-    status = getattr(getattr(chat, "conversation", None), "status", None)
+    conversation = _open_conversation(app)
+    status = getattr(conversation, "status", None)
     return getattr(status, "session_id", None) or None
+
+
+def _open_conversation(app: object) -> Conversation | None:
+    return getattr(getattr(app, "chat", None), "conversation", None)
 
 
 __all__ = ["BrowserChoice", "SessionBrowserScreen", "conversation_for"]

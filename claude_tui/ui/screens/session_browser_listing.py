@@ -7,6 +7,7 @@ keystroke in the filter costs one pass over the rows already in memory.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.table import Table
@@ -15,10 +16,62 @@ from rich.text import Text
 from claude_tui.history.index import SessionRow
 from claude_tui.history.search import SearchHit
 from claude_tui.protocol.sanitize import one_line
+from claude_tui.session.conversation import Conversation
+from claude_tui.session.items import TextItem, ThinkingItem, ToolItem, UserItem
 from claude_tui.ui.screens.session_browser_table import Listing
 
 SORTS: tuple[str, ...] = ("last active", "created", "cost", "title")
 """The orders ``s`` cycles through."""
+
+
+@dataclass(frozen=True, slots=True)
+class LiveSession:
+    """What the app's open session says about itself now: its transcript lags (the cost is written
+    when the CLI exits, the index catches up every few seconds)."""
+
+    session_id: str
+    title: str
+    messages: int
+    cost_usd: float | None
+
+
+def live_session(conversation: Conversation) -> LiveSession | None:
+    """The open session's row values, counted the way the index counts a transcript's messages:
+    prompts, tool results and assistant messages (one per message id)."""
+    status = conversation.status
+    if not status.session_id:
+        return None
+    title = ""
+    messages = 0
+    assistant_ids: set[str] = set()
+    for item in conversation.items:
+        if isinstance(item, UserItem):
+            messages += 1
+            title = title or item.text
+        elif isinstance(item, (TextItem, ThinkingItem, ToolItem)):
+            if isinstance(item, ToolItem) and item.finished:
+                messages += 1  # its result came back as a user record
+            if item.message_id is None:
+                messages += 1
+            elif item.message_id not in assistant_ids:
+                assistant_ids.add(item.message_id)
+                messages += 1
+    return LiveSession(status.session_id, one_line(title), messages, status.cost_total or None)
+
+
+def apply_live(rows: Sequence[SessionRow], live: LiveSession | None) -> SessionRow | None:
+    """Put the open session's live values on its row (returned, or None when it is not listed)."""
+    if live is None:
+        return None
+    for row in rows:
+        if row.session_id == live.session_id:
+            row.message_count = max(row.message_count or 0, live.messages)
+            if live.cost_usd is not None:
+                row.cost_usd = live.cost_usd
+            if not row.title and live.title:
+                row.title, row.title_source = live.title, "first-prompt"
+            return row
+    return None
 
 
 def _term_match(term: str, text: str) -> tuple[int, list[int]] | None:
@@ -81,7 +134,13 @@ def filtered(rows: Sequence[SessionRow], order: str, query: str, all_projects: b
     for position, row in enumerate(ordered):
         got = fuzzy_match(query, one_line(row.display_title))
         if got is None and len(query) >= 4 and row.session_id.startswith(query.lower()):
-            got = (1, [])
+            got = (1, [])  # an id prefix, as the status bar and the fork note show it
+        if got is None:
+            # Any other name the session goes by (the title under a name given here, the first prompt).
+            for other in (row.title, row.custom_title, row.first_prompt):
+                if other and (other_got := fuzzy_match(query, one_line(other))) is not None:
+                    got = (other_got[0], [])
+                    break
         if got is not None:
             scored.append((-got[0], position, row, got[1]))
     scored.sort(key=lambda s: (s[0], s[1]))

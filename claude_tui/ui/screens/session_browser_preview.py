@@ -160,6 +160,8 @@ def header_text(row: SessionRow, now: float) -> Text:
     if row.name and row.title and row.name != row.title:
         text.append("  " + one_line(row.title), style="dim italic")
     details = [row.session_id[:8], one_line(row.cwd) or one_line(row.project)]
+    if row.forked_from:
+        details.insert(1, f"fork of {row.forked_from[:8]}")
     details += [one_line(x) for x in (row.git_branch, row.model) if x]
     if row.cost_usd is not None:
         details.append(cost_label(row.cost_usd))

@@ -78,6 +78,7 @@ _LIST_COLUMNS: tuple[Column, ...] = (
 _SEARCH_COLUMNS: tuple[Column, ...] = (
     ("title", "Title", None, 2, False), ("match", "Match", None, 3, False), ("project", "Project", 14, 0, False),
     ("active", "Last active", 13, 0, False))
+FORK_MARK = "\u2442"  # ⑂
 PAGE = 200
 """Rows are added to the DataTable a page at a time (and more as the cursor or scroll nears the end):
 adding and measuring every row of a 5,000-session listing on each keystroke would make filtering lag."""
@@ -211,7 +212,7 @@ class SessionTable(DataTable[Text]):
         first = hits.get(row.path, [])[:1] if hits is not None else []
         # Typing in the filter rebuilds every row: reuse cells whose inputs did not change.
         key = (row.mtime_ns, row.name, row.display_title, row.message_count, row.cost_usd, row.git_branch, row.cwd,
-               row.last_active, int(now // 30), hits is not None, id(first[0]) if first else 0)
+               row.last_active, int(now // 30), hits is not None, id(first[0]) if first else 0, row.forked_from)
         cached = self._cell_cache.get(row.path)
         if cached is not None and cached[0] == key:
             cells = dict(cached[1])
@@ -222,8 +223,9 @@ class SessionTable(DataTable[Text]):
         if positions:
             title = cells["title"].copy()
             style = self._style("session-table--match")
+            shift = len(fork_prefix(row))
             for pos in positions:
-                title.stylize(style, pos, pos + 1)
+                title.stylize(style, shift + pos, shift + pos + 1)
             cells["title"] = title
         return cells
 
@@ -231,6 +233,10 @@ class SessionTable(DataTable[Text]):
         title = Text(one_line(row.display_title), no_wrap=True, overflow="ellipsis")
         if row.name:
             title.stylize(self._style("session-table--named"))
+        if row.forked_from:
+            # A fork starts with its parent's history, so it has the parent's title: say whose fork it is.
+            title = Text.assemble((fork_prefix(row), self._style("session-table--dim")), title,
+                                  no_wrap=True, overflow="ellipsis")
         cells = {
             "title": title,
             "project": Text(project_label(row), no_wrap=True, overflow="ellipsis"),
@@ -289,6 +295,11 @@ class SessionTable(DataTable[Text]):
     def current_path(self) -> str | None:
         row = self.current_row
         return row.path if row is not None else None
+
+
+def fork_prefix(row: SessionRow) -> str:
+    """What a fork's title cell starts with ("" for a session that is no fork)."""
+    return f"{FORK_MARK} fork of {row.forked_from[:8]} · " if row.forked_from else ""
 
 
 def snippet_text(hit: SearchHit, highlight: Style, *, kind: bool = False) -> Text:

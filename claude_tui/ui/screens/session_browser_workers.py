@@ -35,6 +35,7 @@ from claude_tui.history.index import SessionIndex, SessionRow
 from claude_tui.history.names import NameStore
 from claude_tui.history.search import SearchHit
 from claude_tui.protocol.sanitize import one_line
+from claude_tui.ui.screens.session_browser_listing import LiveSession, apply_live
 from claude_tui.ui.screens.session_browser_preview import (
     Preview,
     SessionPreview,
@@ -145,6 +146,14 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
         """The row (path) to keep the cursor on when the rows are re-listed."""
         return self.table.current_path
 
+    def _live(self) -> LiveSession | None:
+        """The app's open session as it is now (the screen knows the app); None: nothing open."""
+        return None
+
+    def _apply_live(self) -> SessionRow | None:
+        """The open session's row shows its live title, count and cost, not the transcript's lagging ones."""
+        return apply_live(self._rows, self._live())
+
     # -- listing, counting, indexing -------------------------------------------------------
     def reload(self) -> None:
         """Revalidate the scope against the disk, re-list, then count and index in the background."""
@@ -232,7 +241,9 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
         for row in self._rows:
             if row.path in message.counts:
                 row.message_count = message.counts[row.path]
-        self.table.set_counts(message.counts)
+        live = self._apply_live()
+        counts = message.counts if live is None else {**message.counts, live.path: live.message_count}
+        self.table.set_counts(counts)
         if message.finished:
             self.indexing = None
             was_indexed, self.indexed = self.indexed, True
