@@ -46,7 +46,7 @@ async def test_a_fork_is_shown_as_the_fork_of_its_parent(tmp_path: Path) -> None
         assert rows[FORK].forked_from == PARENT and rows[PARENT].forked_from is None
         lines = [screen.table.render_line(y).text for y in range(1, 3)]
         fork_line = next(line for line in lines if "fork of" in line)
-        assert "⑂ fork of f61f467c · kw:t" in fork_line
+        assert "↳ fork of f61f467c · kw:t" in fork_line
         assert rows[FORK].display_title == rows[PARENT].display_title == "kw:think what is six times seven"
         screen.table.move_cursor(row=[r.session_id for r in screen.table.listing.rows].index(FORK))
         await settle(pilot)

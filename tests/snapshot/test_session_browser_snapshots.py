@@ -96,3 +96,27 @@ def test_light_theme_all_projects_narrow(snap_compare, tmp_path: Path) -> None:
 
     assert snap_compare(BrowserApp(tmp_path, theme="textual-light", all_projects=True), run_before=move,
                         terminal_size=(100, 40))
+
+
+FORKED = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "forked"
+RECORDED_CWD = "/tmp/pytest-of-root/pytest-0/test_gen0/project"
+
+
+def test_a_fork_and_its_parent(snap_compare, tmp_path: Path) -> None:
+    """The real CLI's session and its --fork-session copy: same first prompt, the fork marked with its parent."""
+
+    class ForkApp(BrowserApp):
+        def __init__(self) -> None:
+            super().__init__(tmp_path, sessions=False)
+            project = tmp_path / "config" / "projects" / "-home-user-project"
+            for i, path in enumerate(sorted(FORKED.glob("*.jsonl"))):
+                target = project / path.name
+                target.write_text(path.read_text().replace(RECORDED_CWD, "/home/user/project"))
+                os.utime(target, (NOW - 600 + i * 300, NOW - 600 + i * 300))
+
+    async def on_fork(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot)
+        await pilot.press("down")
+        await settle(pilot)
+
+    assert snap_compare(ForkApp(), run_before=on_fork, terminal_size=(130, 34))

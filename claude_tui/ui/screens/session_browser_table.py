@@ -78,7 +78,7 @@ _LIST_COLUMNS: tuple[Column, ...] = (
 _SEARCH_COLUMNS: tuple[Column, ...] = (
     ("title", "Title", None, 2, False), ("match", "Match", None, 3, False), ("project", "Project", 14, 0, False),
     ("active", "Last active", 13, 0, False))
-FORK_MARK = "\u2442"  # ⑂
+FORK_MARK = "\u21b3"  # ↳
 PAGE = 200
 """Rows are added to the DataTable a page at a time (and more as the cursor or scroll nears the end):
 adding and measuring every row of a 5,000-session listing on each keystroke would make filtering lag."""
