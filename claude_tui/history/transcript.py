@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,30 +76,53 @@ def is_compact_boundary(record: Record) -> bool:
     return record.get("type") == "system" and record.get("subtype") == "compact_boundary"
 
 
+def _parse(line: bytes) -> Record | None:
+    """One JSON object line, or None (blank, skipped type: not counted as corrupt)."""
+    if not line.strip() or line.startswith(_SKIP_PREFIXES):
+        return None
+    rec = json.loads(line)  # ValueError / RecursionError: the caller counts a corrupt line
+    if not isinstance(rec, dict):
+        raise ValueError("not a JSON object")
+    return rec
+
+
+class _Lines:
+    """The records of a transcript file, parsed one line at a time (the file is never held whole:
+    a 20 MB transcript would otherwise sit in memory as bytes, as lines and as records at once)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.bad = 0
+
+    def __iter__(self) -> Iterator[Record]:
+        try:
+            fh = open(self.path, "rb")
+        except OSError:
+            return
+        with fh:
+            for line in fh:
+                try:
+                    rec = _parse(line)
+                except (ValueError, RecursionError):  # bad JSON, or nested too deep to parse
+                    self.bad += 1
+                    continue
+                if rec is not None:
+                    yield rec
+
+
 def parse_lines(data: bytes) -> tuple[list[Record], int]:
     """Every parseable JSON object line of ``data``; returns (records, corrupt line count)."""
     records: list[Record] = []
     bad = 0
     for line in data.split(b"\n"):
-        if not line.strip() or line.startswith(_SKIP_PREFIXES):
-            continue
         try:
-            rec = json.loads(line)
-        except (ValueError, RecursionError):  # bad JSON, or nested too deep to parse
+            rec = _parse(line)
+        except (ValueError, RecursionError):
             bad += 1
             continue
-        if isinstance(rec, dict):
+        if rec is not None:
             records.append(rec)
-        else:
-            bad += 1
     return records, bad
-
-
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return b""
 
 
 def _tool_ids(record: Record, block_type: str, key: str) -> list[str]:
@@ -250,7 +274,7 @@ def _attach(target: dict[str, list[Record]], records: list[Record], agent_id: st
 def load_transcript(path: Path | str, *, with_subagent_files: bool = True) -> Transcript:
     """Parse a transcript file (tolerating corrupt lines) into chain + subagents + cost."""
     path = Path(path)
-    records, bad = parse_lines(_read(path))
+    records = _Lines(path)
     by_uuid: dict[str, Record] = {}
     cost: Record | None = None
     sidechain: dict[str, list[Record]] = {}
@@ -283,6 +307,7 @@ def load_transcript(path: Path | str, *, with_subagent_files: bool = True) -> Tr
         chain, _ = build_chain(by_uuid, leaf)
         chain = recover_parallel_tools(by_uuid, chain)
         boundaries = [i for i, r in enumerate(chain) if is_compact_boundary(r)]
+    bad = records.bad
     by_agent, by_prompt = _task_links(chain)
     subagents: dict[str, list[Record]] = {}
     for tid, recs in progress.items():
@@ -291,8 +316,9 @@ def load_transcript(path: Path | str, *, with_subagent_files: bool = True) -> Tr
         _attach(subagents, _linear(recs), agent_id or None, None, by_agent, by_prompt)
     if with_subagent_files:
         for agent_id, sub_path in subagent_files(path):
-            sub_records, sub_bad = parse_lines(_read(sub_path))
-            bad += sub_bad
+            sub_lines = _Lines(sub_path)
+            sub_records = list(sub_lines)
+            bad += sub_lines.bad
             hint = None
             try:
                 side = json.loads(sub_path.with_name(sub_path.name[: -len(".jsonl")] + ".meta.json").read_text("utf-8"))
