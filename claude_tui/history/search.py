@@ -106,8 +106,15 @@ def _candidates(index: SessionIndex, query: str, scope: str, args: list[object],
         sql = f"SELECT {cols} FROM docs d WHERE {likes}{scope} ORDER BY d.id DESC LIMIT ?"
         return con.execute(sql, [*pats, *args, fetch]).fetchall()
     match = fts_query(query)
-    total = len(con.execute("SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?", (match, RANK_CAP + 1)).fetchall())
-    order = "fts.rank" if total <= RANK_CAP else "fts.rowid DESC"
+    newest = [r for (r,) in con.execute("SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ?",
+                                        (match, RANK_CAP + 1))]
+    if len(newest) > RANK_CAP and not scope:
+        # A broad query over everything: the newest matches are already in hand; no second FTS pass.
+        wanted = newest[:fetch]
+        by_id = {row[0]: row for row in con.execute(
+            f"SELECT {cols} FROM docs d WHERE d.id IN ({','.join('?' * len(wanted))})", wanted)}
+        return [by_id[i] for i in wanted if i in by_id]
+    order = "fts.rank" if len(newest) <= RANK_CAP else "fts.rowid DESC"
     sql = f"SELECT {cols} FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?{scope} ORDER BY {order} LIMIT ?"
     return con.execute(sql, [match, *args, fetch]).fetchall()
 
