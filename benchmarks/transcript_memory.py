@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import uuid as uuidlib
 from pathlib import Path
 

@@ -28,8 +28,8 @@ def fork_parents(members: Iterable[tuple[str, str | None, float | None]]) -> dic
             continue
         group.sort()
         first_time, first_id = group[0]
-        if len(group) > 1 and group[1][0] == first_time:
+        if group[1][0] == first_time:
             continue  # two started together: no telling which is the original
-        for created, session_id in group[1:]:
+        for _, session_id in group[1:]:
             parents[session_id] = first_id
     return parents

@@ -28,11 +28,13 @@ from claude_tui.transport.options import CliOptions
 from claude_tui.transport.reaper import kill_all_children
 from claude_tui.ui.inert import TerminalSafe
 from claude_tui.ui.palette import ChatCommands
+from claude_tui.ui.palette_sessions import SessionCommands
 from claude_tui.ui.screens.chat import ChatScreen
 from claude_tui.ui.screens.dialog_attention import request_attention
 from claude_tui.ui.shutdown import EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog, terminal_gone
 
 if TYPE_CHECKING:
+    from claude_tui.history.index import SessionRow
     from claude_tui.ui.screens.session_browser import BrowserChoice
 
 
@@ -65,7 +67,7 @@ class ClaudeTuiApp(App[None]):
         Binding("ctrl+c", "clear_or_quit", "Clear prompt / quit", show=False),
         Binding("f1", "help", "Help", show=True, id="app.help"),
     ]
-    COMMANDS = App.COMMANDS | {ChatCommands}
+    COMMANDS = App.COMMANDS | {ChatCommands, SessionCommands}
 
     def __init__(self, options: CliOptions, config: Config | None = None, *, debug_log: Path | None = None,
                  conversation: Conversation | None = None, open_browser: bool = False) -> None:
@@ -263,6 +265,12 @@ class ClaudeTuiApp(App[None]):
         from claude_tui.ui.screens.session_browser import SessionBrowserScreen
 
         self.push_screen(SessionBrowserScreen(Path(self.options.cwd or ".").resolve()), self._browser_choice)
+
+    def resume_row(self, row: SessionRow) -> None:
+        """Resume a listed session (the palette's "Resume …"), as Enter in the browser does."""
+        from claude_tui.ui.screens.session_browser import BrowserChoice
+
+        self._browser_choice(BrowserChoice(row.session_id, Path(row.path), Path(row.cwd) if row.cwd else None))
 
     def _browser_choice(self, choice: BrowserChoice | None) -> None:
         if choice is None:

@@ -150,3 +150,25 @@ async def test_a_search_hit_opens_find_on_the_match(tmp_path: Path, resumable: P
         assert bar.query == "earlier answer" and bar.current is not None
         item = next(i for i in chat(app).conversation.items if i.id == bar.current)
         assert "earlier answer" in item.text
+
+
+async def test_the_palette_finds_a_session_by_its_short_id_and_resumes_it(tmp_path: Path, resumable: Path) -> None:
+    from textual.command import CommandPalette
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(130, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(app), what="CLI ready")
+        # the index is filled by the browser (or any listing): list once, as opening Ctrl+O would
+        from claude_tui.history.index import SessionIndex
+
+        with SessionIndex() as index:
+            index.list_sessions(tmp_path)
+        first = app.chat
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        await pilot.press(*SESSION[:8])
+        await wait_for(pilot, lambda: any(f"· {SESSION[:8]}" in str(o.prompt) for o in
+                                          app.screen.query("OptionList").first().options), what="the session hit")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the resumed session")
+        assert chat(app).conversation.status.session_id == SESSION

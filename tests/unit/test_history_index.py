@@ -239,7 +239,7 @@ def test_surrogate_titled_transcript_among_good_ones(idx: SessionIndex, tree: Pa
     pdir = tree / "projects" / encode_project_dir(HERE)
     sid = "77777777-2222-3333-4444-555555555555"
     lines = [__import__("json").dumps(r) for r in turn_records(sid, None, "emoji \ud83d cut", "fine \udc00")]
-    lines.append('{"type":"custom-title","customTitle":"bad \\ud83d title","sessionId":"%s"}' % sid)
+    lines.append('{"type":"custom-title","customTitle":"bad \\ud83d title","sessionId":"' + sid + '"}')
     (pdir / f"{sid}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
     rows = idx.list_sessions(HERE)
     assert len(rows) == 4 and sid in {r.session_id for r in rows}

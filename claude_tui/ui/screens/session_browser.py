@@ -37,9 +37,9 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.ui.screens.session_browser_listing import (
     SORTS,
     LiveSession,
-    live_session,
     empty_message,
     filtered,
+    live_session,
     searched,
     status_line,
 )
