@@ -15,6 +15,7 @@ from claude_tui.protocol import decode_obj
 from claude_tui.protocol.pricing import estimate_cost
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteKind
+from claude_tui.session.replay_decisions import restore_decisions
 from claude_tui.session.status import Activity
 
 
@@ -88,6 +89,7 @@ def replay(
     # The transcript's assistant messages name the model they were written with; the CLI
     # that continues the session may run another (its initialize/init say which).
     model_before = conversation.status.model
+    decided: list[Mapping[str, Any]] = []  # tool results that say how their call was allowed or answered
     for record in records:
         # Meta records and the compaction summary (sent to the model, not said by anyone) are not shown.
         if record.get("isMeta") or record.get("isCompactSummary") or record.get("isVisibleInTranscriptOnly"):
@@ -95,6 +97,9 @@ def replay(
         message = record_to_message(record)
         if message is not None:
             conversation.apply(decode_obj(message))
+        if record.get("type") == "user" and (record.get("permissionDecision") or record.get("toolUseResult")):
+            decided.append(record)
+    restore_decisions(conversation, decided)
     for tool_use_id, agent_records in (sidechains or {}).items():
         for record in agent_records:
             message = record_to_message(record, parent_tool_use_id=tool_use_id)
