@@ -42,6 +42,9 @@ def now_iso() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+_COST_LINE = re.compile(r"((?:Estimated|Total) cost:\s*)\$[0-9.,]+")
+
+
 def turn_cost(result: Line) -> float:
     """What this recorded turn cost on its own (recordings are fresh sessions,
     but use the per-result breakdown when present to be safe)."""
@@ -87,6 +90,11 @@ class Play:
                 obj["cwd"] = obj["original_cwd"] = st.cwd
         elif kind == "system" and obj.get("subtype") == "status" and obj.get("permissionMode"):
             st.permission_mode = obj["permissionMode"]
+        elif kind == "assistant" and obj.get("message", {}).get("model") == "<synthetic>":
+            # /cost was recorded in a fresh session ($0.0000): say what this session has cost.
+            for block in obj["message"].get("content") or ():
+                if isinstance(block, dict) and isinstance(block.get("text"), str):
+                    block["text"] = _COST_LINE.sub(lambda m: f"{m.group(1)}${st.cost:.4f}", block["text"])
         elif kind == "assistant" and obj.get("message", {}).get("model") not in (None, "<synthetic>"):
             obj["message"]["model"] = st.model
         elif kind == "stream_event" and (obj.get("event") or {}).get("type") == "message_start":

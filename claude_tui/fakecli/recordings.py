@@ -44,6 +44,35 @@ def turn(name: str) -> list[Line]:
     return load(name)[1:]
 
 
+UNAVAILABLE = "No such tool available"
+
+
+def _requesting(line: Line) -> bool:
+    return line.get("type") == "system" and line.get("subtype") == "status" and line.get("status") == "requesting"
+
+
+def _unavailable_result(line: Line) -> bool:
+    content = (line.get("message") or {}).get("content") if line.get("type") == "user" else None
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" and UNAVAILABLE in json.dumps(b.get("content"))
+        for b in content)
+
+
+def without_unavailable_tools(lines: list[Line]) -> list[Line]:
+    """``lines`` minus each API request whose only outcome was a call to a tool the recording CLI had
+    off (TodoWrite: "No such tool available"): from its ``requesting`` status up to the next one.
+    For the demo, whose CLI offers no such tool: a red error there would only confuse."""
+    out = list(lines)
+    while True:
+        bad = next((i for i, line in enumerate(out) if _unavailable_result(line)), None)
+        if bad is None:
+            return out
+        start = next((i for i in range(bad, -1, -1) if _requesting(out[i])), bad)
+        end = next((i for i in range(bad + 1, len(out)) if _requesting(out[i]) or out[i].get("type") == "result"),
+                   bad + 1)
+        del out[start:end]
+
+
 def init_response() -> Line:
     return load("text")[0]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -69,6 +70,8 @@ def _split(turn: list[Line]) -> tuple[list[Line], list[Line]]:
 
 def _recorded(name: str, recording: str, **kw: float) -> Scenario:
     turn = rec.turn(recording)
+    if os.environ.get("FAKE_CLAUDE_DEMO"):
+        turn = rec.without_unavailable_tools(turn)
     if any(is_("control_request", "can_use_tool")(line) for line in turn):
         before, after = _split(turn)
         return Scenario(name, before, after, **kw)  # type: ignore[arg-type]

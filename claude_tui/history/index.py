@@ -93,7 +93,7 @@ class SessionIndex:
 
     def __init__(self, db_path: Path | None = None, *, root: Path | None = None,
                  names: NameStore | None = None) -> None:
-        self.db_path = Path(db_path) if db_path is not None else default_index_path()
+        self.db_path = Path(db_path) if db_path is not None else default_index_path(root)
         self.db_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.root = root  # CLI config root; None = $CLAUDE_CONFIG_DIR or ~/.claude
         self.names = names if names is not None else NameStore()

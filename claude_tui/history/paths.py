@@ -152,5 +152,13 @@ def data_dir() -> Path:
     return app_paths.data_dir()
 
 
-def default_index_path() -> Path:
-    return cache_dir() / "sessions.sqlite"
+def default_index_path(root: Path | None = None) -> Path:
+    """The index of one config root: ``~/.claude``'s is ``sessions.sqlite``; another root (a
+    ``$CLAUDE_CONFIG_DIR``, the demo's) gets its own file, so two roots never evict each other's rows."""
+    root = root if root is not None else config_root()
+    if root == Path.home() / ".claude":
+        return cache_dir() / "sessions.sqlite"
+    import hashlib
+
+    digest = hashlib.sha1(os.fsencode(root)).hexdigest()[:12]
+    return cache_dir() / f"sessions-{digest}.sqlite"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
+import time
 from pathlib import Path
 
 from claude_tui.cli import AppArgs
@@ -33,8 +36,37 @@ def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[
 
         options.command = command()
         options.env.setdefault("FAKE_CLAUDE_DELAY_MS", "12")
+        options.env["FAKE_CLAUDE_DEMO"] = "1"  # recordings of tools the demo CLI has off are left out
         options.cwd = str(demo_project())
     return options
+
+
+DEMO_SESSIONS_CWD = "/home/user/project"
+"""Where the bundled demo sessions were recorded; rewritten to the demo project on install."""
+
+
+def demo_config_root(project: Path) -> Path:
+    """A config root of our own holding recorded past sessions of the demo project, so the demo's
+    session browser (Ctrl+O) has something to show: real Claude Code transcripts, one of them a
+    fork. Rewritten on every demo start (their times are made recent); never the CLI's own dir."""
+    from importlib import resources
+
+    from claude_tui import paths
+    from claude_tui.history.paths import encode_project_dir
+
+    root = paths.data_dir() / "demo-claude"
+    target = root / "projects" / encode_project_dir(str(project))
+    target.mkdir(parents=True, exist_ok=True)
+    bundled = sorted((p for p in resources.files("claude_tui.fakecli").joinpath("demo_sessions").iterdir()
+                      if p.name.endswith(".jsonl")), key=lambda p: p.name)
+    now = time.time()
+    cwd = json.dumps(str(project))[1:-1]
+    for age, source in enumerate(bundled):
+        path = target / source.name
+        path.write_text(source.read_text("utf-8").replace(DEMO_SESSIONS_CWD, cwd), encoding="utf-8")
+        when = now - 3600 * (age + 1) * 5
+        os.utime(path, (when, when))
+    return root
 
 
 def demo_project() -> Path:
@@ -90,11 +122,13 @@ def run_app(args: AppArgs) -> int:
             print(f"claude-tui: {error}", file=sys.stderr)
             return 1
     conversation = None
-    if not args.demo:
-        problem = resolve_resume(args, options)
-        if problem:
-            print(f"claude-tui: {problem}", file=sys.stderr)
-            return 1
+    if args.demo:
+        # The demo's browser lists its bundled sessions, not the user's (nor does it index theirs).
+        os.environ["CLAUDE_CONFIG_DIR"] = str(demo_config_root(Path(options.cwd or ".")))
+    problem = resolve_resume(args, options)
+    if problem:
+        print(f"claude-tui: {problem}", file=sys.stderr)
+        return 1
     if options.resume:
         from claude_tui.resume import load_conversation
 

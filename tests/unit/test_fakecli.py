@@ -472,3 +472,16 @@ async def test_prompts_are_echoed_at_turn_start_and_edits_can_be_rewound() -> No
         assert unknown.payload == {"canRewind": False, "error": "No file checkpoint found for this message."}
     finally:
         await client.close()
+
+
+def test_the_demo_leaves_out_calls_to_tools_its_cli_has_off() -> None:
+    """The tasks recording has a TodoWrite call the recording CLI refused; the demo does not replay it."""
+    from claude_tui.fakecli import recordings as rec
+
+    turn = rec.turn("tasks")
+    assert any(rec.UNAVAILABLE in json.dumps(line) for line in turn)
+    kept = rec.without_unavailable_tools(turn)
+    assert not any(rec.UNAVAILABLE in json.dumps(line) or "TodoWrite" in json.dumps(line.get("message"))
+                   for line in kept)
+    assert kept[-1]["type"] == "result" and "Tasks handled." in json.dumps(kept)
+    assert sum("TaskUpdate" in json.dumps(line) for line in kept) == sum("TaskUpdate" in json.dumps(line) for line in turn)

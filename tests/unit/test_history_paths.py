@@ -58,4 +58,6 @@ def test_private_dirs_are_0700(tmp_path: Path, monkeypatch) -> None:
     d = paths.cache_dir()
     assert d == tmp_path / "cache" / "claude-tui"
     assert (d.stat().st_mode & 0o777) == 0o700
-    assert paths.default_index_path() == d / "sessions.sqlite"
+    assert paths.default_index_path(Path.home() / ".claude") == d / "sessions.sqlite"
+    other = paths.default_index_path(tmp_path / "elsewhere")  # another config root: its own index
+    assert other.parent == d and other.name.startswith("sessions-") and other != paths.default_index_path(tmp_path)
