@@ -77,3 +77,24 @@ async def test_decisions_search_names_export_and_forks(app_options: Options, con
     assert text.index("## Turn 1") < text.index("### You") < text.index("### Claude") < text.index("<details>")
     assert "#### Bash" in text and "hello-from-bash" in text and "*Allowed once*" in text
     assert "*Answered — Color: Red*" in text
+
+
+async def test_resume_by_the_short_id_the_app_shows(app_options: Options, config_dir: Path, project_dir: Path,
+                                                    monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`--resume 77ef46a8` used to reach the CLI as is ("not a UUID"); now the CLI gets the full id."""
+    from claude_tui.cli import parse_app_args
+    from claude_tui.ui.launch import resolve_resume
+
+    async with drive(app_options()) as d:
+        await d.turn("kw:plain remember the word platypus")
+        session_id = d.conversation.status.session_id
+        await quit_app(d)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config_dir))
+    options = app_options()
+    args = parse_app_args(["--resume", session_id[:8], "--cwd", str(project_dir)])
+    assert resolve_resume(args, options) == "" and options.resume == session_id
+    conversation = load_conversation(session_id, path=transcript_path(config_dir, project_dir, session_id))
+    async with drive(options, conversation=conversation) as d:
+        await d.turn("kw:plain and again")
+        assert d.conversation.status.session_id == session_id  # the CLI resumed it
+        assert not [e for e in d.conversation.items if "not a UUID" in getattr(e, "text", "")]

@@ -101,3 +101,35 @@ def test_export_markdown_and_json(setup) -> None:
 def test_format_table_sanitises() -> None:
     table = format_table(["A", "B"], [["x\x1b[31m", "y\nz"]])
     assert "\x1b" not in table and table.splitlines()[1] == "x [31m  y z"
+
+
+def test_sessions_and_search_print_a_surrogate_titled_session(tmp_path: Path) -> None:
+    """`claude-tui sessions` / `search` died with UnicodeEncodeError on a title holding a lone surrogate."""
+    import os
+    import subprocess
+    import sys
+
+    root = tmp_path / "claude"
+    project = tmp_path / "proj"
+    project.mkdir()
+    sid = "77777777-2222-3333-4444-555555555555"
+    pdir = root / "projects" / encode_project_dir(str(project))
+    pdir.mkdir(parents=True)
+    prompt = {"type": "user", "uuid": "u1", "parentUuid": None, "cwd": str(project),
+              "message": {"role": "user", "content": "cut \ud83d emoji"}}
+    # json.dumps writes the lone surrogate as the escape "\ud83d", as a Node CLI does
+    (pdir / f"{sid}.jsonl").write_text(json.dumps(prompt) + "\n" + json.dumps({"type": "custom-title",
+                                       "customTitle": "title \ud83d cut"}) + "\n")
+    for name in FIXTURES.glob("*.jsonl"):
+        (pdir / name.name).write_bytes(name.read_bytes())
+    env = {**os.environ, "CLAUDE_CONFIG_DIR": str(root), "PYTHONIOENCODING": "utf-8"}
+    repo = Path(__file__).resolve().parents[2]
+    for argv in (["sessions", "--cwd", str(project)], ["search", "emoji", "--cwd", str(project)],
+                 ["sessions", "--json", "--cwd", str(project)]):
+        run = subprocess.run([sys.executable, "-m", "claude_tui.cli", *argv], capture_output=True, text=True,
+                             env=env, cwd=repo, timeout=60)
+        assert run.returncode == 0, run.stderr
+        assert "UnicodeEncodeError" not in run.stderr
+        assert sid in run.stdout
+    assert "title \ufffd cut" in subprocess.run([sys.executable, "-m", "claude_tui.cli", "sessions", "--cwd", str(project)],
+                                                capture_output=True, text=True, env=env, cwd=repo).stdout
