@@ -13,7 +13,10 @@ guessed at.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+
+from .text import scrub
 
 
 def fork_parents(members: Iterable[tuple[str, str | None, float | None]]) -> dict[str, str]:
@@ -33,3 +36,28 @@ def fork_parents(members: Iterable[tuple[str, str | None, float | None]]) -> dic
         for _, session_id in group[1:]:
             parents[session_id] = first_id
     return parents
+
+
+_ROOT_MARKS = (b'"parentUuid":null', b'"parentUuid": null')
+
+
+def root_uuid(head: bytes, complete_end: int) -> str | None:
+    """The uuid of the first user/assistant record with no parent in the head's complete lines."""
+    pos = 0
+    while pos < complete_end:
+        nl = head.find(b"\n", pos, complete_end)
+        stop = nl if nl >= 0 else complete_end
+        line = head[pos:stop]
+        pos = stop + 1
+        if _ROOT_MARKS[0] not in line and _ROOT_MARKS[1] not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(record, dict) or record.get("type") not in ("user", "assistant") or record.get("isSidechain"):
+            continue
+        uuid = record.get("uuid")
+        if isinstance(uuid, str) and uuid:
+            return scrub(uuid)
+    return None

@@ -17,6 +17,7 @@ from typing import Any
 
 from claude_tui.protocol.pricing import estimate_cost
 
+from .lineage import root_uuid
 from .text import TITLE_MAX, clean, command_label, has_tool_result, is_prompt_like, message_texts, prompt_text, scrub
 
 HEAD_BYTES = 64 * 1024
@@ -207,28 +208,6 @@ def _first_prompt(head: bytes, complete_end: int) -> tuple[str | None, str | Non
 _PARTIAL_TEXT_RE = re.compile(rb'"(?:text|content)": ?"((?:[^"\\]|\\.){1,2000})')
 
 
-_ROOT_MARKS = (b'"parentUuid":null', b'"parentUuid": null')
-
-
-def _root_uuid(head: bytes, complete_end: int) -> str | None:
-    """The uuid of the first user/assistant record with no parent in the head's complete lines."""
-    pos = 0
-    while pos < complete_end:
-        nl = head.find(b"\n", pos, complete_end)
-        stop = nl if nl >= 0 else complete_end
-        line = head[pos:stop]
-        pos = stop + 1
-        if _ROOT_MARKS[0] not in line and _ROOT_MARKS[1] not in line:
-            continue
-        record = _loads(line)
-        if record is None or record.get("type") not in ("user", "assistant") or record.get("isSidechain"):
-            continue
-        uuid = record.get("uuid")
-        if isinstance(uuid, str) and uuid:
-            return scrub(uuid)
-    return None
-
-
 def _git_branch(branch: str | None, cwd: str | None) -> str | None:
     """The branch, except the ``HEAD`` the CLI writes for a folder that is not in a git work tree."""
     if branch != "HEAD" or not cwd:
@@ -362,7 +341,7 @@ def _extract(path: str, name: str, project: str | None, st: os.stat_result,
 
     meta.git_branch = _git_branch(_last_field(tail, "gitBranch", tail_first) or _first_field(hb, "gitBranch"),
                                   meta.cwd)
-    meta.root_uuid = _root_uuid(head, head_end)
+    meta.root_uuid = root_uuid(head, head_end)
 
     typed = _typed_records(tail[tail_first:], want_model=True)
     if not whole:
