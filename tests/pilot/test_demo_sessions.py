@@ -31,11 +31,11 @@ def demo_app(monkeypatch: pytest.MonkeyPatch) -> ClaudeTuiApp:
 async def test_the_demo_browser_lists_recorded_sessions_and_a_fork(demo_app: ClaudeTuiApp) -> None:
     app = demo_app
     async with app.run_test(size=(130, 40)) as pilot:
-        await wait_for(pilot, lambda: app.chat is not None and app.chat.connection.alive, what="the demo CLI")
+        await wait_for(pilot, lambda: app.chat is not None and app.chat.connection.alive, what="the demo CLI", timeout=30)
         await pilot.press("ctrl+o")
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser")
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser", timeout=30)
         browser = app.screen
-        await wait_for(pilot, lambda: browser._listed and len(browser.table.listing.rows) == 5, what="5 sessions")
+        await wait_for(pilot, lambda: browser._listed and len(browser.table.listing.rows) == 5, what="5 sessions", timeout=30)
         rows = browser.table.listing.rows
         assert "No sessions" not in str(browser.query_one("#browser-empty").render())
         assert [r.session_id[:8] for r in rows if r.forked_from] == ["46934f4f"]
@@ -46,12 +46,12 @@ async def test_demo_cost_agrees_with_the_status_bar_and_no_todowrite_error(demo_
     app = demo_app
     async with app.run_test(size=(130, 40)) as pilot:
         await send(pilot, "kw:tasks do the work")
-        await wait_for(pilot, lambda: idle(app), what="the tasks turn")
+        await wait_for(pilot, lambda: idle(app), what="the tasks turn", timeout=30)
         assert [t.name for t in chat(app).conversation.items if isinstance(t, ToolItem) and t.name == "TodoWrite"] == []
         assert not any(isinstance(t, ToolItem) and t.result_is_error for t in chat(app).conversation.items)
         await send(pilot, "/cost")
         await wait_for(pilot, lambda: idle(app) and any(isinstance(i, NoteItem) and "cost" in i.text.lower()
-                                                         for i in chat(app).conversation.items), what="/cost")
+                                                         for i in chat(app).conversation.items), what="/cost", timeout=30)
         total = chat(app).conversation.status.cost_total
         assert total > 0
         note = next(i for i in reversed(chat(app).conversation.items) if isinstance(i, NoteItem) and "cost" in i.text.lower())

@@ -78,7 +78,7 @@ async def test_one_surrogate_titled_transcript_hides_nothing(tmp_path: Path) -> 
 
 async def browser_ready(pilot, browser: SessionBrowserScreen) -> None:  # type: ignore[no-untyped-def]
     """Listed and indexed (the app's own workers, such as its CLI's, never complete: not waited for)."""
-    await wait_for(pilot, lambda: browser._listed and browser.indexed, what="the browser listed and indexed")
+    await wait_for(pilot, lambda: browser._listed and browser.indexed, what="the browser listed and indexed", timeout=30)
     await pilot.pause(0.3)
 
 
@@ -103,18 +103,18 @@ async def test_the_open_sessions_row_is_live_and_enter_returns_without_a_restart
 
     app = make_app(tmp_path)
     async with app.run_test(size=(130, 40)) as pilot:
-        await wait_for(pilot, lambda: ready(app), what="CLI ready")
+        await wait_for(pilot, lambda: ready(app), what="CLI ready", timeout=30)
         choice = BrowserChoice(SESSION, resumable, tmp_path)
         first = app.chat
         await app._switch_session(choice, conversation_for(choice))
-        await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the resumed session")
+        await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the resumed session", timeout=30)
         await send(pilot, "kw:plain more")
-        await wait_for(pilot, lambda: idle(app), what="the turn")
+        await wait_for(pilot, lambda: idle(app), what="the turn", timeout=30)
         open_chat, connection = app.chat, chat(app).connection
         status = chat(app).conversation.status
         assert status.session_id == SESSION and status.cost_total > 0
         await pilot.press("ctrl+o")
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser")
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser", timeout=30)
         browser = app.screen
         await browser_ready(pilot, browser)
         row = next(r for r in browser.table.listing.rows if r.session_id == SESSION)
@@ -124,7 +124,7 @@ async def test_the_open_sessions_row_is_live_and_enter_returns_without_a_restart
         assert row.title == "earlier question"
         assert browser.table.current_row is row  # the cursor starts on the open session
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen is open_chat, what="back in the chat")
+        await wait_for(pilot, lambda: app.screen is open_chat, what="back in the chat", timeout=30)
         await pilot.pause(0.3)
         assert app.chat is open_chat and chat(app).connection is connection and connection.alive
         assert chat(app).conversation.status.cost_total == pytest.approx(status.cost_total)
@@ -133,19 +133,19 @@ async def test_the_open_sessions_row_is_live_and_enter_returns_without_a_restart
 async def test_a_search_hit_opens_find_on_the_match(tmp_path: Path, resumable: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(130, 40)) as pilot:
-        await wait_for(pilot, lambda: ready(app), what="CLI ready")
+        await wait_for(pilot, lambda: ready(app), what="CLI ready", timeout=30)
         await pilot.press("ctrl+o")
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser")
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser", timeout=30)
         browser = app.screen
         await browser_ready(pilot, browser)
         await pilot.press("slash", *"earlier answer")
         await wait_for(pilot, lambda: [r.session_id for r in browser.table.listing.rows] == [SESSION],
-                       what="the search hit")
+                       what="the search hit", timeout=30)
         first = app.chat
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the resumed session")
+        await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the resumed session", timeout=30)
         await wait_for(pilot, lambda: bool(app.chat.query(FindBar)) and app.chat.query_one(FindBar).display,
-                       what="find open")
+                       what="find open", timeout=30)
         bar = app.chat.query_one(FindBar)
         assert bar.query == "earlier answer" and bar.current is not None
         item = next(i for i in chat(app).conversation.items if i.id == bar.current)
@@ -157,7 +157,7 @@ async def test_the_palette_finds_a_session_by_its_short_id_and_resumes_it(tmp_pa
 
     app = make_app(tmp_path)
     async with app.run_test(size=(130, 40)) as pilot:
-        await wait_for(pilot, lambda: ready(app), what="CLI ready")
+        await wait_for(pilot, lambda: ready(app), what="CLI ready", timeout=30)
         # the index is filled by the browser (or any listing): list once, as opening Ctrl+O would
         from claude_tui.history.index import SessionIndex
 
@@ -165,10 +165,10 @@ async def test_the_palette_finds_a_session_by_its_short_id_and_resumes_it(tmp_pa
             index.list_sessions(tmp_path)
         first = app.chat
         await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette", timeout=30)
         await pilot.press(*SESSION[:8])
         await wait_for(pilot, lambda: any(f"· {SESSION[:8]}" in str(o.prompt) for o in
-                                          app.screen.query("OptionList").first().options), what="the session hit")
+                                          app.screen.query("OptionList").first().options), what="the session hit", timeout=30)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the resumed session")
+        await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the resumed session", timeout=30)
         assert chat(app).conversation.status.session_id == SESSION
