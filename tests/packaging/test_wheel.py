@@ -57,6 +57,8 @@ def test_wheel_contains_styles_and_demo_scenarios(wheel: Path) -> None:
     styles = {Path(n).name for n in names if n.startswith("claude_tui/styles/")}
     assert {"app.tcss", "chat.tcss", "permission.tcss", "diff.tcss"} <= styles
     assert sum(n.startswith("claude_tui/fakecli/scenarios/") for n in names) >= 15
+    # the recorded past sessions the demo's session browser shows
+    assert sum(n.startswith("claude_tui/fakecli/demo_sessions/") and n.endswith(".jsonl") for n in names) == 5
     assert not any(n.startswith("tests/") for n in names)
 
 
