@@ -35,6 +35,7 @@ import threading
 import time
 import uuid
 from collections import deque
+from pathlib import Path
 from typing import Any
 
 from claude_tui.fakecli import recordings as rec
@@ -100,6 +101,26 @@ def _models() -> dict[str, str]:
     return {m["value"]: m["resolvedModel"] for m in models if "value" in m and "resolvedModel" in m}
 
 
+def _resumed_cost(session_id: str) -> float:
+    """What a resumed (or forked) session had cost, from its transcript's last cost-state: the real CLI
+    counts the history in every total it reports, so the fake does too (the demo's /cost and results)."""
+    if not session_id or "/" in session_id or ".." in session_id:
+        return 0.0
+    root = Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
+    for path in root.glob(f"projects/*/{session_id}.jsonl"):
+        cost = 0.0
+        try:
+            with open(path, "rb") as fh:
+                for line in fh:
+                    if line.startswith(b'{"type":"cost-state"'):
+                        value = json.loads(line).get("totalCostUSD")
+                        cost = float(value) if isinstance(value, (int, float)) else cost
+        except (OSError, ValueError):
+            return 0.0
+        return cost
+    return 0.0
+
+
 class FakeCli:
     def __init__(self, args: argparse.Namespace, faults: Faults) -> None:
         sid = args.resume if args.resume and not args.fork_session else str(uuid.uuid4())
@@ -107,7 +128,8 @@ class FakeCli:
             sid = args.session_id
         model = _models().get(args.model or "default", args.model or "claude-opus-5-5")
         mode = args.permission_mode if args.permission_mode in MODES else "default"
-        self.state = SessionState(session_id=sid, model=model, permission_mode=mode, cwd=os.getcwd())
+        self.state = SessionState(session_id=sid, model=model, permission_mode=mode, cwd=os.getcwd(),
+                                  cost=_resumed_cost(args.resume) if args.resume else 0.0)
         self.faults = faults
         self.out = Writer(faults)
         self.inbox: queue.Queue[Any] = queue.Queue()

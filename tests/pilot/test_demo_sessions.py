@@ -58,3 +58,24 @@ async def test_demo_cost_agrees_with_the_status_bar_and_no_todowrite_error(demo_
         assert f"${total:.4f}" in note.text
         bar = str(chat(app).query_one(StatusBar).render_status(chat(app).conversation.status))
         assert f"${total:.4f}" in bar or f"${total:.2f}" in bar
+
+
+async def test_a_resumed_demo_sessions_cost_agrees_too(demo_app: ClaudeTuiApp) -> None:
+    """The fake CLI counts a resumed session's history in its totals, as the real CLI does."""
+    from claude_tui.ui.screens.session_browser import BrowserChoice, conversation_for
+
+    app = demo_app
+    async with app.run_test(size=(130, 40)) as pilot:
+        await wait_for(pilot, lambda: app.chat is not None and app.chat.connection.alive, what="the demo CLI",
+                       timeout=30)
+        path = next(Path(app.options.cwd or ".").parent.glob("demo-claude/projects/*/1371d147-*.jsonl"))
+        choice = BrowserChoice(path.stem, path, Path(app.options.cwd or "."))
+        first = app.chat
+        await app._switch_session(choice, conversation_for(choice))
+        await wait_for(pilot, lambda: app.chat is not first and app.chat.connection.alive, what="resumed", timeout=30)
+        await send(pilot, "/cost")
+        await wait_for(pilot, lambda: idle(app) and any(isinstance(i, NoteItem) and "Estimated cost" in i.text
+                                                         for i in chat(app).conversation.items), what="/cost",
+                       timeout=30)
+        note = next(i for i in chat(app).conversation.items if isinstance(i, NoteItem) and "Estimated cost" in i.text)
+        assert "$0.0424" in note.text and chat(app).conversation.status.cost_total == pytest.approx(0.04242)
