@@ -166,7 +166,7 @@ def empty_message(*, searching: bool, query: str, listed: bool, all_projects: bo
     query = one_line(query.strip())
     if searching:
         return (f"No messages match “{query}”." if query else
-                "Type words to search every prompt, answer, tool and file path.") + "\nEsc leaves search."
+                "Type words to search every prompt, answer, thinking, tool call and tool output.") + "\nEsc leaves search."
     if query:
         return f"No session titles match “{query}”.\nPress / to search the full text instead."
     if not listed:
