@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Markdown
 
 from claude_tui.session.items import NoteItem, NoteKind, TextItem, ToolItem, ToolState, UserItem
 from claude_tui.session.status import Activity
@@ -283,7 +282,7 @@ async def test_untrusted_text_is_inert(tmp_path: Path) -> None:
         await send(pilot, "kw:escape show me")
         await wait_for(pilot, lambda: idle(app))
         await pilot.pause(0.2)
-        markdown = app.screen.query_one(Markdown)
+        markdown = app.screen.query_one(AssistantText)
         assert "\x1b" not in markdown.source
         svg = app.export_screenshot()
         assert "[@click=app.quit]" in svg.replace("&#160;", " ")

@@ -60,7 +60,10 @@ async def test_an_answer_shows_references_as_written(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: any("RTL&#x202e;evil" in r for r in screen_rows(app)), 5, "the answer")
         _no_bidi(app, "answer")
         assert_inert(app, "answer")
-        assert log.query("MarkdownTable"), "tables still render"
+        rows = screen_rows(app)
+        header = next(i for i, row in enumerate(rows) if "col" in row and "RTL&#x202e;evil" in row)
+        assert "────" in rows[header + 1] and "gone" in rows[header + 2], "tables still render"
+        assert log.query_one(AssistantText).region.height > 0
 
 
 class Host(App[None]):
@@ -153,9 +156,11 @@ async def test_other_links_are_only_shown(href: str, monkeypatch: pytest.MonkeyP
         assert len(notes) == 1 and notes[0].startswith("Link not opened: ") and not BIDI.search(notes[0])
 
 
-async def test_clicking_a_rendered_link_opens_nothing_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("make", [lambda: SafeMarkdown(LINKS), lambda: AssistantText(TextItem(text=LINKS))],
+                         ids=["markdown", "answer"])
+async def test_clicking_a_rendered_link_opens_nothing_by_itself(make: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[str] = []
-    app = Host(SafeMarkdown(LINKS))
+    app = Host(make())
     monkeypatch.setattr(app, "open_url", lambda url, **_: opened.append(url))
     async with app.run_test(size=(100, 20)) as pilot:
         await pilot.pause(0.2)
@@ -164,3 +169,18 @@ async def test_clicking_a_rendered_link_opens_nothing_by_itself(monkeypatch: pyt
         await pilot.pause(0.3)
         assert opened == []
         assert isinstance(app.screen, ConfirmScreen), "the click should ask, showing the address"
+
+
+async def test_an_answer_link_is_a_click_action_not_a_terminal_hyperlink() -> None:
+    """Rich renders links as OSC 8 hyperlinks, which a terminal opens on its own: the answer's
+    lines carry no link, only a click action naming the address by number."""
+    answer = AssistantText(TextItem(text=LINKS + "\n\nsee https://auto.example/x too"))
+    app = Host(answer)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await pilot.pause(0.2)
+        strips = [answer.render_line(y) for y in range(answer.region.height)]
+        styles = [segment.style for strip in strips for segment in strip if segment.style is not None]
+        assert styles and not any(style.link for style in styles)
+        actions = {style.meta.get("@click") for style in styles if style.meta.get("@click")}
+        assert actions == {"open_link(0)", "open_link(1)", "open_link(2)"}, actions
+        assert "\x1b]8" not in app.export_screenshot()

@@ -1,25 +1,33 @@
-"""Assistant text as Markdown, streamed in bounded segments.
+"""Assistant text as Markdown: one widget per answer, drawn from cached lines.
 
-A single Markdown widget re-parses and re-mounts its tail on every append and
-lays out all its blocks, so a long answer gets slower the longer it grows.
-The text is therefore split into segments: only the last segment is live,
-earlier ones are finished documents, and each append costs the same at the end
-of a long answer as at its start. Segments end at a paragraph break outside a
-code fence; text with no such break is cut at a line break, and a single giant
-line is cut hard. Beyond `MAX_SHOWN` characters the rest is summarised, not
-rendered (the item keeps the whole text for copy and export).
+Re-rendering a whole answer per frame gets slower the longer it grows, and
+Textual's `Markdown` widget (one widget per block, each styled and laid out on
+every frame) made a 2,000-token answer hundreds of widgets. So the text is split
+into segments: only the last segment is live and re-rendered (at most once a
+frame, when Textual asks for it); earlier ones are sealed and rendered to lines
+once per width (`markdown_lines.render_markdown`). The answer is a single widget
+handing out those lines, whatever its length. Segments end at a paragraph break
+outside a code fence; text with no such break is cut at a line break, and a
+single giant line is cut hard. Beyond `MAX_SHOWN` characters the rest is
+summarised, not rendered (the item keeps the whole text for copy and export).
+
+Appending never mounts nor awaits: the text is stored and the widget marked for
+a layout, so a burst of deltas costs one render of the live segment per frame,
+and the first text is painted on the next frame.
 """
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.widget import Widget
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import TextItem
-from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
+from claude_tui.ui.widgets.markdown_lines import LinkTable, render_markdown
+from claude_tui.ui.widgets.safe_markdown import ask_to_open
 
 SEGMENT_CHARS = 1500
 """A segment is sealed at the first paragraph break after this many characters."""
@@ -29,8 +37,6 @@ HARD_CUT_CHARS = 16 * SEGMENT_CHARS
 """With no line break either (one giant line), it is cut here."""
 MAX_SHOWN = 256 * 1024
 """Characters of one answer rendered; the rest is counted, not laid out."""
-FLUSH_SECONDS = 0.08
-"""How often held stream text is applied to the Markdown."""
 
 _FENCES = ("```", "~~~")
 
@@ -105,36 +111,39 @@ def segments_of(text: str) -> list[str]:
     return parts
 
 
-class Segment(SafeMarkdown):
-    """One part of an answer; `held` is text written but not yet applied."""
+class AssistantText(Widget):
+    """An answer (streaming or finished), as Markdown lines."""
 
-    def __init__(self, markdown: str) -> None:
-        super().__init__(markdown, classes="assistant-segment")
-        self.held = ""
+    DEFAULT_CSS = """
+    AssistantText {
+        height: auto;
+    }
+    """
 
-
-class AssistantText(Vertical):
     def __init__(self, item: TextItem) -> None:
         super().__init__(classes="assistant-text")
         self.item = item
         self._shown = TextBuffer()
         self._hidden = 0
         """Characters beyond MAX_SHOWN, counted but not rendered."""
-        self._hidden_told = 0
-        """`_hidden` as the "more characters" line last said it."""
-        self._flush_scheduled = False
-        self._more = Static(classes="assistant-more")
-        self._more.display = False
-        visible = self._cap(printable(item.text))
-        self._tell_hidden()
+        self._links = LinkTable()
+        self._set_text(self._cap(printable(item.text)))
+
+    def _set_text(self, visible: str) -> None:
         parts = segments_of(visible)
-        self._segments: list[Segment] = [Segment(part) for part in parts]
+        self._sealed: list[str] = parts[:-1]
         self._live = TextBuffer(parts[-1])
         """The text of the last (live) segment."""
-
-    def compose(self) -> ComposeResult:
-        yield from self._segments
-        yield self._more
+        self._width = -1
+        """The width the sealed lines were rendered at."""
+        self._sealed_lines: list[Strip] = []
+        self._sealed_done = 0
+        """How many sealed segments `_sealed_lines` holds."""
+        self._live_lines: list[Strip] = []
+        self._live_key: tuple[int, int] = (-1, -1)
+        """(width, length of the live text) `_live_lines` were rendered for."""
+        self._more_lines: list[Strip] = []
+        self._more_key: tuple[int, int] = (-1, 0)
 
     def _cap(self, text: str) -> str:
         """Record `text` as shown, up to MAX_SHOWN; return the part that may be rendered."""
@@ -144,82 +153,27 @@ class AssistantText(Vertical):
         self._hidden += len(rest)
         return visible
 
-    def _tell_hidden(self) -> None:
-        """Show the count of characters not rendered (with the flush while streaming, not per delta)."""
-        if self._hidden != self._hidden_told:
-            self._hidden_told = self._hidden
-            self._more.display = self._hidden > 0
-            self._more.update(Text(f"… {self._hidden:,} more characters not shown "
-                                   "(copy or export the answer to read them all)", style="italic dim"))
-
     @property
     def source(self) -> str:
         """The Markdown source rendered (at most MAX_SHOWN characters)."""
         return str(self._shown)
 
-    def rendered_source(self) -> str:
-        """What the Markdown segments have actually taken in (lags `source` while deltas are held)."""
-        if any(segment.held for segment in self._segments):
-            return "\0"
-        return "".join(segment.source for segment in self._segments)
-
-    async def append_text(self, text: str) -> None:
-        hidden = self._hidden
+    def append_text(self, text: str) -> None:
         safe = self._cap(printable(text))
-        if self._hidden != hidden:
-            self._schedule_flush()  # which updates the "more characters" line
-        if self._more.parent is None:
-            # Not composed yet: nothing to mount beside; the segment is split on the final refresh.
-            self._write(safe)
-            return
         while safe:
             cut = cut_in(self._live, safe)
             if cut is None or cut >= len(safe):
-                self._write(safe)
-                return
-            # Seal at the cut: the live segment already holds everything before it,
-            # so sealing costs no re-parse.
-            self._write(safe[:cut])
-            fresh = Segment("")
-            self._segments.append(fresh)
+                self._live.append(safe)
+                break
+            # Seal at the cut: what is sealed is rendered once (per width) and kept.
+            self._live.append(safe[:cut])
+            self._sealed.append(str(self._live))
             self._live = TextBuffer()
-            await self.mount(fresh, before=self._more)
             safe = safe[cut:]
+        # Only marked here: Textual renders (below) once per frame, however many deltas came.
+        self.refresh(layout=True)
 
-    def _write(self, text: str) -> None:
-        """Hold `text` for the live segment; one flush per screen refresh applies it.
-
-        Coalescing here (not per delta) keeps a burst of tokens to one Markdown
-        append per frame, and holding text until a segment is mounted avoids the
-        Markdown widget resetting to its initial text while it mounts.
-        """
-        if not text:
-            return
-        self._live.append(text)
-        self._segments[-1].held += text
-        self._schedule_flush()
-
-    def _schedule_flush(self) -> None:
-        # At most one Markdown append per FLUSH_SECONDS: each append re-lays out the
-        # screen, so fewer, larger appends keep the event loop responsive while a
-        # fast stream arrives (and the text still appears ~12 times a second).
-        if not self._flush_scheduled:
-            self._flush_scheduled = True
-            self.set_timer(FLUSH_SECONDS, self._flush)
-
-    async def _flush(self) -> None:
-        self._flush_scheduled = False
-        self._tell_hidden()
-        for segment in self._segments:
-            if not segment.held:
-                continue
-            if not segment.is_mounted:
-                self._schedule_flush()
-                return
-            held, segment.held = segment.held, ""
-            await segment.append(held)
-
-    async def refresh_from(self, item: TextItem) -> None:
+    def refresh_from(self, item: TextItem) -> None:
         self.item = item
         if item.streaming:
             return
@@ -231,15 +185,52 @@ class AssistantText(Vertical):
         if final[:MAX_SHOWN] == shown and len(final) - MAX_SHOWN == self._hidden:
             return
         self._shown, self._hidden = TextBuffer(), 0
-        parts = segments_of(self._cap(final))
-        self._tell_hidden()
-        self._live = TextBuffer(parts[-1])
-        for segment in self._segments:
-            segment.held = ""
-        if self._more.parent is None:
-            # Not composed yet: compose will yield the new segments.
-            self._segments = [Segment(part) for part in parts]
-            return
-        await self.remove_children(self._segments)
-        self._segments = [Segment(part) for part in parts]
-        await self.mount_all(self._segments, before=self._more)
+        self._set_text(self._cap(final))
+        self.refresh(layout=True)
+
+    # -- drawing --------------------------------------------------------------------------
+    def _render(self, source: str, width: int) -> list[Strip]:
+        base = self.rich_style if self.is_mounted else Style()
+        lines = render_markdown(source, width, self.app.console, self.app.console_options, base, self._links)
+        if lines and source.endswith("\n\n"):
+            lines.append(Strip.blank(0))  # the paragraph gap the next segment starts after
+        return lines
+
+    def _lines(self, width: int) -> tuple[list[Strip], list[Strip], list[Strip]]:
+        """(sealed lines, live lines, the "more characters" line) at `width`, rendering what is not cached."""
+        if width != self._width:
+            self._width, self._sealed_lines, self._sealed_done = width, [], 0
+        while self._sealed_done < len(self._sealed):
+            self._sealed_lines.extend(self._render(self._sealed[self._sealed_done], width))
+            self._sealed_done += 1
+        key = (width, len(self._live))
+        if key != self._live_key:
+            self._live_key, self._live_lines = key, self._render(str(self._live), width)
+        if self._more_key != (width, self._hidden):
+            self._more_key, self._more_lines = (width, self._hidden), []
+            if self._hidden:
+                note = Text(f"… {self._hidden:,} more characters not shown "
+                            "(copy or export the answer to read them all)", style="italic dim")
+                self._more_lines = [Strip(line) for line in self.app.console.render_lines(
+                    note, self.app.console_options.update_width(max(1, width)), pad=False)]
+        return self._sealed_lines, self._live_lines, self._more_lines
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        sealed, live, more = self._lines(width)
+        return len(sealed) + len(live) + len(more)
+
+    def render_line(self, y: int) -> Strip:
+        sealed, live, more = self._lines(self.size.width)
+        for lines in (sealed, live, more):
+            if y < len(lines):
+                return lines[y]
+            y -= len(lines)
+        return Strip.blank(self.size.width)
+
+    def on_resize(self) -> None:
+        self.refresh(layout=True)
+
+    def action_open_link(self, number: int) -> None:
+        """A click on a link: the address is shown and asked about, never opened at once."""
+        if 0 <= number < len(self._links.hrefs):
+            ask_to_open(self, self._links.hrefs[number])

@@ -84,6 +84,7 @@ class ChatLog(PlaceKeepingScroll):
         self._marker = EarlierMarker(classes="earlier-marker")
         self._later = LaterMarker(classes="later-marker")
         self._welcome: Static | None = None
+        self._scroll_retries = 0
 
     def compose(self):  # type: ignore[override]
         yield self._marker
@@ -176,14 +177,12 @@ class ChatLog(PlaceKeepingScroll):
         widget = self._widgets.get(item.id)
         if widget is not None:
             result = widget.refresh_from(item)  # type: ignore[attr-defined]
-            if result is not None:  # AssistantText rebuilds asynchronously: in order, one at a time
+            if result is not None:  # a command's Markdown output is rebuilt asynchronously
                 await result
 
     async def append_text(self, item: Item, text: str) -> None:
         widget = self._widgets.get(item.id)
-        if isinstance(widget, AssistantText):
-            await widget.append_text(text)
-        elif isinstance(widget, ThinkingBlock):
+        if isinstance(widget, (AssistantText, ThinkingBlock)):
             widget.append_text(text)
 
     def widget_for_item(self, item_id: str) -> Widget | None:
@@ -321,6 +320,17 @@ class ChatLog(PlaceKeepingScroll):
         for awaitable in pending:
             await awaitable
         return self._widgets.get(item_id)
+
+    def scroll_to_widget(self, widget: Widget, *args: Any, **kwargs: Any) -> bool:
+        # A widget just mounted by `reveal` may not be arranged at the refresh the caller waited
+        # for (answers lay out in one pass now, so no later relayout comes to the rescue):
+        # scroll once it has a place.
+        if widget.is_mounted and not widget.region and self._scroll_retries < 5:
+            self._scroll_retries += 1
+            self.call_after_refresh(self.scroll_to_widget, widget, *args, **kwargs)
+            return False
+        self._scroll_retries = 0
+        return super().scroll_to_widget(widget, *args, **kwargs)
 
     # -- the reader moving -----------------------------------------------------------------
     @on(Click, ".earlier-marker")

@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from textual import on
+from textual.widget import Widget
 from textual.widgets import Markdown
 
 from claude_tui.protocol.sanitize import one_line, printable
@@ -57,17 +58,21 @@ class SafeMarkdown(Markdown):
     @on(Markdown.LinkClicked)
     def _link_clicked(self, event: Markdown.LinkClicked) -> None:
         event.stop()
-        href = event.href
-        shown = one_line(href)
-        # The address is opened exactly as shown: one with controls or spaces is never opened.
-        if shown != href or not href.lower().startswith(OPENABLE):
-            self.notify(f"Link not opened: {shown[:300]}", title="Link", severity="warning", timeout=8)
-            return
-        from claude_tui.ui.screens.confirm import ConfirmScreen
+        ask_to_open(self, event.href)
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.app.open_url(href)
 
-        self.app.push_screen(ConfirmScreen("Open this link in your browser?", yes="Open", no="Cancel",
-                                           detail=href), answered)
+def ask_to_open(widget: Widget, href: str) -> None:
+    """A link clicked in untrusted text: show the real address and ask before opening it (http(s) only)."""
+    shown = one_line(href)
+    # The address is opened exactly as shown: one with controls or spaces is never opened.
+    if shown != href or not href.lower().startswith(OPENABLE):
+        widget.notify(f"Link not opened: {shown[:300]}", title="Link", severity="warning", timeout=8)
+        return
+    from claude_tui.ui.screens.confirm import ConfirmScreen
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            widget.app.open_url(href)
+
+    widget.app.push_screen(ConfirmScreen("Open this link in your browser?", yes="Open", no="Cancel",
+                                         detail=href), answered)
