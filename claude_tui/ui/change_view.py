@@ -84,6 +84,6 @@ async def _show_change(screen: ChatScreen, change: Any, log: ChatLog, sidebar: T
     elif isinstance(change, ch.TurnEnded):
         screen.tui.notify_turn_ended(change)
         # Collection is tuned down while streaming (see app._tune_gc); sweep the
-        # turn's cyclic garbage once the turn is over and you are reading.
-        screen.set_timer(0.5, screen._collect_garbage)
+        # turn's young cyclic garbage once the turn is over and you are reading.
+        screen.set_timer(1.0, screen._collect_garbage)
     return ""

@@ -7,7 +7,7 @@ import json
 from claude_tui import protocol as p
 from claude_tui.session import content
 from claude_tui.session.items import TextItem, ThinkingItem, ToolItem, ToolState
-from claude_tui.ui.widgets.assistant_text import TextBuffer, cut_in, segments_of
+from claude_tui.ui.widgets.assistant_text import Segmenter, TextBuffer, segments_of
 
 
 def test_text_and_thinking_read_exactly_between_deltas() -> None:
@@ -53,17 +53,11 @@ def test_text_buffer_is_a_string_built_by_appends() -> None:
     assert str(buffer) == "abcdef" and str(TextBuffer()) == "" and len(TextBuffer()) == 0
 
 
-def test_segment_cuts_are_the_same_for_a_buffer_and_a_string() -> None:
+def test_segment_cuts_are_the_same_whatever_the_deltas() -> None:
     text = ("A paragraph of words. " * 40 + "\n\n") * 6 + "```\n" + "code\n\ncode\n" * 600 + "```\n"
-    for size in (7, 64, 700):
-        live_str, live_buf = "", TextBuffer()
+    for size in (1, 7, 64, 700):
+        segmenter = Segmenter()
         for start in range(0, len(text), size):
-            piece = text[start:start + size]
-            assert cut_in(live_str, piece) == cut_in(live_buf, piece)
-            cut = cut_in(live_str, piece)
-            if cut is None or cut >= len(piece):
-                live_str += piece
-                live_buf.append(piece)
-            else:
-                live_str, live_buf = piece[cut:], TextBuffer(piece[cut:])
+            segmenter.feed(text[start:start + size])
+        assert [*segmenter.sealed, segmenter.live] == segments_of(text)
     assert "".join(segments_of(text)) == text

@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input
 
 from claude_tui.completion import project_files, slash_candidates
@@ -87,6 +88,7 @@ class ChatScreen(ChatPolish, Screen[None]):
         self.connection = CliConnection(self, options, debug_log)
         self.permissions = PermissionFlow(self)
         self._draft_timer: Any = None
+        self._ticker: Timer | None = None
         self.typeahead = TypeaheadRouter(self)
 
     @property
@@ -113,12 +115,15 @@ class ChatScreen(ChatPolish, Screen[None]):
         composer.prompt.focus()
         self.query_one(ChatLog).show_welcome(welcome_text(self.options))
         self.query_one(StatusBar).show(self.conversation.status)
-        self.set_interval(0.25, self._tick)
+        self._ticker = self.set_interval(0.25, self._tick)
         self.connection.start()
 
     def _collect_garbage(self) -> None:
+        # The young generations only: a full collection took 5 -> 367 ms as a session's heap grew
+        # and landed while the next answer was drawn. Older garbage is left to CPython's own
+        # full collections, which run only once the long-lived heap has grown by a quarter.
         if not self.busy:
-            gc.collect()
+            gc.collect(1)
 
     def _tick(self) -> None:
         bar = self.query_one(StatusBar)
@@ -126,6 +131,14 @@ class ChatScreen(ChatPolish, Screen[None]):
         bar.tick()
         self.query_one(ChatLog).tick()
         self.query_one(TaskSidebar).tick()
+        if self._ticker is not None and not self._something_runs():
+            self._ticker.pause()  # no timer while nothing runs; news from the CLI wakes it (show_changes)
+
+    def _something_runs(self) -> bool:
+        """A turn, or an agent still working after it: what the spinners and elapsed times follow."""
+        from claude_tui.ui.widgets.sidebar_rows import ACTIVE
+
+        return self.busy or any(entry.status in ACTIVE for entry in self.conversation.tasks.agents.values())
 
     @work(thread=True, exclusive=True, group="files", exit_on_error=False)
     def _load_files(self) -> None:
@@ -150,6 +163,8 @@ class ChatScreen(ChatPolish, Screen[None]):
     async def show_changes(self, changes: list[Any]) -> None:
         """Draw what the conversation reports as changed (see `ui.change_view`)."""
         await show_changes(self, changes)
+        if self._ticker is not None and self._something_runs():
+            self._ticker.resume()
 
     @on(CliConnection.Ready)
     async def _ready(self, message: CliConnection.Ready) -> None:

@@ -68,47 +68,53 @@ class TextBuffer:
         return self._parts[0] if self._parts else ""
 
 
-def _fence_open(text: str) -> bool:
-    return sum(1 for line in text.splitlines() if line.lstrip().startswith(_FENCES)) % 2 == 1
+class Segmenter:
+    """Cuts a growing text into segments; where it cuts depends only on the text, never on how
+    it arrived (deltas of any size, or all at once), so a streamed answer ends segmented, and
+    drawn, exactly as the finished message is.
 
-
-def cut_in(live: str | TextBuffer, incoming: str) -> int | None:
-    """Where in `incoming` to seal the live segment (an index into `incoming`), if it is due.
-
-    `live` is only turned into a string in the branches that read it (a paragraph or
-    line break arrives in a long segment), not for every delta.
+    Only complete lines are looked at, each once: a segment is sealed after a blank line that
+    ends at least `SEGMENT_CHARS // 2` characters in, outside a code fence; failing that, after
+    the first line ending `LINE_CUT_CHARS` in, outside a fence; failing that, hard at
+    `HARD_CUT_CHARS`.
     """
-    size = len(live) + len(incoming)
-    if size < SEGMENT_CHARS // 2:
+
+    __slots__ = ("sealed", "live", "_pos", "_fenced")
+
+    def __init__(self) -> None:
+        self.sealed: list[str] = []
+        self.live = ""
+        self._pos = 0
+        """Where the first line not yet looked at starts, in `live`."""
+        self._fenced = False
+        """Whether `live[:_pos]` leaves a code fence open."""
+
+    def feed(self, text: str) -> None:
+        self.live += text
+        while (cut := self._next_cut()) is not None:
+            self.sealed.append(self.live[:cut])
+            self.live, self._pos, self._fenced = self.live[cut:], 0, False
+
+    def _next_cut(self) -> int | None:
+        live = self.live
+        while (end := live.find("\n", self._pos)) >= 0:
+            start, self._pos = self._pos, end + 1
+            if start == end and start > 0 and not self._fenced and start > SEGMENT_CHARS // 2:
+                return min(end + 1, HARD_CUT_CHARS)  # a blank line: the paragraph break ends here
+            if live[start:end].lstrip().startswith(_FENCES):
+                self._fenced = not self._fenced
+            if end >= LINE_CUT_CHARS and not self._fenced:
+                return min(end + 1, HARD_CUT_CHARS)
+        if len(live) >= HARD_CUT_CHARS:
+            return HARD_CUT_CHARS
         return None
-    if "\n\n" in incoming:
-        fenced = _fence_open(str(live))
-        index = incoming.find("\n\n")
-        while index >= 0:
-            if len(live) + index >= SEGMENT_CHARS // 2 and \
-                    not (fenced ^ _fence_open(incoming[:index])) and size >= SEGMENT_CHARS:
-                return index + 2
-            index = incoming.find("\n\n", index + 1)
-    if size >= LINE_CUT_CHARS and "\n" in incoming and not _fence_open(str(live) + incoming[:incoming.rfind("\n")]):
-        return incoming.rfind("\n") + 1
-    if size >= HARD_CUT_CHARS:
-        return max(1, HARD_CUT_CHARS - len(live))
-    return None
 
 
 def segments_of(text: str) -> list[str]:
-    """Split a complete text the way streaming would have."""
-    parts: list[str] = []
-    live = ""
-    while text:
-        cut = cut_in(live, text)
-        if cut is None or cut >= len(text):
-            live += text
-            break
-        parts.append(live + text[:cut])
-        live, text = "", text[cut:]
-    parts.append(live)
-    return parts
+    """Split a complete text the way streaming does."""
+    segmenter = Segmenter()
+    segmenter.feed(text)
+    return [*segmenter.sealed, segmenter.live]
 
 
 class AssistantText(Widget):
@@ -127,21 +133,22 @@ class AssistantText(Widget):
         self._hidden = 0
         """Characters beyond MAX_SHOWN, counted but not rendered."""
         self._links = LinkTable()
+        self._layout_asked = False
+        """A layout is pending: more deltas before it need not ask again (refresh costs per call)."""
         self._set_text(self._cap(printable(item.text)))
 
     def _set_text(self, visible: str) -> None:
-        parts = segments_of(visible)
-        self._sealed: list[str] = parts[:-1]
-        self._live = TextBuffer(parts[-1])
-        """The text of the last (live) segment."""
+        self._segments = Segmenter()
+        """Sealed segments and the live one (the last, still growing)."""
+        self._segments.feed(visible)
         self._width = -1
         """The width the sealed lines were rendered at."""
         self._sealed_lines: list[Strip] = []
         self._sealed_done = 0
         """How many sealed segments `_sealed_lines` holds."""
         self._live_lines: list[Strip] = []
-        self._live_key: tuple[int, int] = (-1, -1)
-        """(width, length of the live text) `_live_lines` were rendered for."""
+        self._live_key: tuple[int, int, int] = (-1, -1, -1)
+        """(width, sealed segments, length of the live text) `_live_lines` were rendered for."""
         self._more_lines: list[Strip] = []
         self._more_key: tuple[int, int] = (-1, 0)
 
@@ -154,24 +161,22 @@ class AssistantText(Widget):
         return visible
 
     @property
+    def sealed_count(self) -> int:
+        """How many segments are sealed (rendered once, kept)."""
+        return len(self._segments.sealed)
+
+    @property
     def source(self) -> str:
         """The Markdown source rendered (at most MAX_SHOWN characters)."""
         return str(self._shown)
 
     def append_text(self, text: str) -> None:
-        safe = self._cap(printable(text))
-        while safe:
-            cut = cut_in(self._live, safe)
-            if cut is None or cut >= len(safe):
-                self._live.append(safe)
-                break
-            # Seal at the cut: what is sealed is rendered once (per width) and kept.
-            self._live.append(safe[:cut])
-            self._sealed.append(str(self._live))
-            self._live = TextBuffer()
-            safe = safe[cut:]
+        # What is sealed is rendered once (per width) and kept; only the live segment changes.
+        self._segments.feed(self._cap(printable(text)))
         # Only marked here: Textual renders (below) once per frame, however many deltas came.
-        self.refresh(layout=True)
+        if not self._layout_asked:
+            self._layout_asked = True
+            self.refresh(layout=True)
 
     def refresh_from(self, item: TextItem) -> None:
         self.item = item
@@ -193,19 +198,21 @@ class AssistantText(Widget):
         base = self.rich_style if self.is_mounted else Style()
         lines = render_markdown(source, width, self.app.console, self.app.console_options, base, self._links)
         if lines and source.endswith("\n\n"):
-            lines.append(Strip.blank(0))  # the paragraph gap the next segment starts after
+            lines.append(Strip([]))  # the paragraph gap the next segment starts after
         return lines
 
     def _lines(self, width: int) -> tuple[list[Strip], list[Strip], list[Strip]]:
         """(sealed lines, live lines, the "more characters" line) at `width`, rendering what is not cached."""
+        self._layout_asked = False
         if width != self._width:
             self._width, self._sealed_lines, self._sealed_done = width, [], 0
-        while self._sealed_done < len(self._sealed):
-            self._sealed_lines.extend(self._render(self._sealed[self._sealed_done], width))
+        sealed, live = self._segments.sealed, self._segments.live
+        while self._sealed_done < len(sealed):
+            self._sealed_lines.extend(self._render(sealed[self._sealed_done], width))
             self._sealed_done += 1
-        key = (width, len(self._live))
+        key = (width, len(sealed), len(live))
         if key != self._live_key:
-            self._live_key, self._live_lines = key, self._render(str(self._live), width)
+            self._live_key, self._live_lines = key, self._render(live, width)
         if self._more_key != (width, self._hidden):
             self._more_key, self._more_lines = (width, self._hidden), []
             if self._hidden:

@@ -70,9 +70,15 @@ class InertMarkdown(RichMarkdown):
                 "code_block": FastCodeBlock}
 
     def __init__(self, markup: str) -> None:
-        super().__init__("", hyperlinks=True)
+        # Rich's own __init__ builds a MarkdownIt parser per document (most of the cost of a short
+        # one): take its settings from one made at import, and parse with the shared safe parser.
+        self.__dict__.update(_DEFAULTS)
         self.markup = markup
         self.parsed = _PARSER.parse(markup)
+
+
+_DEFAULTS = {name: value for name, value in vars(RichMarkdown("", hyperlinks=True)).items()
+             if name not in ("markup", "parsed")}
 
 
 class LinkTable:

@@ -1,0 +1,83 @@
+"""An answer drawn while it streams ends exactly as the same answer drawn fresh: a burst (every
+delta before the first frame) and a slow stream (a frame between deltas) give the final lines,
+styles included, that a finished message gives (`AssistantText` seals segments while streaming
+and renders each once; a stale cache or a cut that differs from `segments_of` would show here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.segment import Segment
+from textual.app import App, ComposeResult
+
+from claude_tui.resources import styles_dir
+from claude_tui.session.items import TextItem
+from claude_tui.ui.widgets.assistant_text import AssistantText
+
+
+def answer_deltas() -> list[str]:
+    """A long Markdown answer in token-sized deltas: headings, paragraphs, code, a table, a list, links."""
+    out: list[str] = []
+    for i in range(900):
+        if i % 60 == 0:
+            out.append(f"\n\n## Section {i // 60}\n\n")
+        elif i % 37 == 0:
+            out.append("\n\n```python\ndef f(x):\n\n    return x + 1\n```\n\n")
+        elif i % 97 == 0:
+            out.append("\n\n| a | b |\n|---|---|\n| 1 | [two](https://two.example) |\n\n- item\n- **bold** item\n\n")
+        else:
+            out.append(f"word{i} ")
+    return out
+
+
+class Host(App[None]):
+    CSS_PATH = [str(styles_dir() / "chat.tcss")]
+
+    def __init__(self, widget: AssistantText) -> None:
+        super().__init__()
+        self.widget = widget
+
+    def compose(self) -> ComposeResult:
+        yield self.widget
+
+
+def lines(widget: AssistantText) -> list[list[Segment]]:
+    return [list(widget.render_line(y)) for y in range(widget.region.height)]
+
+
+async def fresh_lines(text: str) -> list[list[Segment]]:
+    app = Host(AssistantText(TextItem(text=text)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        return lines(app.widget)
+
+
+async def streamed_lines(deltas: list[str], frame_every: int | None) -> tuple[list[list[Segment]], Any]:
+    item = TextItem(streaming=True)
+    app = Host(AssistantText(item))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for index, delta in enumerate(deltas):
+            item.text += delta
+            app.widget.append_text(delta)
+            if frame_every and index % frame_every == 0:
+                await pilot.pause()  # a frame: the live segment is rendered mid-stream
+        item.streaming = False
+        app.widget.refresh_from(item)
+        await pilot.pause()
+        return lines(app.widget), app.widget
+
+
+async def test_a_burst_ends_as_a_fresh_render() -> None:
+    deltas = answer_deltas()
+    got, widget = await streamed_lines(deltas, frame_every=None)
+    want = await fresh_lines("".join(deltas))
+    assert len(want) > 100
+    assert got == want
+
+
+async def test_a_slow_stream_ends_as_a_fresh_render() -> None:
+    deltas = answer_deltas()
+    got, widget = await streamed_lines(deltas, frame_every=7)
+    assert widget.sealed_count > 3, "the answer was sealed in several segments while streaming"
+    assert got == await fresh_lines("".join(deltas))
