@@ -196,7 +196,8 @@ class AssistantText(Widget):
     # -- drawing --------------------------------------------------------------------------
     def _render(self, source: str, width: int) -> list[Strip]:
         base = self.rich_style if self.is_mounted else Style()
-        lines = render_markdown(source, width, self.app.console, self.app.console_options, base, self._links)
+        lines = render_markdown(source, width, self.app.console, self.app.console_options, base, self._links,
+                                dark=self.app.current_theme.dark)
         if lines and source.endswith("\n\n"):
             lines.append(Strip([]))  # the paragraph gap the next segment starts after
         return lines
@@ -236,6 +237,14 @@ class AssistantText(Widget):
 
     def on_resize(self) -> None:
         self.refresh(layout=True)
+
+    def _watch_theme(self) -> None:
+        self._width = -1  # code blocks are highlighted for a dark or a light background
+        self._live_key = (-1, -1, -1)
+        self.refresh(layout=True)
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", self._watch_theme, init=False)
 
     def action_open_link(self, number: int) -> None:
         """A click on a link: the address is shown and asked about, never opened at once."""

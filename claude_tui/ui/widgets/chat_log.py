@@ -47,6 +47,18 @@ from claude_tui.ui.widgets.tool_card import ToolCard
 
 __all__ = ["ChatLog", "EarlierMarker", "LaterMarker", "widget_for"]
 
+MAX_MOUNTED_CHARS = 30_000
+"""About this much text has widgets at a time (besides `max_mounted` items): a window of 80
+long answers costs seconds to lay out and hundreds of MB, one of 80 short ones nothing."""
+_OTHER_WEIGHT = 300
+"""What an item without a text (a tool card) counts for."""
+
+
+def weight(item: Item) -> int:
+    """Roughly what an item costs to render: its text's length."""
+    text = getattr(item, "text", None)
+    return max(1, len(text)) if isinstance(text, str) else _OTHER_WEIGHT
+
 
 def widget_for(item: Item, show_thinking: bool = False) -> Widget | None:
     if isinstance(item, UserItem):
@@ -68,10 +80,11 @@ class ChatLog(PlaceKeepingScroll):
     """Renders a session `Log` (the main conversation or a subagent's)."""
 
     def __init__(self, log: Log, *, max_mounted: int = 80, page: int = 40, show_thinking: bool = False,
-                 id: str | None = None, classes: str | None = None) -> None:
+                 max_chars: int = MAX_MOUNTED_CHARS, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.log_data = log
         self.max_mounted = max_mounted
+        self.max_chars = max_chars
         self.page = page
         self.show_thinking = show_thinking
         self._widgets: dict[str, Widget] = {}
@@ -102,7 +115,26 @@ class ChatLog(PlaceKeepingScroll):
         self._later.show_count(0)
         self.anchor()
         # Resumed history or a subagent that already ran: show the newest page.
-        self._show_window(max(0, len(self.log_data.items) - self.max_mounted), None)
+        self._show_window(self._tail_start(), None)
+
+    def _back_from(self, end: int, count: int, chars: int) -> int:
+        """The start of at most `count` items ending before `end`, weighing at most `chars` (one at least)."""
+        items = self.log_data.items
+        start, total = end, 0
+        while start > 0 and end - start < count:
+            total += weight(items[start - 1])
+            if total > chars and start < end:
+                break
+            start -= 1
+        return start
+
+    def _tail_start(self) -> int:
+        """Where a window showing the newest items starts."""
+        return self._back_from(len(self.log_data.items), self.max_mounted, self.max_chars)
+
+    def _mounted_weight(self) -> int:
+        first, end = self.window
+        return sum(weight(item) for item in self.log_data.items[first:end])
 
     def _make(self, item: Item) -> Widget | None:
         widget = widget_for(item, self.show_thinking)
@@ -155,8 +187,11 @@ class ChatLog(PlaceKeepingScroll):
             super().anchor()
         # Prune in batches: one removal (and one relayout) per `page` appends
         # instead of one per append.
-        if self.is_anchored_to_end and len(self._widgets) > self.max_mounted + self.page:
-            self._prune_oldest(len(self._widgets) - self.max_mounted)
+        if self.is_anchored_to_end:
+            if len(self._widgets) > self.max_mounted + self.page:
+                self._prune_oldest(len(self._widgets) - self.max_mounted)
+            elif self._mounted_weight() > self.max_chars * 3 // 2:
+                self._prune_oldest(self._tail_start() - self._first)
 
     @property
     def is_anchored_to_end(self) -> bool:
@@ -170,7 +205,7 @@ class ChatLog(PlaceKeepingScroll):
         """Follow the end of the conversation (sending a prompt does this), bringing the window back to it."""
         self._follow = anchor
         if anchor and self._end is not None and self.is_mounted:
-            self._show_window(max(0, len(self.log_data.items) - self.max_mounted), None)
+            self._show_window(self._tail_start(), None)
         super().anchor(anchor)
 
     async def update_item(self, item: Item) -> None:
@@ -274,7 +309,7 @@ class ChatLog(PlaceKeepingScroll):
         if self._first == 0:
             return 0
         before = len(self._widgets)
-        self._extend_up(max(0, self._first - self.page))
+        self._extend_up(self._back_from(self._first, self.page, self.max_chars // 2))
         added = len(self._widgets) - before
         if self._too_many():
             self._prune_newest(self._too_many())
@@ -358,7 +393,7 @@ class ChatLog(PlaceKeepingScroll):
     def action_scroll_end(self) -> None:
         """End: the newest item, wherever the window is."""
         if self._end is not None:
-            self._show_window(max(0, len(self.log_data.items) - self.max_mounted), None)
+            self._show_window(self._tail_start(), None)
         if self._follow:
             super().anchor()
         else:

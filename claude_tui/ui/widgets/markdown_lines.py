@@ -69,11 +69,12 @@ class InertMarkdown(RichMarkdown):
     elements = {**RichMarkdown.elements, "heading_open": LeftHeading, "fence": FastCodeBlock,
                 "code_block": FastCodeBlock}
 
-    def __init__(self, markup: str) -> None:
+    def __init__(self, markup: str, code_theme: str = "monokai") -> None:
         # Rich's own __init__ builds a MarkdownIt parser per document (most of the cost of a short
         # one): take its settings from one made at import, and parse with the shared safe parser.
         self.__dict__.update(_DEFAULTS)
         self.markup = markup
+        self.code_theme = code_theme
         self.parsed = _PARSER.parse(markup)
 
 
@@ -108,10 +109,11 @@ def _inert_segments(segments: Iterable[Segment], links: LinkTable, action: str) 
 
 
 def render_markdown(source: str, width: int, console: Console, options: ConsoleOptions, base: Style,
-                    links: LinkTable, action: str = "open_link") -> list[Strip]:
+                    links: LinkTable, action: str = "open_link", dark: bool = True) -> list[Strip]:
     """`source` (already printable) as lines `width` cells wide, on the `base` style."""
     if not source.strip() or width <= 0:
         return []
-    lines = console.render_lines(InertMarkdown(source), options.update(width=width, highlight=False),
+    markdown = InertMarkdown(source, "monokai" if dark else "default")
+    lines = console.render_lines(markdown, options.update(width=width, highlight=False),
                                  style=base, pad=False)
     return [Strip(_inert_segments(line, links, action)) for line in lines]

@@ -1,0 +1,426 @@
+"""claude-tui vs Claude Code's own TUI: the same pinned CLI, the same machine, what each *shows*.
+
+Both UIs run in tmux (a private socket, 120x40) against the e2e Messages API stand-in
+(`tests/e2e/mock_api.py`, offline): claude-tui drives the CLI in stream-json mode, Claude Code's
+TUI is the same binary run without `-p`. The screen is read with `capture-pane` every ~10 ms.
+Runs are interleaved (A B, then B A) and medians are printed with their ranges.
+
+The answer of each turn is a 2,000-delta Markdown burst (the stand-in's `longstream` reply,
+headings and code fences) framed by per-turn words: `firstNx` opens it, `lastNx` ends it. So
+"first text" is Enter -> `firstNx` on screen and "last token" is Enter -> `lastNx` on screen.
+
+Figures: launch -> prompt on screen / CLI ready; first text and last token on a fresh session;
+the same over a `--turns` run (per 10 turns); RSS of the UI's own process (claude-tui's Python;
+Claude Code's whole TUI) at turn 0 / half / end and of the CLI child; CPU over the run; idle CPU
+per minute after it; keystroke echo after it; resume of a generated `--resume-mb` transcript ->
+its last message on screen, and peak RSS.
+
+Needs tmux, Node and the pinned CLI (`python -m tests.e2e.cli_install`), as the e2e tier does.
+
+    python benchmarks/vs_claude_code.py [--turns 100] [--runs 3] [--resume-mb 20] [--only tui|cc]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from claude_tui.history.synth import turn_records, write_jsonl  # noqa: E402
+from tests.e2e import mock_api_scripts as scripts  # noqa: E402
+from tests.e2e.cli_install import ensure_cli  # noqa: E402
+from tests.e2e.mock_api import MockApi  # noqa: E402
+from tests.e2e.offline_env import offline_env  # noqa: E402
+
+WIDTH, HEIGHT = 120, 40
+POLL = 0.01
+UIS = ("tui", "cc")
+NAMES = {"tui": "claude-tui", "cc": "Claude Code TUI"}
+
+
+# -- the stand-in's reply for the benchmark ------------------------------------------------------
+def bench_reply(view: Any) -> Any:
+    """`kw:bench N`: the 2,000-delta burst framed by this turn's words."""
+    turn = view.prompt.split()[-1]
+    chunks = [f"first{turn}x opens this answer.\n\n", *scripts.longstream_text(), f" last{turn}x\n"]
+    return scripts.Reply([{"type": "text", "text": "", "chunks": chunks}])
+
+
+# -- processes -----------------------------------------------------------------------------------
+def _stat(pid: int) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds) of a live process."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks
+
+
+def tree(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None:
+            children.setdefault(stat[0], []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        todo.extend(children.get(current, []))
+    return out
+
+
+def cpu(pids: list[int]) -> float:
+    return sum(stat[1] for pid in pids if (stat := _stat(pid)) is not None)
+
+
+def memory(pid: int, field: str = "VmRSS") -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+# -- tmux ------------------------------------------------------------------------------------------
+class Screen:
+    """One UI in its own tmux session."""
+
+    def __init__(self, socket: Path, name: str) -> None:
+        self.socket, self.name = socket, name
+
+    def tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["tmux", "-S", str(self.socket), *args], capture_output=True, text=True, timeout=20)
+
+    def start(self, argv: list[str], env: dict[str, str], cwd: Path) -> None:
+        script = self.socket.parent / f"run-{self.name}.sh"
+        lines = ["#!/bin/sh", f"cd {shlex.quote(str(cwd))} || exit 1"]
+        lines += [f"export {key}={shlex.quote(value)}" for key, value in sorted(env.items()) if key.isidentifier()]
+        lines.append(f"exec {shlex.join(argv)}")
+        script.write_text("\n".join(lines) + "\n")
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-s", self.name, "-x", str(WIDTH), "-y", str(HEIGHT),
+                  f"exec env -i /bin/sh {shlex.quote(str(script))}")
+
+    def pid(self) -> int:
+        return int(self.tmux("display", "-p", "-t", self.name, "#{pane_pid}").stdout.strip())
+
+    def text(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.name).stdout
+
+    def wait(self, predicate: Callable[[str], bool], what: str, timeout: float = 60) -> float:
+        """Seconds until the screen satisfies `predicate` (polled every POLL)."""
+        start = time.perf_counter()
+        text = ""
+        while time.perf_counter() - start < timeout:
+            text = self.text()
+            if predicate(text):
+                return time.perf_counter() - start
+            time.sleep(POLL)
+        raise SystemExit(f"{self.name}: timed out waiting for {what}; screen:\n{text}")
+
+    def keys(self, *keys: str, literal: bool = False) -> None:
+        self.tmux("send-keys", "-t", self.name, *(["-l"] if literal else []), *keys)
+
+    def stop(self) -> None:
+        self.tmux("kill-session", "-t", self.name)
+
+
+# -- the two UIs ---------------------------------------------------------------------------------
+class Bench:
+    def __init__(self, root: Path, cli: Path) -> None:
+        self.root, self.cli = root, cli
+        self.project = root / "project"
+        self.project.mkdir(parents=True, exist_ok=True)
+        scripts.SCRIPTS["bench"] = bench_reply
+        self.api = MockApi(project_dir=str(self.project)).start()
+        self.socket = root / "tmux.sock"
+
+    def env(self, ui: str, run: str) -> dict[str, str]:
+        """A fresh offline home per run, set up so the interactive TUI starts straight at its prompt."""
+        base = self.root / run
+        env = offline_env(self.api.url, base)
+        env["TERM"] = "xterm-256color"
+        config = Path(env["CLAUDE_CONFIG_DIR"])
+        config.mkdir(parents=True, exist_ok=True)
+        key = env["ANTHROPIC_API_KEY"]
+        state = {"hasCompletedOnboarding": True, "lastOnboardingVersion": "2.1.330", "theme": "dark",
+                 "numStartups": 5, "autoUpdates": False,
+                 "customApiKeyResponses": {"approved": [key[-20:]], "rejected": []},
+                 "projects": {str(self.project): {"hasTrustDialogAccepted": True,
+                                                  "hasCompletedProjectOnboarding": True,
+                                                  "allowedTools": [], "projectOnboardingSeenCount": 1}}}
+        for path in (Path(env["HOME"]) / ".claude.json", config / ".claude.json"):
+            path.write_text(json.dumps(state))
+        for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"),
+                         ("XDG_STATE_HOME", "state")):
+            env[var] = str(base / sub)  # claude-tui's own stores
+        env["PYTHONPATH"] = str(ROOT)
+        return env
+
+    def argv(self, ui: str, *extra: str) -> list[str]:
+        if ui == "tui":
+            return [sys.executable, "-m", "claude_tui.cli", "--claude-path", str(self.cli), "--cwd", str(self.project),
+                    *extra]
+        return [str(self.cli), *extra]
+
+    @staticmethod
+    def prompt_shown(ui: str, text: str) -> bool:
+        if ui == "tui":
+            return "Sessions" in text  # the footer: the chat screen is painted
+        return "❯" in text
+
+    @staticmethod
+    def cli_ready(ui: str, text: str) -> bool:
+        if ui == "tui":
+            return "idle" in text  # the status bar, once the CLI answered initialize
+        return "❯" in text  # the TUI is the CLI
+
+    def launch(self, ui: str, run: str, *extra: str, env: dict[str, str] | None = None) -> tuple[Screen, dict]:
+        screen = Screen(self.socket, f"{ui}-{run}")
+        began = time.perf_counter()
+        screen.start(self.argv(ui, *extra), env or self.env(ui, run), self.project)
+        screen.wait(lambda t: self.prompt_shown(ui, t), "the prompt")
+        shown = time.perf_counter() - began
+        screen.wait(lambda t: self.cli_ready(ui, t), "the CLI ready")
+        return screen, {"launch_prompt_s": shown, "launch_ready_s": time.perf_counter() - began}
+
+    def turn(self, screen: Screen, turn: int) -> dict[str, float]:
+        screen.keys(f"kw:bench {turn}", literal=True)
+        screen.wait(lambda t: f"kw:bench {turn}" in t, "the typed prompt")
+        first, last = f"first{turn}x", f"last{turn}x"
+        start = time.perf_counter()
+        screen.keys("Enter")
+        seen_first = None
+        while True:
+            text = screen.text()
+            now = time.perf_counter() - start
+            if seen_first is None and (first in text or last in text):
+                seen_first = now
+            if last in text:
+                return {"first_s": seen_first, "last_s": now}
+            if now > 120:
+                raise SystemExit(f"{screen.name}: turn {turn} never ended on screen:\n{text}")
+            time.sleep(POLL)
+
+    def settle(self, screen: Screen, ui: str) -> None:
+        """Until the turn is over (the UI shows it idle)."""
+        if ui == "tui":
+            screen.wait(lambda t: "idle" in "".join(t.rstrip().splitlines()[-3:]), "idle", 60)
+        else:
+            screen.wait(lambda t: "esc to interrupt" not in t, "idle", 60)
+        time.sleep(0.2)
+
+    def echo_ms(self, screen: Screen) -> float:
+        samples = []
+        for char in "xyzw":
+            start = time.perf_counter()
+            screen.keys(char, literal=True)
+            typed = "".join(c for c in "xyzw"[: "xyzw".index(char) + 1])
+            screen.wait(lambda t, s=typed: s in t, "the keystroke", 10)
+            samples.append((time.perf_counter() - start) * 1000)
+        for _ in "xyzw":
+            screen.keys("BSpace")
+        return statistics.median(samples)
+
+    def ui_pids(self, screen: Screen, ui: str) -> tuple[int, list[int]]:
+        """(the UI's own process, every process of the UI including the CLI)."""
+        pid = screen.pid()
+        return pid, tree(pid)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-S", str(self.socket), "kill-server"], capture_output=True)
+        self.api.stop()
+
+
+# -- the figures -----------------------------------------------------------------------------------
+def fresh_runs(bench: Bench, uis: list[str], runs: int) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {ui: [] for ui in uis}
+    for run in range(runs):
+        order = uis if run % 2 == 0 else list(reversed(uis))
+        for ui in order:
+            screen, figures = bench.launch(ui, f"fresh{run}")
+            figures.update(bench.turn(screen, 1))
+            screen.stop()
+            out[ui].append(figures)
+    return out
+
+
+def session_run(bench: Bench, ui: str, turns: int) -> dict[str, Any]:
+    screen, _ = bench.launch(ui, "long")
+    own, _ = bench.ui_pids(screen, ui)
+    rows, rss = [], {0: memory(own)}
+    child_rss = {}
+    cpu0 = cpu(tree(own))
+    for turn in range(1, turns + 1):
+        rows.append(bench.turn(screen, turn))
+        bench.settle(screen, ui)
+        if turn in (turns // 2, turns):
+            rss[turn] = memory(own)
+            child_rss[turn] = sum(memory(pid) for pid in tree(own)[1:])
+    pids = tree(own)
+    run_cpu = cpu(pids) - cpu0
+    echo = bench.echo_ms(screen)
+    time.sleep(2)
+    idle0 = cpu(pids)
+    time.sleep(15)
+    idle = (cpu(pids) - idle0) * 4
+    screen.stop()
+    return {"rows": rows, "rss": rss, "child_rss": child_rss, "cpu_s": run_cpu, "idle_cpu_per_min": idle,
+            "echo_ms": echo}
+
+
+def make_transcript(bench: Bench, megabytes: float) -> tuple[str, Path]:
+    """A resumable transcript of about `megabytes` MB for the project, ending with a marker."""
+    sid = str(uuid.uuid4())
+    records: list[dict] = []
+    parent = None
+    answer = "".join(scripts.longstream_text(400))
+    size, turn = 0, 0
+    while size < megabytes * 1_000_000:
+        text = answer if size + 10_000 < megabytes * 1_000_000 else answer + "\n\nresumedendx"
+        turn_recs = turn_records(sid, parent, f"question {turn}", text, tool="Edit" if turn % 3 == 0 else None,
+                                 file_path=f"{bench.project}/f{turn}.py")
+        for record in turn_recs:
+            record["cwd"] = str(bench.project)
+        records.extend(turn_recs)
+        parent = turn_recs[-1]["uuid"]
+        size += sum(len(json.dumps(r)) + 1 for r in turn_recs)
+        turn += 1
+    encoded = "".join(c if c.isalnum() else "-" for c in str(bench.project))
+    return sid, write_jsonl(bench.root / "transcript" / encoded / f"{sid}.jsonl", records)
+
+
+def resume_runs(bench: Bench, uis: list[str], runs: int, megabytes: float) -> dict[str, list[dict]]:
+    sid, path = make_transcript(bench, megabytes)
+    messages = sum(1 for _ in path.open())
+    out: dict[str, list[dict]] = {ui: [] for ui in uis}
+    for run in range(runs):
+        order = uis if run % 2 == 0 else list(reversed(uis))
+        for ui in order:
+            env = bench.env(ui, f"resume{run}-{ui}")
+            target = Path(env["CLAUDE_CONFIG_DIR"]) / "projects" / path.parent.name
+            target.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, target / path.name)
+            screen = Screen(bench.socket, f"{ui}-resume{run}")
+            began = time.perf_counter()
+            screen.start(bench.argv(ui, "--resume", sid), env, bench.project)
+            peak = 0.0
+            pid = None
+            while True:
+                text = screen.text()
+                if pid is None:
+                    try:
+                        pid = screen.pid()
+                    except ValueError:
+                        pass
+                if pid is not None:
+                    peak = max(peak, memory(pid, "VmHWM"))
+                if "resumedendx" in text:
+                    break
+                if time.perf_counter() - began > 120:
+                    raise SystemExit(f"{ui}: the resumed history never showed its end:\n{text}")
+                time.sleep(POLL)
+            shown = time.perf_counter() - began
+            time.sleep(1)
+            if pid is not None:
+                peak = max(peak, memory(pid, "VmHWM"))
+            screen.stop()
+            out[ui].append({"shown_s": shown, "peak_mb": peak, "mb": path.stat().st_size / 1e6, "lines": messages})
+    return out
+
+
+# -- printing ----------------------------------------------------------------------------------------
+def med(values: list[float]) -> str:
+    values = [v for v in values if v == v]
+    if not values:
+        return "-"
+    if len(values) == 1:
+        return f"{values[0]:.3f}"
+    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
+
+
+def ratio(a: list[float], b: list[float]) -> str:
+    if not a or not b:
+        return "-"
+    return f"{statistics.median(a) / statistics.median(b):.2f}x"
+
+
+def row(label: str, values: dict[str, list[float]], unit: str = "s") -> None:
+    tui, cc = values.get("tui", []), values.get("cc", [])
+    print(f"| {label} | {med(tui)} {unit} | {med(cc)} {unit} | {ratio(tui, cc)} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--turns", type=int, default=100, help="turns of the long run (default 100)")
+    parser.add_argument("--runs", type=int, default=3, help="interleaved fresh-session and resume runs (default 3)")
+    parser.add_argument("--resume-mb", type=float, default=20, help="size of the resumed transcript (0: skip)")
+    parser.add_argument("--only", choices=UIS, help="run one UI only")
+    parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    ns = parser.parse_args()
+    if shutil.which("tmux") is None:
+        raise SystemExit("tmux is required")
+    uis = [ns.only] if ns.only else list(UIS)
+    root = Path(tempfile.mkdtemp(prefix="vs-cc-"))
+    bench = Bench(root, ensure_cli())
+    results: dict[str, Any] = {}
+    try:
+        results["fresh"] = fresh_runs(bench, uis, ns.runs)
+        results["session"] = {ui: session_run(bench, ui, ns.turns) for ui in uis}
+        if ns.resume_mb:
+            results["resume"] = resume_runs(bench, uis, ns.runs, ns.resume_mb)
+    finally:
+        bench.close()
+        if not os.environ.get("VS_CC_KEEP"):
+            shutil.rmtree(root, ignore_errors=True)
+    if ns.json:
+        ns.json.write_text(json.dumps(results, indent=1))
+    fresh, session = results["fresh"], results["session"]
+    print(f"\nclaude-tui vs Claude Code's TUI, CLI 2.1.330, {WIDTH}x{HEIGHT} tmux, {ns.runs} interleaved runs, "
+          f"{ns.turns}-turn session, {time.strftime('%Y-%m-%d')}; medians (ranges)\n")
+    print("| figure | claude-tui | Claude Code TUI | ratio |\n|---|---|---|---|")
+    pick = lambda data, key: {ui: [r[key] for r in data[ui]] for ui in data}  # noqa: E731
+    row("launch → prompt on screen", pick(fresh, "launch_prompt_s"))
+    row("launch → CLI ready", pick(fresh, "launch_ready_s"))
+    row("Enter → first answer text, fresh", pick(fresh, "first_s"))
+    row("Enter → last token of the burst, fresh", pick(fresh, "last_s"))
+    turns = ns.turns
+    blocks = [(1, min(10, turns))] + [(b, min(b + 9, turns)) for b in range(11, turns + 1, 10)]
+    for key, label in (("first_s", "first text"), ("last_s", "last token")):
+        for lo, hi in blocks:
+            row(f"{label}, turns {lo}-{hi}", {ui: [r[key] for r in session[ui]["rows"][lo - 1:hi]] for ui in session})
+    for ui in session:
+        rss, child = session[ui]["rss"], session[ui]["child_rss"]
+        print(f"| RSS of {NAMES[ui]}'s process at turn " + " / ".join(str(t) for t in rss) + " | "
+              + " / ".join(f"{v:.0f}" for v in rss.values()) + " MB | CLI child at " + " / ".join(str(t) for t in child)
+              + ": " + " / ".join(f"{v:.0f}" for v in child.values()) + " MB | |")
+    row(f"CPU over the {turns} turns (UI + CLI)", {ui: [session[ui]["cpu_s"]] for ui in session})
+    row("idle CPU per minute after the run", {ui: [session[ui]["idle_cpu_per_min"]] for ui in session})
+    row(f"keystroke echo after {turns} turns", {ui: [session[ui]["echo_ms"]] for ui in session}, "ms")
+    if "resume" in results:
+        resume = results["resume"]
+        any_ui = next(iter(resume))
+        label = f"resume {resume[any_ui][0]['mb']:.1f} MB ({resume[any_ui][0]['lines']:,} lines)"
+        row(f"{label} → end on screen", pick(resume, "shown_s"))
+        row(f"{label}: peak RSS of the UI's process", pick(resume, "peak_mb"), "MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
