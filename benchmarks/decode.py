@@ -1,11 +1,13 @@
 """Decode throughput: claude_tui.protocol.decode_line vs the official SDK (json.loads + parse_message).
 
-Run: .venv/bin/python benchmarks/decode.py [--min-ratio 2.5] [--lines 60000] [--rounds 7]
+Run: .venv/bin/python benchmarks/decode.py [--min-ratio 1.0] [--lines 60000] [--rounds 7]
 
 Both sides get the same bytes lines (as read from the CLI's stdout). Lines the SDK cannot type
 (parse_message raises, or returns None because it skips that message type, e.g. control_request /
 control_response / keep_alive) are counted, reported and left out of BOTH timed sets, so the ratio
-compares like with like. Exits 1 when our/SDK throughput ratio is below --min-ratio.
+compares like with like. Exits 1 when our/SDK throughput ratio is not above --min-ratio: decode must
+stay ahead of the SDK (issue 16 withdrew issue 2's 2.5x: pydantic models stay, and the floor this
+benchmark prints shows no decoder building them reaches it).
 """
 
 from __future__ import annotations
@@ -87,7 +89,7 @@ def is_text_delta(line: bytes) -> bool:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--min-ratio", type=float, default=2.5)
+    ap.add_argument("--min-ratio", type=float, default=1.0, help="fail unless ours/SDK is above this (default 1.0)")
     ap.add_argument("--lines", type=int, default=60_000)
     ap.add_argument("--rounds", type=int, default=7)
     args = ap.parse_args()
@@ -151,8 +153,8 @@ def main() -> int:
     print(f"text_delta lines ({len(deltas) * 100 // n}% of the set), microseconds per line:")
     print(f"  ours {d_ours:.2f}   SDK {d_sdk:.2f}   pydantic floor (3 bare models) {d_floor:.2f} "
           f"= at most {d_sdk / d_floor:.2f}x the SDK for any decoder building pydantic models")
-    print(f"ratio: {ratio:.2f}x (goal >= {args.min_ratio}x)", flush=True)
-    if ratio < args.min_ratio:
+    print(f"ratio: {ratio:.2f}x (goal > {args.min_ratio}x: ahead of the SDK)", flush=True)
+    if ratio <= args.min_ratio:
         print("FAIL: below the goal", file=sys.stderr)
         return 1
     print("OK")

@@ -1,5 +1,7 @@
 """Long sessions: the cost of appending a message at 50 vs 5,000 messages, and memory.
 
+Each turn is a prompt and a long Markdown answer (~1.6 KB: headings, words, code fences);
+its cost is timed until the answer's last word is painted on screen (see benchmarks/replay.py).
 Goal (issue 3): append cost at 5,000 <= 1.5x that at 50. The chat log keeps a
 bounded number of widgets mounted, so the cost should not grow.
 
@@ -17,19 +19,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._app import bench_app, rss_mb  # noqa: E402
+from benchmarks._app import rss_mb  # noqa: E402
+from benchmarks.replay import PaintWatch, WatchedApp  # noqa: E402
+from benchmarks.resume import answer_text  # noqa: E402
 from claude_tui.protocol import decode_obj  # noqa: E402
 from claude_tui.session.status import Activity  # noqa: E402
 from claude_tui.ui.widgets.chat_log import ChatLog  # noqa: E402
 
-ANSWER = ("Here is what I found in `parser.py`: the loop keeps **state** between calls, "
-          "so the second call sees stale data.\n\nThe fix is to reset it at the top.")
+ANSWER = answer_text(200)
 
 
 def assistant(index: int) -> dict[str, object]:
     return {"type": "assistant", "session_id": "bench", "parent_tool_use_id": None,
             "message": {"id": f"msg_{index}", "role": "assistant", "model": "claude-opus-5-5",
-                        "content": [{"type": "text", "text": f"{index}: {ANSWER}"}]}}
+                        "content": [{"type": "text", "text": f"{ANSWER}\n\nend{index}x"}]}}
 
 
 def result(index: int) -> dict[str, object]:
@@ -46,7 +49,8 @@ async def append_pair(screen, index: int) -> None:  # type: ignore[no-untyped-de
 
 
 async def measure(total: int, sample: int = 50) -> dict[str, float]:
-    app = bench_app()
+    watch = PaintWatch()
+    app = WatchedApp(watch)
     results: dict[str, float] = {}
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause(0.2)
@@ -62,10 +66,14 @@ async def measure(total: int, sample: int = 50) -> dict[str, float]:
             if label:
                 timings = []
                 for _ in range(sample // 2):
+                    watch.expect(f"end{index}x")
                     start = time.perf_counter()
                     await append_pair(screen, index)
-                    await pilot.pause()  # include the refresh that shows it
-                    timings.append((time.perf_counter() - start) / 2)
+                    while watch.wanted[f"end{index}x"] is None:  # until the answer's end is painted
+                        if time.perf_counter() - start > 30:
+                            raise SystemExit(f"answer {index} was not painted in 30 s")
+                        await asyncio.sleep(0.001)
+                    timings.append((watch.wanted[f"end{index}x"] - start) / 2)  # type: ignore[operator]
                     index += 1
                 results[label] = statistics.median(timings)
                 continue

@@ -1,7 +1,8 @@
 """Streaming smoothness: deltas replayed into the running app at a fixed rate.
 
-Reports p50/p99 event-loop lag while streaming and the catch-up time from the
-last delta until the Markdown widget shows the whole text.
+Reports p50/p99 event-loop lag while streaming, the time from the first delta until
+answer text is painted, and the catch-up time from the last delta until the last one is
+painted on screen (the compositor's updates are searched for it; see benchmarks/replay.py).
 Goal (issue 3): 1,000 deltas/s with p99 lag < 50 ms and catch-up <= 0.25 s.
 
     python benchmarks/stream.py [--rate 1000] [--deltas 3000]
@@ -18,11 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._app import bench_app  # noqa: E402
+from benchmarks.replay import PaintWatch, WatchedApp  # noqa: E402
 from claude_tui.protocol import decode_obj  # noqa: E402
 from claude_tui.session.status import Activity  # noqa: E402
 from claude_tui.ui.connection import CliConnection  # noqa: E402
-from claude_tui.ui.widgets.assistant_text import AssistantText  # noqa: E402
 
 # Shaped like a model's answer: token-sized deltas, paragraphs of ~60 tokens,
 # now and then a list or a fenced code block.
@@ -33,7 +33,8 @@ _CODE = ["```python\n", "def ", "f(x):\n", "    return ", "x + 1\n", "```\n\n"]
 
 def answer_deltas(count: int) -> list[str]:
     pattern = _PARAGRAPH + ["done.\n\n"] + _PARAGRAPH + _LIST + _PARAGRAPH + ["so:\n\n"] + _CODE
-    return [pattern[i % len(pattern)] for i in range(count)]
+    # Framed by words found nowhere else: when each is painted is what is timed.
+    return ["firstwordx "] + [pattern[i % len(pattern)] for i in range(count - 2)] + [" lastwordx"]
 
 
 def event(kind: str, **fields: object) -> dict[str, object]:
@@ -42,7 +43,8 @@ def event(kind: str, **fields: object) -> dict[str, object]:
 
 
 async def measure(rate: int, count: int) -> dict[str, float]:
-    app = bench_app()
+    watch = PaintWatch()
+    app = WatchedApp(watch)
     lags: list[float] = []
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause(0.2)
@@ -51,7 +53,6 @@ async def measure(rate: int, count: int) -> dict[str, float]:
         screen.conversation.status.activity = Activity.IDLE
         await screen.show_changes(screen.conversation.add_user_prompt("benchmark"))
         deltas = answer_deltas(count)
-        full = "".join(deltas)
         start_msgs = [event("message_start", message={"id": "msg_bench", "usage": {}}),
                       event("content_block_start", index=0, content_block={"type": "text", "text": ""})]
         screen.post_message(CliConnection.Events([decode_obj(m) for m in start_msgs]))
@@ -71,6 +72,7 @@ async def measure(rate: int, count: int) -> dict[str, float]:
         messages = [decode_obj(event("content_block_delta", index=0, delta={"type": "text_delta", "text": text}))
                     for text in deltas]
         interval = 1.0 / rate
+        watch.expect("firstwordx", "lastwordx")
         begin = time.perf_counter()
         batch: list[object] = []
         for index, message in enumerate(messages):
@@ -87,24 +89,12 @@ async def measure(rate: int, count: int) -> dict[str, float]:
             screen.post_message(CliConnection.Events(batch))
         last_sent = time.perf_counter()
         send_seconds = last_sent - begin
-        from claude_tui.session.items import TextItem
-        from claude_tui.ui.widgets.chat_log import ChatLog
-
-        item = next(i for i in screen.conversation.items if isinstance(i, TextItem))
-        widget = screen.query_one(ChatLog).widget_for_item(item.id)
-        assert isinstance(widget, AssistantText)
-        while True:
-            if widget.rendered_source() == full:
-                await pilot.pause()  # and the screen has been refreshed with it
-                break
+        while watch.wanted["lastwordx"] is None:
             if time.perf_counter() - last_sent > 30:
-                got = widget.rendered_source()
-                first = next((i for i, (a, b) in enumerate(zip(got, full)) if a != b), min(len(got), len(full)))
-                raise SystemExit(f"the stream never caught up (30 s): {len(got)} of {len(full)} chars; "
-                                 f"first difference at {first}: {got[max(0, first - 20):first + 20]!r}"
-                                 f" vs {full[max(0, first - 20):first + 20]!r}")
+                raise SystemExit("the stream's last delta was not painted within 30 s")
             await asyncio.sleep(0.002)
-        catch_up = time.perf_counter() - last_sent
+        catch_up = watch.wanted["lastwordx"] - last_sent  # type: ignore[operator]
+        first_text = watch.wanted["firstwordx"] - begin  # type: ignore[operator]
         stop = True
         await probe_task
     lags.sort()
@@ -114,6 +104,7 @@ async def measure(rate: int, count: int) -> dict[str, float]:
         "p50_lag_ms": statistics.median(lags) * 1000,
         "p99_lag_ms": lags[int(len(lags) * 0.99) - 1] * 1000,
         "catch_up_s": catch_up,
+        "first_text_s": first_text,
     }
 
 
@@ -127,7 +118,8 @@ def main() -> int:
     print(f"achieved rate    {result['achieved_rate']:>10,.0f} /s   (target {ns.rate:,}/s)")
     print(f"event-loop lag   p50 {result['p50_lag_ms']:.1f} ms   p99 {result['p99_lag_ms']:.1f} ms"
           "   (goal p99 < 50 ms)")
-    print(f"catch-up         {result['catch_up_s']:.3f} s   (goal <= 0.25 s)")
+    print(f"first text       {result['first_text_s']:.3f} s after the first delta (painted)")
+    print(f"catch-up         {result['catch_up_s']:.3f} s   (last delta sent -> painted; goal <= 0.25 s)")
     ok = result["p99_lag_ms"] < 50 and result["catch_up_s"] <= 0.25 and result["achieved_rate"] >= ns.rate * 0.9
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1

@@ -246,6 +246,12 @@ class AssistantText(Widget):
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._watch_theme, init=False)
 
+    def on_unmount(self) -> None:
+        # Dropped from the log's window: a removed widget can wait in a reference cycle until a
+        # full collection, and its rendered lines are most of its memory.
+        self._width, self._sealed_lines, self._sealed_done = -1, [], 0
+        self._live_key, self._live_lines = (-1, -1, -1), []
+
     def action_open_link(self, number: int) -> None:
         """A click on a link: the address is shown and asked about, never opened at once."""
         if 0 <= number < len(self._links.hrefs):
