@@ -124,7 +124,7 @@ async def measure(turns: int, wait: float = 60.0) -> dict[str, Any]:
         for turn in range(1, turns + 1):
             messages = turn_lines(turn)
             first, last = f"w{turn}x", f"end{turn}"
-            watch.expect(first, last)
+            watch.expect(first, last, "idle")
             cpu0 = cpu_seconds()
             start = time.perf_counter()
             await screen.send_prompt(f"question {turn}")
@@ -138,15 +138,20 @@ async def measure(turns: int, wait: float = 60.0) -> dict[str, Any]:
             if watch.wanted[last] is None or watch.wanted[first] is None:
                 print(f"turn {turn}: the answer was not painted in {wait:.0f} s: stopping here", file=sys.stderr)
                 break
-            while screen.busy:
+            while screen.busy or watch.wanted["idle"] is None:
+                if time.perf_counter() - start > wait:
+                    break
                 await asyncio.sleep(0.002)
             await pilot.pause()
+            idle_at = watch.wanted["idle"]
             rows.append({
                 "turn": turn,
                 "first_s": watch.wanted[first] - start,  # type: ignore[operator]
                 "last_s": watch.wanted[last] - start,  # type: ignore[operator]
                 "rss_mb": rss_mb(),
                 "cpu_s": cpu_seconds() - cpu0,
+                # The status bar must say the turn runs until the answer is on screen.
+                "idle_early": float(idle_at is not None and idle_at < watch.wanted[last]),  # type: ignore[operator]
             })
         await pilot.pause(1.0)
         idle_from = cpu_seconds()
@@ -187,9 +192,11 @@ def main() -> int:
     for block in blocks:
         print(f"{block['turns']:>8} {block['first_s']:>10.3f}s {block['last_s']:>10.3f}s "
               f"{block['rss_mb']:>6.0f}MB {block['cpu_s']:>8.3f}s")
+    early = sum(int(r["idle_early"]) for r in rows)
+    print(f"turns whose status bar said idle before the last token was painted: {early}")
     print(f"RSS at start {result['rss_start_mb']:.0f} MB; idle CPU after the run "
           f"{result['idle_cpu_s_per_min']:.2f} s/min; wall {time.perf_counter() - began:.1f} s")
-    ok = len(rows) == result["asked"]
+    ok = len(rows) == result["asked"] and not early
     if len(blocks) >= 3:
         tenth, end = blocks[0], blocks[-1]
         flat = end["last_s"] / tenth["last_s"]

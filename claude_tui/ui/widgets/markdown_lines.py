@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from rich.console import Console, ConsoleOptions
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
-from rich.console import RenderResult
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import CodeBlock, Heading
 from rich.markdown import Markdown as RichMarkdown
 from rich.segment import Segment
