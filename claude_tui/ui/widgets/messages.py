@@ -86,11 +86,12 @@ class ThinkingBlock(Vertical):
             self._body_widget.update(self._body())
 
     def append_text(self, text: str) -> None:
-        # Collapsed thinking costs nothing per delta. Open, the body is redrawn at most
-        # ~12 times a second, not once per token (a redraw re-renders the whole text).
+        # Collapsed thinking costs nothing per delta. Open, the body is redrawn once the deltas
+        # already queued are taken (at most once a frame, not once per token: a redraw re-renders
+        # the whole text), without waiting for a timer.
         if self.expanded and not self._redraw_pending:
             self._redraw_pending = True
-            self.set_timer(0.08, self._timed_redraw)
+            self.call_after_refresh(self._timed_redraw)
 
     _redraw_pending = False
 
