@@ -81,3 +81,18 @@ async def test_a_slow_stream_ends_as_a_fresh_render() -> None:
     got, widget = await streamed_lines(deltas, frame_every=7)
     assert widget.sealed_count > 3, "the answer was sealed in several segments while streaming"
     assert got == await fresh_lines("".join(deltas))
+
+
+async def test_mouse_selection_in_an_answer_gives_its_text() -> None:
+    """Select-all (what a mouse drag over the whole answer does) copies the text as shown."""
+    app = Host(AssistantText(TextItem(text="## Title\n\nSome **bold** words.\n\n```py\nx = 1\n```\n")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.widget.text_select_all()
+        await pilot.pause()
+        selected = app.screen.get_selected_text() or ""
+        assert "Title" in selected and "Some bold words." in selected and "x = 1" in selected
+        assert "**" not in selected
+        marked = app.screen.get_component_rich_style("screen--selection")
+        assert any(segment.style and marked.bgcolor == segment.style.bgcolor
+                   for segment in app.widget.render_line(2) if segment.text.strip())

@@ -18,9 +18,11 @@ and the first text is painted on the next frame.
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -228,12 +230,34 @@ class AssistantText(Widget):
         return len(sealed) + len(live) + len(more)
 
     def render_line(self, y: int) -> Strip:
+        strip = self._line(y)
+        selection = self.text_selection
+        if selection is not None and (span := selection.get_span(y)) is not None:
+            # Mouse selection, as Textual's Log draws it: the selected columns in the selection style.
+            start, end = span
+            end = strip.cell_length if end == -1 else end
+            marked = self.screen.get_component_rich_style("screen--selection")
+            middle = Strip([Segment(text, (style or Style()) + marked, control)
+                            for text, style, control in strip.crop(start, end)])
+            strip = Strip.join([strip.crop(0, start), middle, strip.crop(end, strip.cell_length)])
+        return strip.apply_offsets(0, y)  # where each cell is, for selecting with the mouse
+
+    def _line(self, y: int) -> Strip:
         sealed, live, more = self._lines(self.size.width)
         for lines in (sealed, live, more):
             if y < len(lines):
                 return lines[y]
             y -= len(lines)
         return Strip.blank(self.size.width)
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The text selected with the mouse, as shown (wrapped lines, rendered Markdown)."""
+        sealed, live, more = self._lines(self.size.width)
+        text = "\n".join(strip.text.rstrip() for lines in (sealed, live, more) for strip in lines)
+        return selection.extract(text), "\n"
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        self.refresh()
 
     def on_resize(self) -> None:
         self.refresh(layout=True)
