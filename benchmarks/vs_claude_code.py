@@ -27,6 +27,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -138,7 +139,27 @@ class Screen:
         self.tmux("send-keys", "-t", self.name, *(["-l"] if literal else []), *keys)
 
     def stop(self) -> None:
+        """Close the terminal, and make sure the UI went with it (no process outlives the benchmark)."""
+        try:
+            pid = self.pid()
+        except ValueError:
+            pid = None
         self.tmux("kill-session", "-t", self.name)
+        if pid is None:
+            return
+        for sig in (None, signal.SIGTERM, signal.SIGKILL):
+            if sig is not None:
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    return
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                if _stat(pid) is None:
+                    return
+                time.sleep(0.05)
+            if sig is None:
+                print(f"{self.name}: still running 5 s after its terminal closed; terminating it", file=sys.stderr)
 
 
 # -- the two UIs ---------------------------------------------------------------------------------
