@@ -317,7 +317,8 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         if not self.searching:
             self.searching = True
             self.add_class("-searching")
-            self.filter_input.placeholder = "Search prompts, answers, thinking, tool calls and output — Esc leaves search"
+            self.filter_input.placeholder = (
+                "Search prompts, answers, thinking, tool calls and output — Esc leaves search")
             self.filter_input.value = ""
             self._search_query = ""
             self._hits = []

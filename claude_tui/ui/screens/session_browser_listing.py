@@ -165,8 +165,10 @@ def empty_message(*, searching: bool, query: str, listed: bool, all_projects: bo
     """What to say instead of an empty table."""
     query = one_line(query.strip())
     if searching:
-        return (f"No messages match “{query}”." if query else
-                "Type words to search every prompt, answer, thinking, tool call and tool output.") + "\nEsc leaves search."
+        if query:
+            return f"No messages match “{query}”.\nEsc leaves search."
+        return ("Type words to search every prompt, answer, thinking, tool call and tool output."
+                "\nEsc leaves search.")
     if query:
         return f"No session titles match “{query}”.\nPress / to search the full text instead."
     if not listed:
