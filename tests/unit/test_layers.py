@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[2] / "claude_tui"
-NO_TEXTUAL = ["protocol", "diff", "session", "history", "fakecli", "transport"]
-NO_ASYNCIO = ["protocol", "session", "diff"]
+NO_TEXTUAL = ["protocol", "diff", "session", "history", "fakecli", "transport", "git"]
+NO_ASYNCIO = ["protocol", "session", "diff", "git"]
 
 
 def _imports(path: Path) -> set[str]:
