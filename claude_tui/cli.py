@@ -33,6 +33,7 @@ examples:
   claude-tui --cwd ~/src/app --model opus
   claude-tui --resume                    pick a past session to resume
   claude-tui --continue                  resume the newest session of this directory
+  claude-tui --worktree fix-login        work in a new git worktree on branch worktree-fix-login
   claude-tui -- --max-turns 5            pass extra arguments to claude
 """
 
@@ -53,6 +54,8 @@ class AppArgs:
     demo: bool = False
     debug_log: Path | None = None
     extra_args: list[str] = field(default_factory=list)
+    worktree: str | None = None
+    """--worktree: a name, or "" for a generated one; None: run in `cwd` itself."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="resume the newest session of the working directory")
     session.add_argument("--fork", action="store_true",
                          help="with --resume/--continue: continue in a new session id")
+    session.add_argument("-w", "--worktree", metavar="NAME", nargs="?", const="",
+                         help="run the session in a new git worktree (branch worktree-NAME, beside the "
+                              "repository; NAME generated if omitted); on quit, keep or remove it")
     session.add_argument("--add-dir", metavar="DIR", action="append", default=[], dest="add_dirs",
                          help="give Claude access to another directory (repeatable)")
     app = parser.add_argument_group("app")
@@ -101,6 +107,8 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
         parser.error("--fork needs --resume or --continue")
     if ns.resume is not None and ns.continue_session:
         parser.error("--resume and --continue cannot be combined")
+    if ns.worktree is not None and (ns.resume is not None or ns.continue_session or ns.demo):
+        parser.error("--worktree starts a new session in a new worktree: no --resume, --continue or --demo")
     return AppArgs(
         cwd=cwd,
         model=ns.model,
@@ -113,6 +121,7 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
         demo=ns.demo,
         debug_log=ns.debug_log,
         extra_args=extra,
+        worktree=ns.worktree,
     )
 
 

@@ -20,6 +20,7 @@ from textual.screen import Screen
 
 from claude_tui import __version__
 from claude_tui.config import Config
+from claude_tui.git.worktree import Worktree
 from claude_tui.protocol.sanitize import clipboard_text, one_line, printable
 from claude_tui.resources import styles_dir
 from claude_tui.session.changes import TurnEnded
@@ -70,7 +71,8 @@ class ClaudeTuiApp(App[None]):
     COMMANDS = App.COMMANDS | {ChatCommands, SessionCommands}
 
     def __init__(self, options: CliOptions, config: Config | None = None, *, debug_log: Path | None = None,
-                 conversation: Conversation | None = None, open_browser: bool = False) -> None:
+                 conversation: Conversation | None = None, open_browser: bool = False,
+                 worktree: Worktree | None = None) -> None:
         super().__init__()
         self.options = options
         self.config = config or Config()
@@ -80,6 +82,8 @@ class ClaudeTuiApp(App[None]):
         self.is_quitting = False
         self.watchdog: Watchdog | None = None
         """Set by `launch.run_app` for a run in a real terminal: forces the exit if shutdown hangs."""
+        self.worktrees: list[Worktree] = [worktree] if worktree is not None else []
+        """Worktrees created by this run (--worktree, the palette): offered for removal on quit."""
         self._ctrl_c_at: float | None = None
         self.version = __version__
         self.terminal_safe = TerminalSafe()
@@ -105,6 +109,10 @@ class ClaudeTuiApp(App[None]):
             if isinstance(screen, ChatScreen):
                 return screen
         return None
+
+    def worktree_for(self, cwd: str | Path | None) -> Worktree | None:
+        """The worktree (created by this run) a session in `cwd` runs in, if any."""
+        return next((wt for wt in self.worktrees if cwd and wt.contains(cwd)), None)
 
     async def install_chat(self, old: ChatScreen | None, fresh: ChatScreen) -> None:
         """Put `fresh` where `old` was. The screens above the old chat (help, what-changed, a dialog
@@ -216,6 +224,8 @@ class ClaudeTuiApp(App[None]):
         yield SystemCommand("Quit", "Quit claude-tui (asks first while a turn runs) · Ctrl+Q", self.action_quit_app)
 
     def action_quit_app(self) -> None:
+        if self.is_quitting:
+            return  # already on the way out (the worktree dialogs may be asking)
         chat = self.chat
         if chat is not None and chat.busy:
             from claude_tui.ui.screens.confirm import ConfirmScreen
@@ -248,7 +258,13 @@ class ClaudeTuiApp(App[None]):
 
     async def _quit(self) -> None:
         await self.shutdown()
-        self.exit()
+        message = None
+        if self.worktrees:
+            # The CLI has stopped: nothing changes the worktrees while the dialogs look at them.
+            from claude_tui.ui.worktree_flow import close_worktrees
+
+            message = "\n".join(await close_worktrees(self)) or None
+        self.exit(message=message)
 
     async def shutdown(self) -> None:
         self.is_quitting = True

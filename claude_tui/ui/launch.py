@@ -121,6 +121,18 @@ def run_app(args: AppArgs) -> int:
         except ClaudeNotFoundError as error:
             print(f"claude-tui: {error}", file=sys.stderr)
             return 1
+    worktree = None
+    if args.worktree is not None:
+        # Last of the checks that can fail: a failed start leaves no worktree behind.
+        from claude_tui.git.worktree import WorktreeError, create_worktree
+
+        try:
+            worktree = create_worktree(args.cwd, args.worktree or None)
+        except WorktreeError as error:
+            print(f"claude-tui: --worktree: {error}", file=sys.stderr)
+            return 2
+        options.cwd = str(worktree.session_dir)
+        print(f"claude-tui: created worktree {worktree.path} on branch {worktree.branch}", file=sys.stderr)
     conversation = None
     if args.demo:
         # The demo's browser lists its bundled sessions, not the user's (nor does it index theirs).
@@ -144,7 +156,7 @@ def run_app(args: AppArgs) -> int:
     from claude_tui.ui.shutdown import EXIT_BUDGET, Watchdog
 
     app = ClaudeTuiApp(options, config, debug_log=args.debug_log, conversation=conversation,
-                       open_browser=args.resume == "")
+                       open_browser=args.resume == "", worktree=worktree)
     app.watchdog = Watchdog().start()
     app.run()
     # The interpreter's own exit (atexit: ending what we started) is bounded too.

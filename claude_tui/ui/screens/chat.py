@@ -114,6 +114,8 @@ class ChatScreen(ChatPolish, Screen[None]):
             composer.prompt.move_cursor(composer.prompt.document.end)
         composer.prompt.focus()
         self.query_one(ChatLog).show_welcome(welcome_text(self.options))
+        worktree = self.tui.worktree_for(self.options.cwd)
+        self.query_one(StatusBar).worktree = worktree.branch if worktree is not None else ""
         self.query_one(StatusBar).show(self.conversation.status)
         self._ticker = self.set_interval(0.25, self._tick)
         self.connection.start()

@@ -159,6 +159,9 @@ def session_sections(chat: Any, app: Any) -> list[Section]:
         about.rows.append(("Model", printable(status.model)))
     if status.session_id:
         about.rows.append(("Session", printable(status.session_id)))
+    worktree = app.worktree_for(chat.options.cwd) if hasattr(app, "worktree_for") else None
+    if worktree is not None:
+        about.rows.append(("Worktree", f"{printable(worktree.branch)} at {printable(str(worktree.path))}"))
     about.rows.append(("Theme", str(app.theme)))
     sections.append(about)
     return sections

@@ -69,6 +69,8 @@ class StatusBar(Static):
         self._status: SessionStatus | None = None
         self.turn_started_at: float | None = None
         """time.monotonic() when the running turn started (set by the chat screen): shown as elapsed time."""
+        self.worktree = ""
+        """The branch of the git worktree the session runs in (set by the chat screen), or ""."""
 
     def show(self, status: SessionStatus) -> None:
         self._status = status
@@ -105,6 +107,9 @@ class StatusBar(Static):
         parts.append((printable(status.model) or "…", "bold"))
         parts.append(sep)
         parts.append(_mode_part(status.permission_mode))
+        if window and self.worktree:
+            parts.append(sep)
+            parts.append((printable(self.worktree), "italic"))
         if session and status.session_id:
             parts.append(sep)
             parts.append((printable(status.short_session_id), "dim"))

@@ -1,0 +1,67 @@
+"""Keep or remove a session's git worktree, naming what removing it would lose.
+
+Keep is the default and the harmless answer (k, Enter, Esc); removing takes `r`. The keys obey the
+typeahead guard (:class:`GuardedModal`): the dialog appears right after Ctrl+Q, while keys may still
+be coming. Removing a worktree that holds work is confirmed a second time by the caller
+(:mod:`claude_tui.ui.worktree_flow`), in a fresh guarded dialog.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.widgets import Static
+
+from claude_tui.git.worktree import Worktree, WorktreeState
+from claude_tui.protocol.sanitize import one_line
+from claude_tui.ui.screens.dialog_base import GuardedModal
+
+Choice = Literal["keep", "remove"]
+SHOWN = 8
+"""Files and commits listed by name; the rest are counted."""
+
+
+def _listing(title: str, lines: list[str]) -> Content:
+    shown = [f"  {one_line(line)}" for line in lines[:SHOWN]]
+    if len(lines) > SHOWN:
+        shown.append(f"  … and {len(lines) - SHOWN} more")
+    return Content.assemble((title, "bold"), "\n", "\n".join(shown))
+
+
+class WorktreeCloseScreen(GuardedModal[Choice]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("k,enter,escape", "answer('keep')", "Keep", show=False),
+        Binding("r", "answer('remove')", "Remove", show=False),
+    ]
+
+    def __init__(self, worktree: Worktree, state: WorktreeState, *, guard_ms: int | None = None) -> None:
+        super().__init__(guard_ms=guard_ms, classes="worktree-close")
+        self.worktree = worktree
+        self.state = state
+
+    def compose(self) -> ComposeResult:
+        wt, state = self.worktree, self.state
+        with Vertical(id="worktree-box"):
+            yield Static(Content.styled(f"Keep the worktree {one_line(wt.name)}?", "bold"), id="worktree-question")
+            yield Static(Content(f"{one_line(str(wt.path))}\nbranch {one_line(wt.branch)}, from {one_line(wt.base)}"),
+                         id="worktree-where")
+            loss = Content.assemble("Removing it and its branch would lose ",
+                                    (state.describe(), "bold" if state.loses_work else ""), ".")
+            yield Static(loss, id="worktree-loss", classes="-loses" if state.loses_work else "")
+            if state.uncommitted:
+                yield Static(_listing("Uncommitted:", state.uncommitted), classes="worktree-list")
+            if state.unmerged:
+                yield Static(_listing(f"Not in {one_line(wt.base)} nor on a remote:", state.unmerged),
+                             classes="worktree-list")
+            with Horizontal(id="worktree-keys"):
+                yield Static(Content.assemble(("k", "bold"), "/Enter/Esc Keep    ", ("r", "bold"),
+                                              " Remove worktree and branch" + ("…" if state.loses_work else "")))
+                yield Static("keys paused…", classes="guard-notice", markup=False)
+
+    def action_answer(self, choice: Choice) -> None:
+        if self.keys_open():
+            self.finish(choice)
