@@ -1,0 +1,172 @@
+"""Sessions in git worktrees (fake CLI): the quit dialog keeps or removes, the palette starts one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from claude_tui.config import Config
+from claude_tui.fakecli import command
+from claude_tui.git.worktree import Worktree, create_worktree
+from claude_tui.transport.options import CliOptions
+from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.screens.confirm import ConfirmScreen
+from claude_tui.ui.screens.worktree_close import WorktreeCloseScreen
+from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.worktree_flow import new_worktree_session
+from tests.pilot.helpers import chat, idle, send, wait_for
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True,
+                          env=env).stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "app"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "a.txt").write_text("alpha\nbeta\ngamma\n")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "first")
+    return root
+
+
+def make_app(cwd: Path, worktree: Worktree | None = None, guard_ms: int = 0) -> ClaudeTuiApp:
+    options = CliOptions(cwd=str(cwd), command=command(), env={"FAKE_CLAUDE_DELAY_MS": "0"})
+    return ClaudeTuiApp(options, Config(typeahead_guard_ms=guard_ms), worktree=worktree)
+
+
+def branches(repo: Path) -> set[str]:
+    return set(git(repo, "branch", "--format=%(refname:short)").split())
+
+
+async def _quit_to_dialog(pilot, app: ClaudeTuiApp) -> WorktreeCloseScreen:  # type: ignore[no-untyped-def]
+    await wait_for(pilot, lambda: chat(app).connection.alive and chat(app).conversation.commands, what="CLI ready")
+    await pilot.press("ctrl+q")
+    await wait_for(pilot, lambda: isinstance(app.screen, WorktreeCloseScreen), what="worktree dialog")
+    assert not chat(app).connection.alive  # the CLI stopped before anyone looks at the worktree
+    return app.screen  # type: ignore[return-value]
+
+
+async def test_the_session_runs_in_the_worktree_and_says_so(repo: Path) -> None:
+    wt = create_worktree(repo, "shown")
+    app = make_app(wt.session_dir, wt)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await send(pilot, "kw:plain hi")
+        await wait_for(pilot, lambda: idle(app), what="turn")
+        assert Path(chat(app).conversation.status.cwd).resolve() == wt.path.resolve()  # from system/init
+        assert "worktree-shown" in str(chat(app).query_one(StatusBar).render())
+        from claude_tui.ui.screens.help import session_sections
+
+        rows = [row for section in session_sections(chat(app), app) for row in section.rows]
+        assert any(left == "Worktree" and "worktree-shown" in right for left, right in rows)
+        await app.shutdown()
+
+
+async def test_quit_offers_keep_by_default(repo: Path) -> None:
+    wt = create_worktree(repo, "kept")
+    app = make_app(wt.session_dir, wt)
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await _quit_to_dialog(pilot, app)
+        text = " ".join(str(s.render()) for s in dialog.query("Static"))
+        assert "nothing" in text and "worktree-kept" in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.return_code is not None, what="exit")
+    assert wt.path.is_dir() and wt.branch in branches(repo)
+
+
+async def test_quit_removes_a_clean_worktree_with_r(repo: Path) -> None:
+    wt = create_worktree(repo, "clean")
+    app = make_app(wt.session_dir, wt)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _quit_to_dialog(pilot, app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.return_code is not None, what="exit")
+    assert not wt.path.exists() and wt.branch not in branches(repo)
+
+
+async def test_the_guard_swallows_a_typed_ahead_r(repo: Path) -> None:
+    wt = create_worktree(repo, "typed")
+    app = make_app(wt.session_dir, wt, guard_ms=5_000)
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await _quit_to_dialog(pilot, app)
+        await pilot.press("r")
+        await pilot.pause(0.2)
+        assert app.screen is dialog and not dialog.settled and app.return_code is None
+        assert wt.path.is_dir()
+        dialog.arm(0)  # the guard falls: now an explicit key answers
+        await pilot.press("k")
+        await wait_for(pilot, lambda: app.return_code is not None, what="exit")
+    assert wt.path.is_dir()
+
+
+async def test_removing_uncommitted_work_needs_a_second_yes(repo: Path) -> None:
+    wt = create_worktree(repo, "dirty")
+    app = make_app(wt.session_dir, wt)
+    async with app.run_test(size=(120, 40)) as pilot:
+        (wt.path / "notes.txt").write_text("mine\n")
+        (wt.path / "c.txt").write_text("c\n")
+        git(wt.path, "add", "c.txt")
+        git(wt.path, "commit", "-q", "-m", "add c")
+        dialog = await _quit_to_dialog(pilot, app)
+        text = " ".join(str(s.render()) for s in dialog.query("Static"))
+        assert "1 uncommitted file" in text and "notes.txt" in text
+        assert "1 commit not merged or pushed" in text and "add c" in text
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="second confirmation")
+        assert "Discard 1 uncommitted file and 1 commit" in str(app.screen.query_one("#confirm-question").render())
+        await pilot.press("n")  # no: kept, and the app still quits
+        await wait_for(pilot, lambda: app.return_code is not None, what="exit")
+    assert (wt.path / "notes.txt").read_text() == "mine\n" and wt.branch in branches(repo)
+
+    app = make_app(wt.session_dir, wt)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _quit_to_dialog(pilot, app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="second confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.return_code is not None, what="exit")
+    assert not wt.path.exists() and wt.branch not in branches(repo)
+
+
+async def test_palette_command_restarts_the_session_in_a_new_worktree(repo: Path) -> None:
+    app = make_app(repo)
+    async with app.run_test(size=(120, 40)) as pilot:
+        old = chat(app)
+        await wait_for(pilot, lambda: old.connection.alive and old.conversation.commands, what="CLI ready")
+        from claude_tui.ui.palette import chat_commands
+
+        entry = next(c for c in chat_commands(old) if c.text == "New session in a git worktree")
+        entry.callback()
+        await wait_for(pilot, lambda: app.chat is not None and app.chat is not old and len(app.worktrees) == 1,
+                       what="new session")
+        wt = app.worktrees[0]
+        assert chat(app).options.cwd == str(wt.session_dir) and wt.branch in branches(repo)
+        assert not old.connection.alive
+        await send(pilot, "kw:plain hi")
+        await wait_for(pilot, lambda: idle(app), what="turn")
+        assert Path(chat(app).conversation.status.cwd).resolve() == wt.path.resolve()
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorktreeCloseScreen), what="worktree dialog")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.return_code is not None, what="exit")
+    assert not wt.path.exists()
+
+
+async def test_palette_command_outside_a_repository_says_why(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.connection.alive, what="CLI ready")
+        await new_worktree_session(screen)
+        assert app.chat is screen and screen.connection.alive and not app.worktrees
+        await wait_for(pilot, lambda: any("not in a git repository" in str(n.message) for n in app._notifications),
+                       what="the reason, in a notification")
+        await app.shutdown()
