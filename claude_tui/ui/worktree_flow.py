@@ -44,9 +44,12 @@ async def offer_removal(app: ClaudeTuiApp, worktree: Worktree) -> str:
         return kept
     discard = False
     if state.loses_work:
+        named = [*state.uncommitted[:4], *(f"commit {c}" for c in state.unmerged[:4])]
+        more = len(state.uncommitted) + len(state.unmerged) - len(named)
+        detail = ", ".join(one_line(n) for n in named) + (f" and {more} more" if more > 0 else "")
         sure = await app.push_screen(ConfirmScreen(
             f"Discard {state.describe()}?", yes="Discard them and remove", no="Keep the worktree",
-            detail=f"{one_line(worktree.branch)} in {one_line(str(worktree.path))} cannot be restored afterwards."),
+            detail=f"{detail}: in {one_line(str(worktree.path))}, they cannot be restored afterwards."),
             wait_for_dismiss=True)
         if not sure:
             return kept
