@@ -17,7 +17,7 @@ from textual.fuzzy import Matcher
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.ui.modes import MODE_WORDS, available_modes
-from claude_tui.ui.worktree_flow import new_worktree_session
+from claude_tui.ui.worktree_flow import ask_worktree_session
 
 if TYPE_CHECKING:
     from claude_tui.ui.screens.chat import ChatScreen
@@ -90,7 +90,7 @@ def chat_commands(chat: ChatScreen) -> list[Command]:
     commands = [
         Command("New session", lambda: _in_background(chat, chat.new_session),
                 "Restart Claude Code in a fresh session (clears the log)", True),
-        Command("New session in a git worktree", lambda: _in_background(chat, partial(new_worktree_session, chat)),
+        Command("New session in a git worktree…", partial(ask_worktree_session, chat),
                 "Fresh session on a new branch worktree-<name>, in a worktree beside the repository", True),
         Command("Resume a session…", app.action_open_sessions, "Browse past sessions of this project (Ctrl+O)", True),
         Command("Search sessions…", app.action_open_sessions, "Full-text search in past sessions (/ in the browser)"),

@@ -80,6 +80,19 @@ async def close_worktrees(app: ClaudeTuiApp) -> list[str]:
     return lines
 
 
+def ask_worktree_session(chat: ChatScreen) -> None:
+    """Ask for a name (empty: generated), then :func:`new_worktree_session` in the background."""
+    from claude_tui.ui.screens.worktree_name import WorktreeNameScreen
+
+    def chosen(name: str | None) -> None:
+        if name is not None:
+            # An app worker: the old CLI takes a moment to close, and its screen is replaced half-way.
+            chat.tui.run_worker(new_worktree_session(chat, name or None), group="switch-session", exclusive=True,
+                                exit_on_error=False)
+
+    chat.app.push_screen(WorktreeNameScreen(), chosen)
+
+
 async def new_worktree_session(chat: ChatScreen, name: str | None = None) -> None:
     """Restart this window's session as a fresh one in a new worktree of its repository."""
     app = chat.tui

@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from textual.widgets import Input, Static
 
 from claude_tui.config import Config
 from claude_tui.fakecli import command
@@ -15,6 +16,7 @@ from claude_tui.transport.options import CliOptions
 from claude_tui.ui.app import ClaudeTuiApp
 from claude_tui.ui.screens.confirm import ConfirmScreen
 from claude_tui.ui.screens.worktree_close import WorktreeCloseScreen
+from claude_tui.ui.screens.worktree_name import WorktreeNameScreen
 from claude_tui.ui.widgets.status_bar import StatusBar
 from claude_tui.ui.worktree_flow import new_worktree_session
 from tests.pilot.helpers import chat, idle, send, wait_for
@@ -143,11 +145,18 @@ async def test_palette_command_restarts_the_session_in_a_new_worktree(repo: Path
         await wait_for(pilot, lambda: old.connection.alive and old.conversation.commands, what="CLI ready")
         from claude_tui.ui.palette import chat_commands
 
-        entry = next(c for c in chat_commands(old) if c.text == "New session in a git worktree")
+        entry = next(c for c in chat_commands(old) if c.text == "New session in a git worktree…")
         entry.callback()
+        await wait_for(pilot, lambda: isinstance(app.screen, WorktreeNameScreen), what="name prompt")
+        await pilot.press(*"bad..name", "enter")
+        assert isinstance(app.screen, WorktreeNameScreen) and not app.worktrees  # refused, said why
+        assert "git does not allow it" in str(app.screen.query_one("#worktree-name-problem", Static).render())
+        app.screen.query_one(Input).value = ""
+        await pilot.press(*"from-palette", "enter")
         await wait_for(pilot, lambda: app.chat is not None and app.chat is not old and len(app.worktrees) == 1,
                        what="new session")
         wt = app.worktrees[0]
+        assert wt.branch == "worktree-from-palette"
         assert chat(app).options.cwd == str(wt.session_dir) and wt.branch in branches(repo)
         assert not old.connection.alive
         await send(pilot, "kw:plain hi")
@@ -169,4 +178,21 @@ async def test_palette_command_outside_a_repository_says_why(tmp_path: Path) -> 
         assert app.chat is screen and screen.connection.alive and not app.worktrees
         await wait_for(pilot, lambda: any("not in a git repository" in str(n.message) for n in app._notifications),
                        what="the reason, in a notification")
+        await app.shutdown()
+
+
+async def test_esc_in_the_name_prompt_starts_nothing(repo: Path) -> None:
+    app = make_app(repo)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+        from claude_tui.ui.worktree_flow import ask_worktree_session
+
+        ask_worktree_session(screen)
+        await wait_for(pilot, lambda: isinstance(app.screen, WorktreeNameScreen), what="name prompt")
+        await pilot.press(*"abc", "escape")
+        await wait_for(pilot, lambda: app.screen is screen, what="back in the chat")
+        await pilot.pause(0.2)
+        assert app.chat is screen and screen.connection.alive and not app.worktrees
+        assert branches(repo) == {"main"}
         await app.shutdown()
