@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claude_tui.git.worktree import Worktree, WorktreeError, create_worktree, inspect_worktree, remove_worktree
-from claude_tui.protocol.sanitize import one_line
+from claude_tui.protocol.sanitize import printable_name
 
 if TYPE_CHECKING:
     from claude_tui.ui.app import ClaudeTuiApp
@@ -46,10 +46,10 @@ async def offer_removal(app: ClaudeTuiApp, worktree: Worktree) -> str:
     if state.loses_work:
         named = [*state.uncommitted[:4], *(f"commit {c}" for c in state.unmerged[:4])]
         more = len(state.uncommitted) + len(state.unmerged) - len(named)
-        detail = ", ".join(one_line(n) for n in named) + (f" and {more} more" if more > 0 else "")
+        detail = ", ".join(printable_name(n) for n in named) + (f" and {more} more" if more > 0 else "")
         sure = await app.push_screen(ConfirmScreen(
             f"Discard {state.describe()}?", yes="Discard them and remove", no="Keep the worktree",
-            detail=f"{detail}: in {one_line(str(worktree.path))}, they cannot be restored afterwards."),
+            detail=f"{detail}: in {printable_name(str(worktree.path))}, they cannot be restored afterwards."),
             wait_for_dismiss=True)
         if not sure:
             return kept

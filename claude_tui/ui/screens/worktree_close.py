@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from claude_tui.git.worktree import Worktree, WorktreeState
-from claude_tui.protocol.sanitize import one_line
+from claude_tui.protocol.sanitize import printable_name
 from claude_tui.ui.screens.dialog_base import GuardedModal
 
 Choice = Literal["keep", "remove"]
@@ -26,7 +26,7 @@ SHOWN = 8
 
 
 def _listing(title: str, lines: list[str]) -> Content:
-    shown = [f"  {one_line(line)}" for line in lines[:SHOWN]]
+    shown = [f"  {printable_name(line)}" for line in lines[:SHOWN]]
     if len(lines) > SHOWN:
         shown.append(f"  … and {len(lines) - SHOWN} more")
     return Content.assemble((title, "bold"), "\n", "\n".join(shown))
@@ -46,16 +46,18 @@ class WorktreeCloseScreen(GuardedModal[Choice]):
     def compose(self) -> ComposeResult:
         wt, state = self.worktree, self.state
         with Vertical(id="worktree-box"):
-            yield Static(Content.styled(f"Keep the worktree {one_line(wt.name)}?", "bold"), id="worktree-question")
-            yield Static(Content(f"{one_line(str(wt.path))}\nbranch {one_line(wt.branch)}, from {one_line(wt.base)}"),
-                         id="worktree-where")
+            yield Static(Content.styled(f"Keep the worktree {printable_name(wt.name)}?", "bold"),
+                         id="worktree-question")
+            where = (f"{printable_name(str(wt.path))}\n"
+                     f"branch {printable_name(wt.branch)}, from {printable_name(wt.base)}")
+            yield Static(Content(where), id="worktree-where")
             loss = Content.assemble("Removing it and its branch would lose ",
                                     (state.describe(), "bold" if state.loses_work else ""), ".")
             yield Static(loss, id="worktree-loss", classes="-loses" if state.loses_work else "")
             if state.uncommitted:
                 yield Static(_listing("Uncommitted:", state.uncommitted), classes="worktree-list")
             if state.unmerged:
-                yield Static(_listing(f"Not in {one_line(wt.base)} nor on a remote:", state.unmerged),
+                yield Static(_listing(f"Not in {printable_name(wt.base)} nor on a remote:", state.unmerged),
                              classes="worktree-list")
             with Horizontal(id="worktree-keys"):
                 yield Static(Content.assemble(("k", "bold"), "/Enter/Esc Keep    ", ("r", "bold"),

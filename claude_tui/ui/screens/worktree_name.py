@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from claude_tui.git.worktree import BRANCH_PREFIX, validate_name
+from claude_tui.ui.widgets.safe_input import SafeInput
 
 
 class WorktreeNameScreen(ModalScreen[str | None]):
@@ -25,7 +26,7 @@ class WorktreeNameScreen(ModalScreen[str | None]):
             yield Static(Content.styled("New session in a git worktree", "bold"))
             yield Static(Content(f"Name (branch {BRANCH_PREFIX}NAME); leave empty for a generated one."),
                          id="worktree-name-help")
-            yield Input(placeholder="e.g. fix-login", id="worktree-name", max_length=64)
+            yield SafeInput(placeholder="e.g. fix-login", id="worktree-name", max_length=64)
             yield Static("", id="worktree-name-problem", markup=False)
             yield Static(Content.assemble(("Enter", "bold"), " Start    ", ("Esc", "bold"), " Cancel"),
                          id="worktree-name-keys")
