@@ -35,6 +35,15 @@ def launch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[ClaudeTuiApp
     monkeypatch.delenv("CLAUDE_TUI_CLAUDE_PATH", raising=False)
     started: list[ClaudeTuiApp] = []
     monkeypatch.setattr(ClaudeTuiApp, "run", lambda self, *a, **k: started.append(self))
+
+    class NoWatchdog:  # the real one would end this test process once the "app" has exited
+        def start(self) -> NoWatchdog:
+            return self
+
+        def arm(self, *args: object) -> None:
+            pass
+
+    monkeypatch.setattr("claude_tui.ui.shutdown.Watchdog", NoWatchdog)
     return started
 
 
