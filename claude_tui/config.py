@@ -51,6 +51,10 @@ class Config(BaseModel):
     """Let Claude Code snapshot files before edits so a prompt's changes can be rewound."""
     cli_args: list[str] = Field(default_factory=list)
     cli_env: dict[str, str] = Field(default_factory=dict)
+    ssh_options: list[str] = Field(default_factory=list)
+    """Extra arguments for every ssh call of --ssh, e.g. ["-F", "/path/ssh_config"]."""
+    hosts: list[str] = Field(default_factory=list)
+    """ssh destinations you use (user@host, Host aliases, ssh://user@host:port), offered by name."""
     keymap: dict[str, str] = Field(default_factory=dict)
     """Binding id -> keys, e.g. {"chat.toggle_sidebar" = "ctrl+b"} (ids: see the help screen, F1)."""
 

@@ -112,7 +112,19 @@ def run_app(args: AppArgs) -> int:
         return 2
     options = build_options(args, config.claude_path, config.cli_args, config.cli_env, config.enable_todo_tools,
                             config.model, config.permission_mode, config.file_checkpoints, config.thinking_display)
-    if options.command is None:
+    if args.ssh is not None:
+        from claude_tui.transport.ssh import parse_destination
+
+        try:
+            options.ssh = parse_destination(args.ssh, config.ssh_options)
+            options.claude_path = args.claude_path  # the config's claude_path is a path on this machine
+        except ValueError as error:
+            print(f"claude-tui: --ssh: {error}", file=sys.stderr)
+            return 2
+        if args.continue_session:
+            # The newest session is the remote store's: let the remote CLI pick it.
+            args.continue_session = False
+    elif options.command is None:
         from claude_tui.transport.errors import ClaudeNotFoundError
         from claude_tui.transport.locate import find_claude
 
@@ -125,11 +137,12 @@ def run_app(args: AppArgs) -> int:
     if args.demo:
         # The demo's browser lists its bundled sessions, not the user's (nor does it index theirs).
         os.environ["CLAUDE_CONFIG_DIR"] = str(demo_config_root(Path(options.cwd or ".")))
-    problem = resolve_resume(args, options)
+    # Over ssh the sessions are the remote store's: resolved there (_remote_history), not here.
+    problem = resolve_resume(args, options) if options.ssh is None else ""
     if problem:
         print(f"claude-tui: {problem}", file=sys.stderr)
         return 1
-    if options.resume:
+    if options.resume and options.ssh is None:
         from claude_tui.resume import load_conversation
 
         conversation = load_conversation(options.resume, args.cwd)

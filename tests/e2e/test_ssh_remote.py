@@ -1,0 +1,158 @@
+"""The app driving the real CLI on "another machine": a real sshd on 127.0.0.1 (tests/e2e/ssh_server.py).
+
+The CLI and the Messages API stand-in run on the remote side (this machine, reached through sshd);
+the app only talks to a local `ssh`. Every remote CLI carries the run marker, so "no remote claude
+survives" is checked on the processes themselves.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from claude_tui.session.items import NoteKind
+from claude_tui.transport.options import CliOptions
+from claude_tui.transport.ssh import SshTarget
+from tests.e2e.app_driver import AppDriver, drive
+from tests.e2e.conftest import RUN_ID, RUN_MARKER, marked_processes
+from tests.e2e.mock_api import MockApi
+from tests.e2e.offline_env import offline_overrides
+from tests.e2e.ssh_server import BAD_KEY, CHANGED, GOOD, UNKNOWN, SshServer, SshServerError
+
+
+@pytest.fixture(scope="module")
+def ssh_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SshServer]:
+    server = SshServer(tmp_path_factory.mktemp("sshd"))
+    try:
+        server.start()
+    except SshServerError as error:
+        pytest.fail(f"no OpenSSH server for the remote tier: {error}", pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def remote_env(mock_api: MockApi, tmp_path: Path) -> dict[str, str]:
+    """Only what the remote CLI needs (sent as cli_env), never this process's environment."""
+    env = offline_overrides(mock_api.url, tmp_path / "cli")
+    for key in ("HOME", "TMPDIR"):
+        Path(env[key]).mkdir(parents=True, exist_ok=True)
+    env[RUN_MARKER] = RUN_ID
+    return env
+
+
+@pytest.fixture
+def remote_options(claude_bin: Path, remote_env: dict[str, str], project_dir: Path,
+                   ssh_server: SshServer) -> Iterator[Callable[..., CliOptions]]:
+    def make(host: str = GOOD, **kwargs: object) -> CliOptions:
+        values: dict[str, object] = {"cwd": str(project_dir), "claude_path": str(claude_bin), "env": dict(remote_env)}
+        values.update(kwargs)
+        return CliOptions(ssh=SshTarget(host, options=tuple(ssh_server.ssh_options)), **values)  # type: ignore[arg-type]
+
+    yield make
+    assert_no_remote_cli()
+
+
+def assert_no_remote_cli(timeout: float = 8) -> None:
+    deadline = time.monotonic() + timeout
+    left = marked_processes()
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = marked_processes()
+    assert not left, f"a remote claude outlived the app: {left}"
+
+
+def _ancestors(pid: int) -> list[str]:
+    names = []
+    while pid > 1:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            break
+        names.append(stat[stat.index("(") + 1:stat.rindex(")")])
+        pid = int(stat[stat.rfind(")") + 2:].split()[1])
+    return names
+
+
+def remote_cli_pids() -> list[int]:
+    """Marked processes that are the CLI itself (not a shell it started)."""
+    return [pid for pid in marked_processes() if "claude" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(
+        errors="replace").split("\0")[0]]
+
+
+async def fault_note(d: AppDriver, title_part: str) -> str:
+    notes = await d.wait(lambda: [n for n in d.notes(NoteKind.ERROR) if title_part in n.title],
+                         f"an error note titled ...{title_part}...", 30)
+    return f"{notes[-1].title}\n{notes[-1].text}"
+
+
+async def test_a_prompt_streams_from_the_remote_cli(remote_options: Callable[..., CliOptions],
+                                                    ssh_server: SshServer) -> None:
+    async with drive(remote_options()) as d:
+        assert d.chat.connection.client is not None and d.chat.connection.client.argv[0] == "ssh"
+        await d.turn("hello over ssh")
+        assert "Hello! You said: hello over ssh" in d.texts()
+        pids = remote_cli_pids()
+        assert pids, "no remote claude found"
+        assert "sshd" in _ancestors(pids[0]), "the CLI did not run under sshd"
+        assert ssh_server.session_processes(), "no ssh connection"
+
+
+async def test_quitting_mid_turn_ends_the_remote_cli(remote_options: Callable[..., CliOptions]) -> None:
+    async with drive(remote_options()) as d:
+        await d.send("kw:slow go on")
+        await d.wait(lambda: len(d.texts()) > 20, "the slow answer streaming")
+        assert remote_cli_pids()
+        await d.app.shutdown()
+        assert_no_remote_cli()
+
+
+async def test_a_dropped_connection_says_so_and_ctrl_r_resumes(remote_options: Callable[..., CliOptions],
+                                                               ssh_server: SshServer, mock_api: MockApi) -> None:
+    async with drive(remote_options()) as d:
+        await d.turn("first remote prompt")
+        session = d.conversation.status.session_id
+        await d.send("kw:slow keep talking")
+        await d.wait(lambda: len(d.texts()) > 60, "the slow answer streaming")
+        await d.type_prompt("my draft")
+        assert ssh_server.drop_connections() > 0
+        note = await fault_note(d, "was lost")
+        assert "Ctrl+R" in note
+        assert d.prompt.text == "my draft"
+        assert "Hello! You said: first remote prompt" in d.texts()  # the transcript stays
+        assert_no_remote_cli()  # the remote CLI ended with its channel
+        await d.press("ctrl+r")
+        await d.wait_ready()
+        assert d.chat.connection.options.resume == session
+        before = len(mock_api.requests)
+        d.prompt.text = ""
+        await d.turn("after the reconnect")
+        assert d.conversation.status.session_id == session
+        sent = [r for r in mock_api.requests[before:] if "after the reconnect" in str(r.body)]
+        assert sent and "first remote prompt" in str(sent[-1].body), "the resumed CLI lost the history"
+
+
+@pytest.mark.parametrize(("host", "title", "advice"), [
+    (UNKNOWN, "is not a known host", "accept the key"),
+    (CHANGED, "host key of", "ssh-keygen -R"),
+    (BAD_KEY, "refused the login", "ssh-copy-id"),
+])
+async def test_ssh_failures_are_explained(remote_options: Callable[..., CliOptions], host: str, title: str,
+                                          advice: str) -> None:
+    async with drive(remote_options(host), ready=False) as d:
+        await d.type_prompt("keep me")
+        note = await fault_note(d, title)
+        assert advice in note and "ssh said:" in note
+        assert "\x1b" not in note
+        assert d.prompt.text == "keep me"
+
+
+async def test_no_claude_on_the_remote_path(remote_options: Callable[..., CliOptions],
+                                            remote_env: dict[str, str]) -> None:
+    env = dict(remote_env, PATH="/usr/bin:/bin")
+    async with drive(remote_options(claude_path=None, env=env), ready=False) as d:
+        note = await fault_note(d, "not installed")
+        assert "'claude' was not found on the remote PATH" in note and "--claude-path" in note
