@@ -156,3 +156,34 @@ async def test_no_claude_on_the_remote_path(remote_options: Callable[..., CliOpt
     async with drive(remote_options(claude_path=None, env=env), ready=False) as d:
         note = await fault_note(d, "not installed")
         assert "'claude' was not found on the remote PATH" in note and "--claude-path" in note
+
+
+async def test_the_browser_lists_and_resumes_a_remote_session(remote_options: Callable[..., CliOptions],
+                                                              mock_api: MockApi, remote_env: dict[str, str]) -> None:
+    from claude_tui.remote.machine import machine_for
+    from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+
+    async with drive(remote_options()) as d:
+        await d.turn("remember the remote word")
+        session = d.conversation.status.session_id
+    assert_no_remote_cli()
+    options = remote_options()
+    mirror = machine_for(options).session_root()
+    assert Path(remote_env["CLAUDE_CONFIG_DIR"]) not in mirror.parents  # read into our cache, not there
+    async with drive(options) as d:
+        assert "remember the remote word" not in d.texts()
+        await d.press("ctrl+o")
+        browser = await d.wait_screen(SessionBrowserScreen)
+        await d.wait(lambda: any(row.session_id == session for row in browser.rows), "the remote session listed")
+        row = next(row for row in browser.rows if row.session_id == session)
+        assert mirror in Path(row.path).parents
+        # The only session there (the new CLI has written nothing yet): the cursor starts on it.
+        await d.wait(lambda: browser.table.current_path == row.path, "the cursor on the remote session", 10)
+        await d.press("enter")
+        await d.wait(lambda: d.app.chat is not None and d.chat.options.resume == session, "the resumed chat")
+        await d.wait_ready()
+        assert "Hello! You said: remember the remote word" in d.texts()  # the history, read from the mirror
+        before = len(mock_api.requests)
+        await d.turn("and now?")
+        sent = [r for r in mock_api.requests[before:] if "and now?" in str(r.body)]
+        assert sent and "remember the remote word" in str(sent[-1].body)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[2] / "claude_tui"
-NO_TEXTUAL = ["protocol", "diff", "session", "history", "fakecli", "transport"]
+NO_TEXTUAL = ["protocol", "diff", "session", "history", "fakecli", "transport", "remote"]
 NO_ASYNCIO = ["protocol", "session", "diff"]
 
 

@@ -144,7 +144,15 @@ class ChatScreen(ChatPolish, Screen[None]):
 
     @work(thread=True, exclusive=True, group="files", exit_on_error=False)
     def _load_files(self) -> None:
-        files = project_files(Path(self.options.cwd or "."))
+        if self.options.ssh is not None:  # `git ls-files` on the machine the CLI runs on
+            from claude_tui.remote.machine import machine_for
+
+            try:
+                files = machine_for(self.options).list_files(self.conversation.status.cwd or self.options.cwd or ".")
+            except OSError:
+                files = []
+        else:
+            files = project_files(Path(self.options.cwd or "."))
         # Back on the UI thread: only there may the widget be looked up and changed.
         self.app.call_from_thread(self._files_loaded, files)
 
