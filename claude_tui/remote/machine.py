@@ -19,15 +19,16 @@ import shlex
 import subprocess
 import tarfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from claude_tui import paths
 from claude_tui.completion import project_files
+from claude_tui.diff.model import FileDiff
 from claude_tui.transport import reaper
 from claude_tui.transport.options import CliOptions
 from claude_tui.transport.ssh import SshTarget, ssh_argv
 
-__all__ = ["LocalMachine", "Machine", "RemoteReadError", "SshMachine", "machine_for"]
+__all__ = ["LocalMachine", "Machine", "RemoteReadError", "SshMachine", "machine_for", "read_preview"]
 
 MAX_FILES = 20_000
 # Names the CLI's store uses: encoded project dirs ([A-Za-z0-9-]), uuids, agent-*.jsonl, subagents/.
@@ -199,6 +200,23 @@ class SshMachine(Machine):
                 os.utime(target, (member.mtime, member.mtime))  # "last active" sorts as there
                 count += 1
         return count
+
+
+def read_preview(machine: Machine, path: str, cwd: str, limit: int) -> tuple[bool, bytes | None, FileDiff | None]:
+    """(exists, bytes, guard) of a file for an Edit/Write preview, read on ``machine`` (a thread's job).
+
+    The shape of `ui.screens.dialog_input.DiskFile`: a guard is a ready summary when the file is too
+    big or cannot be read."""
+    full = path if PurePosixPath(path).is_absolute() or not cwd else str(PurePosixPath(cwd) / path)
+    try:
+        exists, data = machine.read_head(full, limit)
+    except OSError as error:
+        return True, None, FileDiff(path, "edit", note=f"Cannot read the file on {machine.label}: {error}.")
+    if not exists:
+        return False, None, None
+    if len(data) > limit:
+        return True, None, FileDiff(path, "huge", note="Large file — diff not computed.")
+    return True, data, None
 
 
 _machines: dict[tuple[str, tuple[str, ...], str, str], SshMachine] = {}

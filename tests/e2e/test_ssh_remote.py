@@ -187,3 +187,31 @@ async def test_the_browser_lists_and_resumes_a_remote_session(remote_options: Ca
         await d.turn("and now?")
         sent = [r for r in mock_api.requests[before:] if "and now?" in str(r.body)]
         assert sent and "remember the remote word" in str(sent[-1].body)
+
+
+async def test_an_edit_previews_from_and_applies_to_the_remote_file(
+        remote_options: Callable[..., CliOptions], project_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from claude_tui.remote.machine import SshMachine
+    from claude_tui.ui.screens.permission import PermissionScreen
+    from claude_tui.ui.widgets.diff_view import DiffView
+    from tests.e2e.test_app_real_cli import widget_text
+
+    reads: list[str] = []
+    original = SshMachine.read_head
+
+    def spy(self: SshMachine, path: str, limit: int) -> tuple[bool, bytes]:
+        reads.append(path)
+        return original(self, path, limit)
+
+    monkeypatch.setattr(SshMachine, "read_head", spy)
+    async with drive(remote_options()) as d:
+        await d.send("kw:edit the file")
+        dialog = await d.wait_screen(PermissionScreen)
+        preview = await d.wait(lambda: dialog.query(DiffView), "the Edit preview")
+        await d.pilot.pause()
+        shown = widget_text(preview.first())
+        assert "BETA" in shown and "beta" in shown, shown
+        assert reads == [str(project_dir / "a.txt")]  # read over ssh, from the machine the CLI runs on
+        await d.press("y")
+        await d.wait_turns(1)
+        assert (project_dir / "a.txt").read_text() == "alpha\nBETA\ngamma\n"
