@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from claude_tui import paths
 from claude_tui.completion import project_files
 from claude_tui.diff.model import FileDiff
+from claude_tui.protocol.sanitize import printable
 from claude_tui.transport import reaper
 from claude_tui.transport.options import CliOptions
 from claude_tui.transport.ssh import SshTarget, ssh_argv
@@ -102,7 +103,7 @@ class SshMachine(Machine):
             reaper.unregister(proc.pid)
         if proc.returncode == 255:
             lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
-            raise RemoteReadError(lines[-1] if lines else f"ssh to {self.label} failed")
+            raise RemoteReadError(printable(lines[-1]) if lines else f"ssh to {self.label} failed")
         return out
 
     def _config_root_words(self) -> list[str]:

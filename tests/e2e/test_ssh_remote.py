@@ -215,3 +215,23 @@ async def test_an_edit_previews_from_and_applies_to_the_remote_file(
         await d.press("y")
         await d.wait_turns(1)
         assert (project_dir / "a.txt").read_text() == "alpha\nBETA\ngamma\n"
+
+
+async def test_resume_and_continue_from_the_command_line_read_the_remote_store(
+        remote_options: Callable[..., CliOptions], project_dir: Path, ssh_server: SshServer) -> None:
+    from claude_tui.ui.launch import _remote_history
+
+    async with drive(remote_options()) as d:
+        await d.turn("a remote first prompt")
+        session = d.conversation.status.session_id
+    options = remote_options(continue_session=True)
+    conversation = _remote_history(options, True)  # what `claude-tui --ssh HOST --continue` does first
+    assert options.resume == session and not options.continue_session
+    assert conversation is not None and conversation.status.session_id == session
+    options = remote_options(resume=session)
+    conversation = _remote_history(options, False)
+    assert conversation is not None
+    assert any("a remote first prompt" in getattr(item, "text", "") for item in conversation.items)
+    # An unreachable store is a warning, never a traceback.
+    options = remote_options(UNKNOWN, resume=session)
+    assert _remote_history(options, False) is None
