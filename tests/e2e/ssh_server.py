@@ -14,6 +14,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -21,6 +22,9 @@ SSHD = os.environ.get("CLAUDE_TUI_E2E_SSHD", "/usr/sbin/sshd")
 INSTALL_HINT = "install Debian's openssh-server (apt-get install -y openssh-server); .ci/run does"
 
 GOOD, UNKNOWN, CHANGED, BAD_KEY = "e2e-remote", "e2e-unknown-host", "e2e-changed-key", "e2e-refused-key"
+SLOW = "e2e-far-away"
+"""The good host behind `delay_proxy.py`: ``FAR_RTT`` seconds of round trip."""
+FAR_RTT = 0.2
 
 
 class SshServerError(RuntimeError):
@@ -110,10 +114,12 @@ class SshServer:
         (self.root / "known_hosts_changed").write_text(f"{entry} {' '.join(impostor)}\n")
         (self.root / "known_hosts_empty").write_text("")
 
-        def host(alias: str, known_hosts: str, key: str = "client_key") -> str:
+        def host(alias: str, known_hosts: str, key: str = "client_key", proxy: str = "") -> str:
             return "\n".join([
                 f"Host {alias}",
-                "  HostName 127.0.0.1",
+                *([f"  ProxyCommand {proxy}"] if proxy else []),
+                # The proxy's host: the known_hosts entry stays [127.0.0.1]:port.
+                f"  HostKeyAlias [127.0.0.1]:{self.port}" if proxy else "  HostName 127.0.0.1",
                 f"  Port {self.port}",
                 f"  User {self.user}",
                 f"  IdentityFile {self.root / key}",
@@ -131,6 +137,8 @@ class SshServer:
             host(UNKNOWN, "known_hosts_empty"),
             host(CHANGED, "known_hosts_changed"),
             host(BAD_KEY, "known_hosts", key="other_key"),
+            host(SLOW, "known_hosts", proxy=f"{sys.executable} {Path(__file__).with_name('delay_proxy.py')} "
+                                          f"127.0.0.1 {self.port} {FAR_RTT / 2}"),
         ]))
 
     @property

@@ -235,3 +235,21 @@ async def test_resume_and_continue_from_the_command_line_read_the_remote_store(
     # An unreachable store is a warning, never a traceback.
     options = remote_options(UNKNOWN, resume=session)
     assert _remote_history(options, False) is None
+
+
+async def test_a_far_away_machine_streams_and_the_browser_opens_at_once(
+        remote_options: Callable[..., CliOptions], ssh_server: SshServer) -> None:
+    """200 ms round trip (tests/e2e/delay_proxy.py): everything works; the browser is on screen
+    before its sync over the slow link is done (no key handler waits on the network).
+    Numbers: benchmarks/remote.py."""
+    from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+    from tests.e2e.ssh_server import SLOW
+
+    async with drive(remote_options(SLOW)) as d:
+        await d.turn("hello from far away")
+        assert "Hello! You said: hello from far away" in d.texts()
+        await d.press("ctrl+o")
+        assert isinstance(d.app.screen, SessionBrowserScreen), "the browser waited for the network"
+        browser = d.app.screen
+        session = d.conversation.status.session_id
+        await d.wait(lambda: any(row.session_id == session for row in browser.rows), "the remote session listed")
