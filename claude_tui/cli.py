@@ -119,7 +119,9 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
         resume=ns.resume,
         continue_session=ns.continue_session,
         fork=ns.fork,
-        add_dirs=list(ns.add_dirs) if ns.ssh is not None else [str(Path(d).expanduser().resolve()) for d in ns.add_dirs],
+        # Over ssh these are paths there: not resolved here.
+        add_dirs=list(ns.add_dirs) if ns.ssh is not None
+        else [str(Path(d).expanduser().resolve()) for d in ns.add_dirs],
         claude_path=ns.claude_path,
         demo=ns.demo,
         debug_log=ns.debug_log,

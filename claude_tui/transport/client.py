@@ -106,7 +106,8 @@ class ClaudeClient:
             launch = remote_launch(self.opts, self.opts.ssh)
             self.argv, cwd, env, preamble = launch.argv, launch.cwd, launch.env, launch.preamble
         else:
-            prefix: list[str] | str = list(self.opts.command) if self.opts.command else find_claude(self.opts.claude_path)
+            prefix: list[str] | str = (list(self.opts.command) if self.opts.command
+                                       else find_claude(self.opts.claude_path))
             self.argv, cwd, env, preamble = build_argv(self.opts, prefix), self.opts.cwd, build_env(self.opts), b""
         self.debug_log = open_debug_log(self._debug_log_target)
         if self.debug_log and self.opts.env:

@@ -28,8 +28,8 @@ from urllib.parse import unquote, urlsplit
 from claude_tui.transport.errors import TransportError
 from claude_tui.transport.options import CliOptions, build_argv, build_env
 
-__all__ = ["REMOTE_MARK", "SshSetupError", "SshTarget", "control_dir", "parse_destination", "remote_command", "remote_launch",
-           "env_preamble", "ssh_argv"]
+__all__ = ["REMOTE_MARK", "Launch", "SshSetupError", "SshTarget", "control_dir", "env_preamble", "parse_destination",
+           "remote_command", "remote_env", "remote_launch", "ssh_argv"]
 
 #: Prefix of the messages the remote wrapper prints itself (on stderr), so they can be told from ssh's.
 REMOTE_MARK = "claude-tui-remote:"

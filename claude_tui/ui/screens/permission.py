@@ -173,12 +173,13 @@ class PermissionScreen(TellDialog):
         # A preview is a courtesy: whatever goes wrong, the dialog must stay answerable.
         try:
             options = getattr(self.app, "options", None)
-            machine = None
             if getattr(options, "ssh", None) is not None:  # the file is on the machine the CLI runs on
                 from claude_tui.remote.machine import machine_for
 
-                machine = machine_for(options)  # type: ignore[arg-type]
-            diff = load_preview(self.request.tool_name, self.request.input, self.cwd, machine=machine)
+                diff = load_preview(self.request.tool_name, self.request.input, self.cwd,
+                                    machine=machine_for(options))  # type: ignore[arg-type]
+            else:
+                diff = load_preview(self.request.tool_name, self.request.input, self.cwd)
         except Exception as error:  # noqa: BLE001
             diff = FileDiff(self.file_path or "", "edit", note=f"No preview: {type(error).__name__}.")
         self.post_message(self.PreviewReady(diff))
