@@ -7,6 +7,7 @@ survives" is checked on the processes themselves.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -99,6 +100,13 @@ async def test_a_prompt_streams_from_the_remote_cli(remote_options: Callable[...
         assert pids, "no remote claude found"
         assert "sshd" in _ancestors(pids[0]), "the CLI did not run under sshd"
         assert ssh_server.session_processes(), "no ssh connection"
+        # Reads share the CLI's connection (ControlMaster): no new login on the server.
+        from claude_tui.remote.machine import machine_for
+
+        logins = ssh_server.log.read_text().count("Accepted publickey")
+        files = await asyncio.to_thread(machine_for(d.chat.options).list_files, d.conversation.status.cwd)
+        assert "a.txt" in files
+        assert ssh_server.log.read_text().count("Accepted publickey") == logins, "a read opened its own connection"
 
 
 async def test_quitting_mid_turn_ends_the_remote_cli(remote_options: Callable[..., CliOptions]) -> None:
@@ -183,6 +191,18 @@ async def test_the_browser_lists_and_resumes_a_remote_session(remote_options: Ca
         await d.wait(lambda: d.app.chat is not None and d.chat.options.resume == session, "the resumed chat")
         await d.wait_ready()
         assert "Hello! You said: remember the remote word" in d.texts()  # the history, read from the mirror
+        await d.press("ctrl+o")  # full-text search runs on the mirror's index too
+        browser = await d.wait_screen(SessionBrowserScreen)
+        await d.press("slash", *"remote word")
+
+        def found() -> bool:
+            hits = browser.table.listing.hits
+            return bool(hits) and any("remote word" in h[0].snippet.lower() and h[0].session_id == session
+                                      for h in hits.values())
+
+        await d.wait(found, "the remote session found by full-text search")
+        await d.press("escape", "escape", "escape")
+        await d.wait_chat_active()
         before = len(mock_api.requests)
         await d.turn("and now?")
         sent = [r for r in mock_api.requests[before:] if "and now?" in str(r.body)]
