@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -229,6 +230,9 @@ def remote_launch(opts: CliOptions, target: SshTarget, *, sockets: Path | None =
                   base_env: Mapping[str, str] | None = None) -> Launch:
     """The local process to spawn for a remote CLI: ssh, run from our own directory, with our own
     environment (SSH_AUTH_SOCK and friends), carrying the remote command."""
+    if shutil.which(target.ssh) is None:
+        raise SshSetupError(f"{target.ssh!r} was not found: --ssh runs the system's OpenSSH client; install it "
+                            "(e.g. apt install openssh-client).")
     binary = opts.claude_path or "claude"
     cli_argv = build_argv(opts, list(opts.command) if opts.command else binary)
     command = remote_command(cli_argv, cwd=opts.cwd)

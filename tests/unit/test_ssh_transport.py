@@ -163,3 +163,8 @@ def test_destinations(text: str, dest: str, port: int | None) -> None:
 def test_bad_destinations_are_explained(text: str, why: str) -> None:
     with pytest.raises(ValueError, match=why.replace("(", r"\(")):
         parse_destination(text)
+
+
+def test_a_missing_ssh_client_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(SshSetupError, match="OpenSSH client"):
+        remote_launch(CliOptions(), SshTarget("box", ssh="no-such-ssh-client"), sockets=tmp_path)
