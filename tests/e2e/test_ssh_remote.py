@@ -91,7 +91,7 @@ async def fault_note(d: AppDriver, title_part: str) -> str:
 
 
 async def test_a_prompt_streams_from_the_remote_cli(remote_options: Callable[..., CliOptions],
-                                                    ssh_server: SshServer) -> None:
+                                                    ssh_server: SshServer, monkeypatch: pytest.MonkeyPatch) -> None:
     async with drive(remote_options()) as d:
         assert d.chat.connection.client is not None and d.chat.connection.client.argv[0] == "ssh"
         await d.turn("hello over ssh")
@@ -107,6 +107,22 @@ async def test_a_prompt_streams_from_the_remote_cli(remote_options: Callable[...
         files = await asyncio.to_thread(machine_for(d.chat.options).list_files, d.conversation.status.cwd)
         assert "a.txt" in files
         assert ssh_server.log.read_text().count("Accepted publickey") == logins, "a read opened its own connection"
+        # @ completion lists the remote project's files (read in a worker, over the same connection).
+        from claude_tui.remote.machine import SshMachine
+        from claude_tui.ui.widgets.composer import Composer
+
+        listed: list[str] = []
+        original = SshMachine.list_files
+
+        def spy(self: SshMachine, root: str) -> list[str]:
+            listed.append(root)
+            return original(self, root)
+
+        monkeypatch.setattr(SshMachine, "list_files", spy)
+        await d.type_prompt("@a.t")
+        composer = d.chat.query_one(Composer)
+        await d.wait(lambda: composer.files and "a.txt" in composer.files, "the remote file list")
+        assert listed == [d.conversation.status.cwd]
 
 
 async def test_quitting_mid_turn_ends_the_remote_cli(remote_options: Callable[..., CliOptions]) -> None:
@@ -273,3 +289,23 @@ async def test_a_far_away_machine_streams_and_the_browser_opens_at_once(
         browser = d.app.screen
         session = d.conversation.status.session_id
         await d.wait(lambda: any(row.session_id == session for row in browser.rows), "the remote session listed")
+
+
+async def test_a_remote_session_forks_from_the_browser(remote_options: Callable[..., CliOptions],
+                                                        mock_api: MockApi) -> None:
+    from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+
+    async with drive(remote_options()) as d:
+        await d.turn("the parent's prompt")
+        parent = d.conversation.status.session_id
+        await d.press("ctrl+o")
+        browser = await d.wait_screen(SessionBrowserScreen)
+        await d.wait(lambda: any(row.session_id == parent for row in browser.rows), "the remote session listed")
+        await d.wait(lambda: browser.table.current_path is not None, "a row under the cursor", 10)
+        await d.press("tab", "f")
+        await d.wait(lambda: d.app.chat is not None and d.chat.options.fork_session, "the forked chat")
+        await d.wait_ready()
+        await d.turn("the child's prompt")
+        assert d.conversation.status.session_id not in ("", parent)
+        sent = [r for r in mock_api.requests if "the child's prompt" in str(r.body)]
+        assert sent and "the parent's prompt" in str(sent[-1].body)
