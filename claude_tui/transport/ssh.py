@@ -233,7 +233,9 @@ def remote_launch(opts: CliOptions, target: SshTarget, *, sockets: Path | None =
     if shutil.which(target.ssh) is None:
         raise SshSetupError(f"{target.ssh!r} was not found: --ssh runs the system's OpenSSH client; install it "
                             "(e.g. apt install openssh-client).")
-    binary = opts.claude_path or "claude"
+    # A one-word argv prefix rather than a path: the binary is on the other machine, so nothing here
+    # may read it (`options` would look for its package.json to gate version-specific flags).
+    binary = [opts.claude_path or "claude"]
     cli_argv = build_argv(opts, list(opts.command) if opts.command else binary)
     command = remote_command(cli_argv, cwd=opts.cwd)
     env = dict(os.environ if base_env is None else base_env)
