@@ -35,6 +35,7 @@ examples:
   claude-tui --continue                  resume the newest session of this directory
   claude-tui --worktree fix-login        work in a new git worktree on branch worktree-fix-login
   claude-tui -- --max-turns 5            pass extra arguments to claude
+  claude-tui --ssh me@devbox --cwd /srv/app   run Claude Code on another machine over ssh
 """
 
 
@@ -56,6 +57,8 @@ class AppArgs:
     extra_args: list[str] = field(default_factory=list)
     worktree: str | None = None
     """--worktree: a name, or "" for a generated one; None: run in `cwd` itself."""
+    ssh: str | None = None
+    """Run the CLI on this ssh destination; cwd, add_dirs and claude_path are then remote paths."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
                               "repository; NAME generated if omitted); on quit, keep or remove it")
     session.add_argument("--add-dir", metavar="DIR", action="append", default=[], dest="add_dirs",
                          help="give Claude access to another directory (repeatable)")
+    session.add_argument("--ssh", metavar="DEST",
+                         help="run Claude Code on another machine over ssh: user@host, a Host alias from "
+                              "~/.ssh/config, or ssh://user@host:port (--cwd, --add-dir, --claude-path are "
+                              "then paths there)")
     app = parser.add_argument_group("app")
     app.add_argument("--claude-path", metavar="PATH", help="the claude binary to run")
     app.add_argument("--demo", action="store_true",
@@ -100,15 +107,21 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
         argv, extra = argv[:cut], argv[cut + 1 :]
     parser = build_parser()
     ns = parser.parse_args(argv)
-    cwd = ns.cwd.expanduser().resolve()
-    if not cwd.is_dir():
-        parser.error(f"--cwd {ns.cwd}: not a directory")
+    if ns.ssh is not None:
+        _check_ssh(parser, ns)
+        cwd = ns.cwd  # a path on the remote machine: "." is the login's home there
+    else:
+        cwd = ns.cwd.expanduser().resolve()
+        if not cwd.is_dir():
+            parser.error(f"--cwd {ns.cwd}: not a directory")
     if ns.fork and ns.resume is None and not ns.continue_session:
         parser.error("--fork needs --resume or --continue")
     if ns.resume is not None and ns.continue_session:
         parser.error("--resume and --continue cannot be combined")
     if ns.worktree is not None and (ns.resume is not None or ns.continue_session or ns.demo):
         parser.error("--worktree starts a new session in a new worktree: no --resume, --continue or --demo")
+    if ns.worktree is not None and ns.ssh is not None:
+        parser.error("--worktree works on this machine's repository: it cannot be combined with --ssh")
     return AppArgs(
         cwd=cwd,
         model=ns.model,
@@ -116,13 +129,27 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
         resume=ns.resume,
         continue_session=ns.continue_session,
         fork=ns.fork,
-        add_dirs=[str(Path(d).expanduser().resolve()) for d in ns.add_dirs],
+        # Over ssh these are paths there: not resolved here.
+        add_dirs=list(ns.add_dirs) if ns.ssh is not None
+        else [str(Path(d).expanduser().resolve()) for d in ns.add_dirs],
         claude_path=ns.claude_path,
         demo=ns.demo,
         debug_log=ns.debug_log,
         extra_args=extra,
         worktree=ns.worktree,
+        ssh=ns.ssh,
     )
+
+
+def _check_ssh(parser: argparse.ArgumentParser, ns: argparse.Namespace) -> None:
+    from claude_tui.transport.ssh import parse_destination
+
+    if ns.demo:
+        parser.error("--ssh and --demo cannot be combined")
+    try:
+        parse_destination(ns.ssh)
+    except ValueError as error:
+        parser.error(f"--ssh: {error}")
 
 
 def _run_subcommand(name: str, argv: list[str]) -> int:

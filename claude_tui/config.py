@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from claude_tui import paths
 
@@ -51,8 +51,21 @@ class Config(BaseModel):
     """Let Claude Code snapshot files before edits so a prompt's changes can be rewound."""
     cli_args: list[str] = Field(default_factory=list)
     cli_env: dict[str, str] = Field(default_factory=dict)
+    ssh_options: list[str] = Field(default_factory=list)
+    """Extra arguments for every ssh call of --ssh, e.g. ["-F", "/path/ssh_config"]."""
+    hosts: list[str] = Field(default_factory=list)
+    """ssh destinations you use (user@host, Host aliases, ssh://user@host:port); checked at start-up."""
     keymap: dict[str, str] = Field(default_factory=dict)
     """Binding id -> keys, e.g. {"chat.toggle_sidebar" = "ctrl+b"} (ids: see the help screen, F1)."""
+
+    @field_validator("hosts")
+    @classmethod
+    def _ssh_destinations(cls, hosts: list[str]) -> list[str]:
+        from claude_tui.transport.ssh import parse_destination
+
+        for host in hosts:
+            parse_destination(host)  # a ValueError names the bad entry and why
+        return hosts
 
 
 class ConfigError(Exception):

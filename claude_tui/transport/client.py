@@ -99,19 +99,32 @@ class ClaudeClient:
         """
         if self._process is not None:
             raise RuntimeError("ClaudeClient already started")
-        prefix: list[str] | str = list(self.opts.command) if self.opts.command else find_claude(self.opts.claude_path)
-        self.argv = build_argv(self.opts, prefix)
+        if self.opts.ssh is not None:
+            # The CLI on another machine: we spawn ssh, which carries the argv (transport/ssh.py).
+            from claude_tui.transport.ssh import remote_launch
+
+            launch = remote_launch(self.opts, self.opts.ssh)
+            self.argv, cwd, env, preamble = launch.argv, launch.cwd, launch.env, launch.preamble
+        else:
+            prefix: list[str] | str = (list(self.opts.command) if self.opts.command
+                                       else find_claude(self.opts.claude_path))
+            self.argv, cwd, env, preamble = build_argv(self.opts, prefix), self.opts.cwd, build_env(self.opts), b""
         self.debug_log = open_debug_log(self._debug_log_target)
         if self.debug_log and self.opts.env:
             # Values may be secrets (API keys): log names only.
             self.debug_log.note(f"extra env: {sorted(self.opts.env)}")
-        process = CliProcess(self.argv, cwd=self.opts.cwd, env=build_env(self.opts), debug_log=self.debug_log)
+        process = CliProcess(self.argv, cwd=cwd, env=env, debug_log=self.debug_log)
         try:
             await process.start()
         except BaseException:
             if self.debug_log:
                 self.debug_log.close()
             raise
+        if preamble:  # before the reader and before anyone else can write: nothing can come first
+            # The remote environment may hold secrets (API keys): kept out of the debug log.
+            log, process.debug_log = process.debug_log, None
+            await process.write(preamble)
+            process.debug_log = log
         self._process = process
         self._reader = asyncio.create_task(self._read_loop(), name="claude-client-reader")
 

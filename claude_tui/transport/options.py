@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claude_tui.transport.ssh import SshTarget
 
 from claude_tui.transport.locate import installed_version
 
@@ -49,6 +53,9 @@ class CliOptions:
     # An argv prefix used instead of the binary (the fake CLI in tests/demo:
     # `claude_tui.fakecli.command()`); when set, the binary is not located.
     command: list[str] | None = None
+    # Run the CLI on another machine over ssh (`transport/ssh.py` wraps the argv built below);
+    # cwd, claude_path and add_dirs are then paths on that machine.
+    ssh: SshTarget | None = None
 
 
 def build_argv(opts: CliOptions, binary: str | Sequence[str]) -> list[str]:

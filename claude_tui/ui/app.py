@@ -36,7 +36,7 @@ from claude_tui.ui.shutdown import EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watc
 
 if TYPE_CHECKING:
     from claude_tui.history.index import SessionRow
-    from claude_tui.ui.screens.session_browser import BrowserChoice
+    from claude_tui.ui.screens.session_browser import BrowserChoice, SessionBrowserScreen
 
 
 def _tune_gc() -> None:
@@ -137,9 +137,7 @@ class ClaudeTuiApp(App[None]):
             self.notify(warning, title="Config", severity="warning", timeout=10)
         if self.open_browser:
             # `--resume` without an id: pick a session first; closing the browser starts a new one.
-            from claude_tui.ui.screens.session_browser import SessionBrowserScreen
-
-            self.push_screen(SessionBrowserScreen(Path(self.options.cwd or ".").resolve()), self._first_choice)
+            self.push_screen(self.session_browser(), self._first_choice)
             return
         self.push_screen(ChatScreen(self.options, self.initial_conversation, self.debug_log))
 
@@ -278,9 +276,14 @@ class ClaudeTuiApp(App[None]):
         self.push_screen(HelpScreen())
 
     def action_open_sessions(self) -> None:
-        from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+        self.push_screen(self.session_browser(), self._browser_choice)
 
-        self.push_screen(SessionBrowserScreen(Path(self.options.cwd or ".").resolve()), self._browser_choice)
+    def session_browser(self) -> SessionBrowserScreen:
+        """The session browser of the machine the CLI runs on. A remote store is read from its local
+        mirror at once and refreshed over ssh in a worker (`ui/remote_sessions.py`)."""
+        from claude_tui.ui.remote_sessions import session_browser
+
+        return session_browser(self)
 
     def resume_row(self, row: SessionRow) -> None:
         """Resume a listed session (the palette's "Resume …"), as Enter in the browser does."""
@@ -322,7 +325,7 @@ class ClaudeTuiApp(App[None]):
             begin_fork(conversation, choice.session_id)
         options = replace(self.options, resume=choice.session_id, continue_session=False,
                           fork_session=choice.fork, env=dict(self.options.env))
-        if choice.cwd is not None and Path(choice.cwd).is_dir():
+        if choice.cwd is not None and (self.options.ssh is not None or Path(choice.cwd).is_dir()):
             options.cwd = str(choice.cwd)
         self.options = options
         fresh = ChatScreen(options, conversation, self.debug_log)

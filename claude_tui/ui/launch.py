@@ -10,6 +10,7 @@ from pathlib import Path
 
 from claude_tui.cli import AppArgs
 from claude_tui.config import ConfigError, load_config
+from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
 
 
@@ -112,7 +113,19 @@ def run_app(args: AppArgs) -> int:
         return 2
     options = build_options(args, config.claude_path, config.cli_args, config.cli_env, config.enable_todo_tools,
                             config.model, config.permission_mode, config.file_checkpoints, config.thinking_display)
-    if options.command is None:
+    conversation = None
+    if args.ssh is not None:
+        from claude_tui.transport.ssh import parse_destination
+
+        try:
+            options.ssh = parse_destination(args.ssh, config.ssh_options)
+            options.claude_path = args.claude_path  # the config's claude_path is a path on this machine
+        except ValueError as error:
+            print(f"claude-tui: --ssh: {error}", file=sys.stderr)
+            return 2
+        conversation = _remote_history(options, args.continue_session)
+        args.continue_session = False  # resolved there (or left to the remote CLI)
+    elif options.command is None:
         from claude_tui.transport.errors import ClaudeNotFoundError
         from claude_tui.transport.locate import find_claude
 
@@ -133,15 +146,15 @@ def run_app(args: AppArgs) -> int:
             return 2
         options.cwd = str(worktree.session_dir)
         print(f"claude-tui: created worktree {worktree.path} on branch {worktree.branch}", file=sys.stderr)
-    conversation = None
     if args.demo:
         # The demo's browser lists its bundled sessions, not the user's (nor does it index theirs).
         os.environ["CLAUDE_CONFIG_DIR"] = str(demo_config_root(Path(options.cwd or ".")))
-    problem = resolve_resume(args, options)
+    # Over ssh the sessions are the remote store's: resolved there (_remote_history), not here.
+    problem = resolve_resume(args, options) if options.ssh is None else ""
     if problem:
         print(f"claude-tui: {problem}", file=sys.stderr)
         return 1
-    if options.resume:
+    if options.resume and options.ssh is None:
         from claude_tui.resume import load_conversation
 
         conversation = load_conversation(options.resume, args.cwd)
@@ -162,3 +175,38 @@ def run_app(args: AppArgs) -> int:
     # The interpreter's own exit (atexit: ending what we started) is bounded too.
     app.watchdog.arm(EXIT_BUDGET, app.return_code or 0, "exiting")
     return app.return_code or 0
+
+
+def _remote_history(options: CliOptions, continue_session: bool) -> Conversation | None:
+    """--resume ID / --continue under --ssh: the remote store, mirrored before the app starts (nothing
+    to keep responsive yet). A failure is a warning: the remote CLI resumes without shown history."""
+    if not options.resume and not continue_session:
+        return None
+    from claude_tui.remote.history import load_remote_conversation, newest_remote_session, remote_directory
+    from claude_tui.remote.machine import SshMachine, machine_for
+
+    machine = machine_for(options)
+    assert isinstance(machine, SshMachine)
+    print(f"claude-tui: reading the sessions on {machine.label}…", file=sys.stderr)
+    try:
+        machine.sync_sessions()
+        cwd = remote_directory(machine, options.cwd or ".")
+        if continue_session and cwd is not None:
+            session_id = newest_remote_session(machine, cwd)
+            if session_id is None:
+                print(f"claude-tui: no previous session in {cwd} on {machine.label}; starting a new one.",
+                      file=sys.stderr)
+                options.continue_session = False
+                return None
+            options.resume, options.continue_session = session_id, False
+        if not options.resume:
+            return None
+        conversation = load_remote_conversation(machine, options.resume, cwd)
+    except OSError as error:
+        print(f"claude-tui: could not read the sessions on {machine.label} ({error}); "
+              "Claude Code will resume without showing earlier history.", file=sys.stderr)
+        return None
+    if conversation is None:
+        print(f"claude-tui: no transcript found for session {options.resume} on {machine.label}; "
+              "Claude Code will resume it without showing earlier history.", file=sys.stderr)
+    return conversation

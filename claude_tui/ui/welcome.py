@@ -11,7 +11,10 @@ from claude_tui.transport.options import CliOptions
 def welcome_text(options: CliOptions) -> Text:
     text = Text.assemble(
         ("claude-tui", "bold"), "  ·  a terminal front end for Claude Code\n\n",
-        ("Working in ", "dim"), printable_name(str(options.cwd or ".")), "\n\n",
+        ("Working in ", "dim"), printable_name(str(options.cwd or ".")),
+        *((("  on ", "dim"), (printable_name(options.ssh.label), "bold"), ("  over ssh", "dim"))
+          if options.ssh else ()),
+        "\n\n",
         "Type a prompt and press ", ("Enter", "bold"), ".  ",
         ("/", "bold"), " commands  ·  ", ("@", "bold"), " files  ·  ",
         ("Ctrl+J", "bold"), " new line  ·  ", ("Ctrl+O", "bold"), " past sessions  ·  ",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[2] / "claude_tui"
-NO_TEXTUAL = ["protocol", "diff", "session", "history", "fakecli", "transport", "git"]
+NO_TEXTUAL = ["protocol", "diff", "session", "history", "fakecli", "transport", "git", "remote"]
 NO_ASYNCIO = ["protocol", "session", "diff", "git"]
 
 

@@ -83,6 +83,8 @@ class ChatScreen(ChatPolish, Screen[None]):
         self.conversation = (conversation or Conversation()).expect_mode(options.permission_mode)
         self.debug_log = debug_log
         cwd = Path(options.cwd or ".")
+        if options.ssh is not None:  # a directory on another machine: its prompts and draft are its own
+            cwd = Path(f"/ssh-{options.ssh.label}") / (options.cwd or ".").lstrip("/")
         self.history = PromptHistory(cwd)
         self.drafts = DraftStore(cwd)
         self.connection = CliConnection(self, options, debug_log)
@@ -144,7 +146,15 @@ class ChatScreen(ChatPolish, Screen[None]):
 
     @work(thread=True, exclusive=True, group="files", exit_on_error=False)
     def _load_files(self) -> None:
-        files = project_files(Path(self.options.cwd or "."))
+        if self.options.ssh is not None:  # `git ls-files` on the machine the CLI runs on
+            from claude_tui.remote.machine import machine_for
+
+            try:
+                files = machine_for(self.options).list_files(self.conversation.status.cwd or self.options.cwd or ".")
+            except OSError:
+                files = []
+        else:
+            files = project_files(Path(self.options.cwd or "."))
         # Back on the UI thread: only there may the widget be looked up and changed.
         self.app.call_from_thread(self._files_loaded, files)
 
@@ -191,9 +201,11 @@ class ChatScreen(ChatPolish, Screen[None]):
             return
         changes = self.conversation.process_exited(message.exited.returncode)
         if not self.tui.is_quitting:
-            changes += self.conversation.add_note(
-                message.exited.describe() + "\nPress Ctrl+R to restart Claude Code in this session.",
-                NoteKind.ERROR, title="Claude Code stopped")
+            from claude_tui.transport.ssh_faults import describe_exit
+
+            # Over ssh, ssh's own failures (host key, login, dropped connection) are told apart.
+            title, text = describe_exit(self.options.ssh, message.exited)
+            changes += self.conversation.add_note(text, NoteKind.ERROR, title=title)
         await self.show_changes(changes)
 
     @on(CliConnection.Failed)

@@ -15,7 +15,7 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 from textual.highlight import highlight
@@ -23,6 +23,9 @@ from textual.highlight import highlight
 from claude_tui.diff import compute
 from claude_tui.diff.model import FileDiff
 from claude_tui.protocol.sanitize import printable
+
+if TYPE_CHECKING:
+    from claude_tui.remote.machine import Machine
 
 HIGHLIGHT_LIMIT = 20_000
 """Longer text is shown plain: lexing megabytes would stall the dialog."""
@@ -211,12 +214,20 @@ def resolve(path: str, cwd: Path | None) -> Path:
     return candidate if candidate.is_absolute() else (cwd or Path.cwd()) / candidate
 
 
-def load_preview(tool_name: str, tool_input: Mapping[str, Any], cwd: Path | None = None) -> FileDiff | None:
-    """The diff a file tool would make, computed against the file on disk (blocking: run in a thread)."""
+def load_preview(tool_name: str, tool_input: Mapping[str, Any], cwd: Path | None = None, *,
+                 machine: Machine | None = None) -> FileDiff | None:
+    """The diff a file tool would make, computed against the file on disk (blocking: run in a thread).
+
+    ``machine``: the machine the CLI runs on, when that is another one (`remote/machine.py`)."""
     path = file_path_of(tool_name, tool_input)
     if path is None:
         return None
-    disk = read_guarded(resolve(path, cwd), path)
+    if machine is not None and machine.remote:
+        from claude_tui.remote.machine import read_preview
+
+        disk = DiskFile(*read_preview(machine, path, str(cwd or ""), compute.MAX_CHARS))
+    else:
+        disk = read_guarded(resolve(path, cwd), path)
     if disk.guard is not None:
         return disk.guard
     if tool_name == "Write":

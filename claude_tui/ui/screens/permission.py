@@ -172,7 +172,14 @@ class PermissionScreen(TellDialog):
         # Reads the file on disk (guarded: regular files only, size-capped); never touches widgets.
         # A preview is a courtesy: whatever goes wrong, the dialog must stay answerable.
         try:
-            diff = load_preview(self.request.tool_name, self.request.input, self.cwd)
+            options = getattr(self.app, "options", None)
+            if getattr(options, "ssh", None) is not None:  # the file is on the machine the CLI runs on
+                from claude_tui.remote.machine import machine_for
+
+                diff = load_preview(self.request.tool_name, self.request.input, self.cwd,
+                                    machine=machine_for(options))  # type: ignore[arg-type]
+            else:
+                diff = load_preview(self.request.tool_name, self.request.input, self.cwd)
         except Exception as error:  # noqa: BLE001
             diff = FileDiff(self.file_path or "", "edit", note=f"No preview: {type(error).__name__}.")
         self.post_message(self.PreviewReady(diff))

@@ -1,0 +1,45 @@
+"""The session browser for a CLI on another machine: its store, mirrored over ssh in a worker.
+
+The browser opens at once on the local mirror (`remote/machine.py`, in claude-tui's cache dir) as it
+was last synced; a thread worker then syncs the mirror over the host's shared ssh connection and
+asks the browser to re-list. No key handler waits on the network.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from textual.worker import get_current_worker
+
+from claude_tui.remote.machine import machine_for
+from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+
+if TYPE_CHECKING:
+    from claude_tui.ui.app import ClaudeTuiApp
+
+
+def session_browser(app: ClaudeTuiApp) -> SessionBrowserScreen:
+    options = app.options
+    if options.ssh is None:
+        return SessionBrowserScreen(Path(options.cwd or ".").resolve())
+    machine = machine_for(options)
+    chat = app.chat
+    # The remote directory as the CLI reported it (absolute); the flag's value until it has.
+    cwd = (chat.conversation.status.cwd if chat is not None else "") or options.cwd or "."
+    screen = SessionBrowserScreen(Path(str(PurePosixPath(cwd))), config_root=machine.session_root(),
+                                  index_path=machine.index_path())
+
+    def sync() -> None:
+        try:
+            machine.sync_sessions()
+        except OSError as error:
+            if not get_current_worker().is_cancelled:
+                app.call_from_thread(app.notify, f"Could not read the sessions on {machine.label}: {error}",
+                                     severity="error", timeout=8)
+            return
+        if screen.is_attached:
+            app.call_from_thread(screen.reload)
+
+    app.run_worker(sync, thread=True, group="remote-sessions", exclusive=True, exit_on_error=False)
+    return screen

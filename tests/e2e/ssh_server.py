@@ -1,0 +1,193 @@
+"""A throwaway OpenSSH server on 127.0.0.1 for the remote tier (`test_ssh_remote.py`).
+
+`SshServer` runs Debian's ``/usr/sbin/sshd`` on a free port with its own config, host key and a
+temporary ``authorized_keys`` holding a fresh client key, so the current user can log in to
+"another machine" that is this one. `client_config()` writes an ssh_config with Host aliases for
+the good path and for each fault (unknown host key, changed host key, a refused key); tests pass
+it as the ``ssh_options`` ``["-F", path]``, so nothing of the developer's own ~/.ssh is used.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+SSHD = os.environ.get("CLAUDE_TUI_E2E_SSHD", "/usr/sbin/sshd")
+INSTALL_HINT = "install Debian's openssh-server (apt-get install -y openssh-server); .ci/run does"
+
+GOOD, UNKNOWN, CHANGED, BAD_KEY = "e2e-remote", "e2e-unknown-host", "e2e-changed-key", "e2e-refused-key"
+SLOW = "e2e-far-away"
+"""The good host behind `delay_proxy.py`: ``FAR_RTT`` seconds of round trip."""
+FAR_RTT = 0.2
+
+
+class SshServerError(RuntimeError):
+    pass
+
+
+def _keygen(path: Path) -> None:
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "claude-tui-e2e", "-f", str(path)],
+                   check=True, capture_output=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class SshServer:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.port = 0
+        self.user = getpass.getuser()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = root / "sshd.log"
+
+    # -- set-up ----------------------------------------------------------------------
+    def start(self) -> SshServer:
+        if not os.access(SSHD, os.X_OK):
+            raise SshServerError(f"{SSHD} is missing: {INSTALL_HINT}")
+        self.root.mkdir(parents=True, exist_ok=True)
+        for name in ("host_key", "client_key", "other_key", "impostor_host_key"):
+            _keygen(self.root / name)
+        (self.root / "authorized_keys").write_text((self.root / "client_key.pub").read_text())
+        os.chmod(self.root / "authorized_keys", 0o600)
+        if os.geteuid() == 0:
+            Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)  # sshd's privilege separation dir
+        for _attempt in range(5):
+            self.port = _free_port()
+            config = self._write_server_config()
+            with open(self.log, "ab") as log:
+                self.proc = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stdout=log, stderr=log,
+                                             stdin=subprocess.DEVNULL, start_new_session=True)
+            if self._wait_listening():
+                self._write_client_config()
+                return self
+            self.stop()
+        raise SshServerError(f"sshd did not start: {self.log.read_text(errors='replace')[-2000:]}")
+
+    def _write_server_config(self) -> Path:
+        config = self.root / "sshd_config"
+        config.write_text("\n".join([
+            f"Port {self.port}",
+            "ListenAddress 127.0.0.1",
+            f"HostKey {self.root / 'host_key'}",
+            f"PidFile {self.root / 'sshd.pid'}",
+            f"AuthorizedKeysFile {self.root / 'authorized_keys'}",
+            f"AllowUsers {self.user}",
+            "PubkeyAuthentication yes",
+            "PasswordAuthentication no",
+            "KbdInteractiveAuthentication no",
+            "PermitRootLogin prohibit-password",
+            "StrictModes no",
+            "UsePAM no",
+            "PrintMotd no",
+            "LogLevel VERBOSE",
+        ]) + "\n")
+        return config
+
+    def _wait_listening(self, timeout: float = 10) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc is not None and self.proc.poll() is not None:
+                return False
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                    if sock.recv(4).startswith(b"SSH-"):
+                        return True
+            except OSError:
+                time.sleep(0.05)
+        return False
+
+    def _write_client_config(self) -> None:
+        host_key = (self.root / "host_key.pub").read_text().split()[:2]
+        impostor = (self.root / "impostor_host_key.pub").read_text().split()[:2]
+        entry = f"[127.0.0.1]:{self.port}"
+        (self.root / "known_hosts").write_text(f"{entry} {' '.join(host_key)}\n")
+        (self.root / "known_hosts_changed").write_text(f"{entry} {' '.join(impostor)}\n")
+        (self.root / "known_hosts_empty").write_text("")
+
+        def host(alias: str, known_hosts: str, key: str = "client_key", proxy: str = "") -> str:
+            return "\n".join([
+                f"Host {alias}",
+                *([f"  ProxyCommand {proxy}"] if proxy else []),
+                # The proxy's host: the known_hosts entry stays [127.0.0.1]:port.
+                f"  HostKeyAlias [127.0.0.1]:{self.port}" if proxy else "  HostName 127.0.0.1",
+                f"  Port {self.port}",
+                f"  User {self.user}",
+                f"  IdentityFile {self.root / key}",
+                "  IdentitiesOnly yes",
+                "  IdentityAgent none",
+                f"  UserKnownHostsFile {self.root / known_hosts}",
+                "  GlobalKnownHostsFile /dev/null",
+                "  StrictHostKeyChecking yes",
+                "  CheckHostIP no",
+                "",
+            ])
+
+        self.client_config.write_text("\n".join([
+            host(GOOD, "known_hosts"),
+            host(UNKNOWN, "known_hosts_empty"),
+            host(CHANGED, "known_hosts_changed"),
+            host(BAD_KEY, "known_hosts", key="other_key"),
+            host(SLOW, "known_hosts", proxy=f"{sys.executable} {Path(__file__).with_name('delay_proxy.py')} "
+                                          f"127.0.0.1 {self.port} {FAR_RTT / 2}"),
+        ]))
+
+    @property
+    def client_config(self) -> Path:
+        return self.root / "ssh_config"
+
+    @property
+    def ssh_options(self) -> list[str]:
+        return ["-F", str(self.client_config)]
+
+    # -- faults ----------------------------------------------------------------------
+    def session_processes(self) -> list[int]:
+        """The per-connection sshd children (the listener's children)."""
+        if self.proc is None:
+            return []
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat[stat.rfind(")") + 2:].split()[1]) == self.proc.pid:
+                found.append(int(entry))
+        return found
+
+    def drop_connections(self) -> int:
+        """SIGKILL every connection's sshd child: the network, as far as ssh can tell, went away."""
+        killed = 0
+        for pid in self.session_processes():
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+        return killed
+
+    # -- tear-down -------------------------------------------------------------------
+    def stop(self) -> None:
+        self.drop_connections()
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+            self.proc = None
