@@ -31,9 +31,14 @@ class DialogHost(App[None]):
 
     CSS_PATH = DIALOG_CSS
 
-    def __init__(self, dialog: GuardedDialog, theme: str = "textual-dark") -> None:
+    def __init__(self, dialog: GuardedDialog, theme: str = "textual-dark", *, waiting: bool = False) -> None:
+        """``waiting=False``: the dialog opens as if Tab had moved to it (these tests are about its keys;
+        tests/pilot/test_typing_never_answers.py is about getting there)."""
         super().__init__()
         self.dialog = dialog
+        if not waiting:
+            dialog.waiting = False
+            dialog.remove_class("-waiting")
         self.results: list[PermissionDecision] = []
         self.quit_requested = False
         self._theme_name = theme

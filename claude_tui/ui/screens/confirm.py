@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from claude_tui.protocol.sanitize import printable
-from claude_tui.ui.screens.dialog_base import GuardedModal
+from claude_tui.ui.screens.dialog_base import GuardedModal, waiting_notice
 
 
 class ConfirmScreen(GuardedModal[bool]):
@@ -40,6 +40,7 @@ class ConfirmScreen(GuardedModal[bool]):
             yield Static(Content.styled(self.question, "bold"), id="confirm-question")
             if self.detail:
                 yield Static(Content(printable(self.detail)), id="confirm-detail")
+            yield waiting_notice(self.waiting)
             with Horizontal(id="confirm-keys"):
                 yield Static(Content.assemble(("y", "bold"), f" {self.yes}    ", ("n", "bold"), f"/Esc {self.no}"))
                 yield Static("keys paused…", classes="guard-notice", markup=False)

@@ -12,14 +12,26 @@ Ways out
   the request is gone. (Use the callback form of ``push_screen``: a
   ``wait_for_dismiss`` future would never resolve for a cancelled dialog.)
 
+Typing never answers
+--------------------
+Every guarded modal opens *waiting*: it is shown, but it has no focus and takes no
+answer. What the user types meanwhile (letters, digits, Space, Enter, Backspace, a
+paste) goes on into the chat prompt, in order, through the prompt's own queue
+(:meth:`PromptInput.type_in`); no answer key does anything. **Tab** moves to the
+dialog: prose typed at the keyboard never holds a Tab (a pasted tab arrives as a
+paste, not a key), so no sentence, with any pauses, can answer. A click on the dialog
+moves to it too. Once there, Tab goes back to the prompt.
+
 Typeahead guard
 ---------------
-Each time the dialog becomes the active screen it is *armed* for ``guard_ms``:
-actions run in that window are swallowed (not passed on — an Esc meant for the
-prompt must not reach an app-level binding either), and the screen carries the
-``-armed`` class so the key bar can say "keys paused". Every key in the window
-arms it again, so continuous typing never approves anything. Clicks on key hints
-go through the same actions, so they obey the guard too.
+Each time the dialog is moved to (or becomes active again after another screen)
+it is *armed* for ``guard_ms``: actions run in that window are swallowed (not passed
+on — an Esc meant for the prompt must not reach an app-level binding either), and the
+screen carries the ``-armed`` class so the key bar can say "keys paused". A
+printable key in that window means the Tab was not meant for the dialog (a
+completion Tab, say): the key goes to the prompt and the dialog steps back to
+waiting. Clicks on key hints go through the same actions, so they obey the guard too.
+The guard reads :attr:`GuardedModal.clock` (``time.monotonic``; tests may replace it).
 
 The guard itself lives in :class:`GuardedModal`, which the smaller yes/no modals
 (rewind files, quit while a turn runs) share: any modal whose keys do something
@@ -29,6 +41,7 @@ that cannot be undone must not act on keys typed for the screen below it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import ClassVar, Generic, TypeVar
 
 from textual import events, on
@@ -38,6 +51,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Static
 
 from claude_tui.config import Config
@@ -51,6 +65,16 @@ DEFAULT_GUARD_MS: int = Config.model_fields["typeahead_guard_ms"].default
 
 ResultT = TypeVar("ResultT")
 
+STEP_IN_KEY = "tab"
+"""The one key that moves from the prompt to a waiting dialog (and back)."""
+WAITING_WORDS = "Tab to answer · until then your typing goes to the prompt"
+STEPPED_IN_WORDS = "Tab back to the prompt"
+
+
+def waiting_notice(waiting: bool = True) -> Static:
+    """The line that says how to reach a waiting dialog (its text follows the state)."""
+    return Static(WAITING_WORDS if waiting else STEPPED_IN_WORDS, classes="waiting-notice", markup=False)
+
 
 class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     """A modal whose answer keys obey the typeahead guard (see the module docstring).
@@ -63,6 +87,8 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     MARK_PAUSED: ClassVar[bool] = True
     """Set ``-paused`` on a swallowed key (a class change restyles the screen: off where unused)."""
+    clock: ClassVar[Callable[[], float]] = staticmethod(time.monotonic)
+    """The guard's clock (seconds). Tests replace it to run long pauses in no time."""
 
     def __init__(self, *, guard_ms: int | None = None, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
@@ -74,6 +100,11 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         self._guard_timer: Timer | None = None
         self._shown = False
         """Set when the modal first becomes the active screen; keys before that never count."""
+        self.waiting = True
+        """Shown without focus: typing goes to the prompt, no key answers (see the module docstring)."""
+        self._focus_later: Widget | None = None
+        """What the modal wanted focused while waiting: focused when the user moves to it."""
+        self.set_class(True, "-waiting")
 
     @property
     def settled(self) -> bool:
@@ -82,7 +113,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     @property
     def armed(self) -> bool:
-        return time.monotonic() < self._armed_until
+        return self.clock() < self._armed_until
 
     def guard_length_ms(self) -> int:
         if self.guard_ms is not None:
@@ -100,13 +131,13 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             self._armed_until = 0.0
             self._show_guard(False)
             return
-        self._armed_until = time.monotonic() + ms / 1000
+        self._armed_until = self.clock() + ms / 1000
         self._show_guard(True)
         self._guard_timer = self.set_timer(ms / 1000, self._disarm)
 
     def _disarm(self) -> None:
         self._guard_timer = None
-        remaining = self._armed_until - time.monotonic()
+        remaining = self._armed_until - self.clock()
         if remaining > 0:  # re-armed meanwhile (or a slow clock): check again later
             self._guard_timer = self.set_timer(max(remaining, 0.05), self._disarm)
         else:
@@ -124,7 +155,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     def _swallow(self) -> bool:
         """A key or click arrived: if the guard is up, keep it up and report the key as swallowed."""
-        if self._shown and not self._settled and self.armed and self.is_active:
+        if self._shown and not self._settled and not self.waiting and self.armed and self.is_active:
             self.arm()
             if self.MARK_PAUSED:
                 self.add_class("-paused")
@@ -132,26 +163,117 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         return False
 
     def keys_open(self) -> bool:
-        """May a key or click act now? (Guard passed, modal visible, nothing settled.)
+        """May a key or click act now? (Moved to, guard passed, modal visible, nothing settled.)
 
         A key that arrives while the guard is up re-arms it: someone still typing what they meant
         for the screen below keeps the modal closed, so answering takes a pause and then a fresh key.
         """
+        if self.waiting:
+            return False
         if self._swallow():
             return False
         return self._shown and not self._settled and not self.armed and self.is_active
 
-    def on_key(self, event: events.Key) -> None:
-        # Keys no action binds (letters of a sentence) count as typing too. What was being typed
-        # goes on in the prompt below: a dialog that pops up mid-sentence costs no words.
-        if self._swallow() and event.is_printable and event.character:
-            self._keep_typed(event.character)
+    # ------------------------------------------------------------------ waiting / moved to
 
-    def _keep_typed(self, character: str) -> None:
-        chat = getattr(self.app, "chat", None)
-        prompts = chat.query("#prompt") if chat is not None else None
-        if prompts:
-            prompts.first().insert(character)  # type: ignore[attr-defined]  # the chat's PromptInput
+    def step_in(self) -> None:
+        """Move from the prompt to the dialog: focus its part, and arm the guard."""
+        if not self.waiting or self._settled:
+            return
+        self.waiting = False
+        self.set_class(False, "-waiting")
+        self._show_waiting()
+        target, self._focus_later = self._focus_later, None
+        if target is None or not target.is_attached or not target.focusable:
+            target = self.focus_target()
+        if target is not None:
+            super().set_focus(target)
+        self.arm()
+
+    def step_out(self) -> None:
+        """Back to the prompt: the dialog stays shown, waiting, and keeps its place (mode, step)."""
+        if self.waiting or self._settled:
+            return
+        self._focus_later = self.focused
+        self.waiting = True
+        self.set_class(True, "-waiting")
+        self.remove_class("-paused")
+        self._show_waiting()
+        super().set_focus(None)
+
+    def focus_target(self) -> Widget | None:
+        """What takes focus when the user moves to the dialog: ``AUTO_FOCUS``, if it matches."""
+        if self.AUTO_FOCUS:
+            for widget in self.query(self.AUTO_FOCUS):
+                if widget.focusable:
+                    return widget
+        return None
+
+    def _show_waiting(self) -> None:
+        for notice in self.query(".waiting-notice").results(Static):
+            notice.update(WAITING_WORDS if self.waiting else STEPPED_IN_WORDS)
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        # While waiting nothing in the dialog may take focus (a focused list would take digits and
+        # Enter): what asked for focus gets it when the user moves here.
+        if self.waiting and widget is not None:
+            self._focus_later = widget
+            return
+        super().set_focus(widget, scroll_visible=scroll_visible, from_app_focus=from_app_focus)
+
+    def on_key(self, event: events.Key) -> None:
+        if self._settled:
+            return
+        if event.key == STEP_IN_KEY:
+            event.stop()
+            event.prevent_default()
+            if self.waiting and self._tab_for_menu():
+                from claude_tui.ui.typeahead import type_into_prompt
+
+                type_into_prompt(self.app, event.key, None, any_key=True)
+            elif self.waiting:
+                self.step_in()
+            else:
+                self.step_out()
+            return
+        if self.waiting:
+            # Nothing reaches the dialog's bindings: typing goes on in the prompt, the rest waits.
+            event.stop()
+            event.prevent_default()
+            self._type_below(event)
+            return
+        # Keys no action binds (letters of a sentence) count as typing too. A letter typed in the
+        # guard after Tab says the Tab was not meant for the dialog: back to waiting, the letter
+        # goes on in the prompt.
+        if self._swallow() and event.is_printable and event.character:
+            event.stop()
+            event.prevent_default()
+            self.step_out()
+            self._type_below(event)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        # A click on a waiting dialog is a deliberate move to it (never an answer: the key bar's
+        # actions still see keys_open() False until the guard falls).
+        if self.waiting and not self._settled:
+            self.step_in()
+
+    def _type_below(self, event: events.Key) -> None:
+        from claude_tui.ui.typeahead import type_into_prompt
+
+        type_into_prompt(self.app, event.key, event.character)
+
+    def _tab_for_menu(self) -> bool:
+        """Tab completes in the prompt's open completion menu rather than moving here."""
+        from claude_tui.ui.typeahead import prompt_menu_open
+
+        return prompt_menu_open(self.app)
+
+    def on_paste(self, event: events.Paste) -> None:
+        if self.waiting and not self._settled:
+            event.stop()
+            from claude_tui.ui.typeahead import paste_into_prompt
+
+            paste_into_prompt(self.app, event.text)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         # Subclasses hook in through resumed_settled/first_shown: a second on_screen_resume in a
@@ -159,7 +281,10 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         if self._settled:
             self.resumed_settled()
             return
-        self.arm()
+        if self.waiting:
+            super().set_focus(None)  # Textual's AUTO_FOCUS ran first
+        else:
+            self.arm()
         if not self._shown:
             self._shown = True
             self.first_shown()
@@ -226,6 +351,7 @@ class GuardedDialog(GuardedModal[PermissionDecision]):
                 yield from self.compose_body()
             with Vertical(id="foot"):
                 yield from self.compose_foot()
+                yield waiting_notice(self.waiting)
                 with Horizontal(id="keys"):
                     yield KeyBar(self.hints(), id="key-bar")
                     yield Static("keys paused…", classes="guard-notice", markup=False)

@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from claude_tui.diff.display import project_relative
 from claude_tui.protocol.sanitize import one_line
-from claude_tui.ui.screens.dialog_base import GuardedModal
+from claude_tui.ui.screens.dialog_base import GuardedModal, waiting_notice
 
 MAX_LISTED = 200
 
@@ -54,6 +54,7 @@ class RewindScreen(GuardedModal[bool]):
                                           (f"−{self.deletions}", "$text-error"),
                                           " lines undone. The conversation stays as it is and Claude is not told: "
                                           "say so in your next prompt if it matters."), id="rewind-note")
+            yield waiting_notice(self.waiting)
             with Horizontal(id="rewind-keys"):
                 yield Static(Content.assemble(("y", "bold"), " rewind    ", ("n", "bold"), "/Esc keep the files"))
                 yield Static("keys paused…", classes="guard-notice", markup=False)

@@ -42,6 +42,18 @@ class PromptInput(TextArea):
 
         (Not `Changed`: that name is TextArea's own message.)"""
 
+    class Typed(Message, bubble=False):
+        """A key (or a paste) typed while a dialog waits on top, for this prompt.
+
+        Posted to the prompt itself, so it is applied in the prompt's own queue, after any key
+        already queued for it: what was typed before the dialog appeared is never overtaken."""
+
+        def __init__(self, key: str, character: str | None, paste: str | None = None) -> None:
+            super().__init__()
+            self.key = key
+            self.character = character
+            self.paste = paste
+
     def __init__(self, history: PromptHistory | None = None, **kwargs: object) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)  # type: ignore[arg-type]
         # Not `history`: TextArea uses that name for its undo history.
@@ -120,6 +132,19 @@ class PromptInput(TextArea):
                 self._replace_all(following)
                 return
         await super()._on_key(event)
+
+    @on(Typed)
+    async def _typed(self, message: Typed) -> None:
+        if self.read_only:
+            return
+        if message.paste is not None:
+            result = self._replace_via_keyboard(message.paste, *self.selection)
+            if result:
+                self.move_cursor(result.end_location)
+        elif message.key == "backspace":
+            self.action_delete_left()
+        else:  # the prompt's own handling: Enter sends, Ctrl+J adds a line, letters are inserted
+            await self._on_key(events.Key(message.key, message.character))
 
     def _replace_all(self, text: str) -> None:
         self.text = text
