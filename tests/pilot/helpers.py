@@ -50,3 +50,8 @@ def idle(app: ClaudeTuiApp) -> bool:
     from claude_tui.session.status import Activity
 
     return chat(app).conversation.status.activity is Activity.IDLE and chat(app).conversation.status.turns > 0
+
+
+async def answer(pilot: Pilot, *keys: str) -> None:
+    """Move to the waiting dialog (Tab) and press ``keys`` there (tests run with the guard at 0)."""
+    await pilot.press("tab", *keys)

@@ -113,9 +113,10 @@ async def test_the_tell_box_obeys_the_typeahead_guard(
     dialog, request = make(300)
     app = DialogHost(dialog)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("t")  # typeahead: does not open the box
+        await pilot.press("t")  # typeahead: does not open the box, and steps back to waiting
         await settle(pilot)
-        assert dialog.mode == "main"
+        assert dialog.mode == "main" and dialog.waiting
+        await pilot.press("tab")
         clock.now += 0.301
         await pilot.press("t", "o", "k")
         await settle(pilot)

@@ -441,14 +441,15 @@ async def test_typeahead_is_ignored_until_the_guard_passes(make: Any, clock: Fak
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("y", "n", "escape", "t", "a")
         await settle(pilot)
-        assert app.results == [] and dialog.has_class("-armed") and dialog.mode == "main"
-        assert "keys paused" in screen_text(app)
-        clock.now += 0.299
+        # The first letter in the guard said "still typing": back to waiting, nothing answered.
+        assert app.results == [] and dialog.waiting and dialog.mode == "main"
+        clock.now += 1
         await pilot.press("y")
         await settle(pilot)
-        assert app.results == []
-        clock.now += 0.002
-        assert dialog.armed  # that late "y" re-armed the guard: still typing
+        assert app.results == []  # waiting: no key answers, however long the pause
+        await pilot.press("tab")
+        await settle(pilot)
+        assert not dialog.waiting and dialog.has_class("-armed") and "keys paused" in screen_text(app)
         clock.now += 0.3
         await pilot.pause(0.4)  # the notice goes when the guard timer next checks (real time)
         assert not dialog.has_class("-armed")
@@ -463,7 +464,8 @@ async def test_guard_in_real_time() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("y")
         await settle(pilot)
-        assert app.results == []
+        assert app.results == [] and dialog.waiting
+        await pilot.press("tab")
         await pilot.pause(1.05)
         await pilot.press("y")
         await settle(pilot)
@@ -702,6 +704,8 @@ async def test_question_guard_and_review_rearm(clock: FakeClock) -> None:
         await pilot.press("2", "enter", "enter")
         await settle(pilot)
         assert app.dialog.step == 0 and app.results == [] and app.dialog.answers[0].picked == set()
+        assert app.dialog.waiting  # the "2" in the guard: back to waiting
+        await pilot.press("tab")
         clock.now += 0.31
         await pilot.press("2", "enter", "enter", "enter")  # the review re-arms: these Enters do not send
         await settle(pilot)
@@ -862,15 +866,18 @@ async def test_cancel_then_next_dialog_gets_its_own_answer() -> None:
         first.cancel("cancelled")
         app.push_screen(second, app.results.append)
         await settle(pilot)
-        assert app.screen is second
+        assert app.screen is second and second.waiting
         await pilot.press("n")
+        await settle(pilot)
+        assert app.results == []  # waiting: n is typing, not an answer
+        await pilot.press("tab", "n")
         await settle(pilot)
     assert [d.request_id for d in app.results] == ["second"]
 
 
-async def test_typing_through_the_guard_keeps_it_up(clock: FakeClock) -> None:
-    # Someone still typing when the dialog appears ("yyyy…" every 100 ms for 2 s) approves nothing;
-    # after a pause as long as the guard, a fresh key acts.
+async def test_typing_through_the_guard_steps_back_to_waiting(clock: FakeClock) -> None:
+    # Someone still typing when the dialog was moved to ("yyyy…" every 100 ms for 2 s) approves
+    # nothing: the first key sends the dialog back to waiting. Tab, a pause, then a key acts.
     dialog = PermissionScreen(bash_request(), guard_ms=300)
     app = DialogHost(dialog)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -879,7 +886,12 @@ async def test_typing_through_the_guard_keeps_it_up(clock: FakeClock) -> None:
             clock.now += 0.1
             await pilot.press("y")
             await settle(pilot)
-        assert app.results == [] and dialog.has_class("-armed")
+        assert app.results == [] and dialog.waiting
+        clock.now += 0.31
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.results == []
+        await pilot.press("tab")
         clock.now += 0.31
         await pilot.press("y")
         await settle(pilot)
@@ -894,6 +906,7 @@ async def test_unbound_letters_keep_the_guard_up_too(clock: FakeClock) -> None:
         clock.now += 0.25
         await pilot.press("h")  # not a dialog key: still typing
         await settle(pilot)
+        assert dialog.waiting  # a letter in the guard: back to waiting
         clock.now += 0.25  # 0.5 s after the dialog appeared, but only 0.25 s after the last key
         await pilot.press("y")
         await settle(pilot)

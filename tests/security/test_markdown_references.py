@@ -132,9 +132,13 @@ async def test_a_link_click_shows_the_address_and_asks_behind_the_guard(monkeypa
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 5, "the link question")
         confirm = app.screen
         assert "https://docs.example/page" in "\n".join(screen_rows(app))
-        await pilot.press("y")  # at once: swallowed by the guard (the app's default, 400 ms)
+        await pilot.press("y")  # at once: the question waits, y is typing
         await pilot.pause(0.1)
         assert opened == [] and app.screen is confirm
+        await pilot.press("tab", "y")  # moved to it, but y at once: swallowed by the guard (400 ms)
+        await pilot.pause(0.1)
+        assert opened == [] and app.screen is confirm
+        await pilot.press("tab")
         await pilot.pause(0.6)
         await pilot.press("y")
         await wait_for(pilot, lambda: opened == ["https://docs.example/page"], 5, "the link to open")

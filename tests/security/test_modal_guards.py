@@ -1,6 +1,6 @@
-"""The small yes/no modals whose `y` cannot be undone (rewind files, quit while a turn runs) obey the
-typeahead guard like the permission dialogs: keys typed as they appear do nothing, and a key after a
-pause as long as the guard acts."""
+"""The small yes/no modals whose `y` cannot be undone (rewind files, quit while a turn runs) open
+waiting like the permission dialogs: keys typed as they appear do nothing (they go to the prompt),
+and only Tab, a pause as long as the guard, and a key act."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ async def test_y_typed_right_after_r_never_rewinds(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:edit the file")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="permission dialog")
+        await pilot.press("tab")
         await pilot.pause(PAST_GUARD)
         await pilot.press("y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
@@ -37,14 +38,16 @@ async def test_y_typed_right_after_r_never_rewinds(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
         dialog = app.screen
         await pilot.press("y")
-        await pilot.pause(0.1)
-        assert app.screen is dialog and not dialog.settled, "an instant y answered the rewind dialog"
-        assert dialog.has_class("-paused")
-        await wait_for(pilot, lambda: "keys paused" in _screen_text(app), what="the notice")
-        assert [(r["subtype"], r["dry_run"]) for r in sent] == [("rewind_files", True)]
-        # After a pause as long as the guard, y rewinds.
         await pilot.pause(PAST_GUARD)
-        assert not dialog.has_class("-paused")
+        assert app.screen is dialog and not dialog.settled, "a y answered the waiting rewind dialog"
+        assert dialog.waiting and "Tab to answer" in _screen_text(app)
+        assert [(r["subtype"], r["dry_run"]) for r in sent] == [("rewind_files", True)]
+        # Tab moves to it; y right then is still typing (back to waiting); Tab, a pause, y rewinds.
+        await pilot.press("tab", "y")
+        await pilot.pause(0.1)
+        assert dialog.waiting and not dialog.settled
+        await pilot.press("tab")
+        await pilot.pause(PAST_GUARD)
         await pilot.press("y")
         await wait_for(pilot, lambda: any(isinstance(i, NoteItem) and i.text.startswith("Rewound 1 file")
                                           for i in screen.conversation.items), what="rewound note")
@@ -56,6 +59,7 @@ async def test_escape_typed_as_the_rewind_dialog_appears_is_ignored_too(tmp_path
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:edit the file")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="permission dialog")
+        await pilot.press("tab")
         await pilot.pause(PAST_GUARD)
         await pilot.press("y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
@@ -63,8 +67,9 @@ async def test_escape_typed_as_the_rewind_dialog_appears_is_ignored_too(tmp_path
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
         dialog = app.screen
         await pilot.press("n", "escape")
-        await pilot.pause(0.1)
+        await pilot.pause(PAST_GUARD)
         assert app.screen is dialog
+        await pilot.press("tab")
         await pilot.pause(PAST_GUARD)
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen is not dialog, what="the dialog to close")
@@ -83,10 +88,11 @@ async def test_quit_confirmation_ignores_an_instant_y(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the quit question")
         dialog = app.screen
         await pilot.press("y")  # and one the moment it appears
-        last = time.monotonic()
         await pilot.pause(0.1)
         assert app.is_running and not app.is_quitting and app.screen is dialog
-        await wait_for(pilot, lambda: "keys paused" in _screen_text(app), what="the notice")
+        await wait_for(pilot, lambda: "Tab to answer" in _screen_text(app), what="the notice")
+        await pilot.press("tab")
+        last = time.monotonic()
         await pilot.pause(guard / 1000 + 0.25 - (time.monotonic() - last))
         assert app.is_running and not app.is_quitting
         await pilot.press("y")
@@ -101,4 +107,7 @@ async def test_confirm_guard_comes_from_the_config_and_zero_disables_it(tmp_path
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
         assert app.screen.guard_length_ms() == 0  # type: ignore[attr-defined]
         await pilot.press("y")
+        await pilot.pause(0.1)
+        assert answers == []  # waiting: y is typing
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: answers == [True], what="the answer")

@@ -32,10 +32,15 @@ async def test_a_then_enter_typed_fast_saves_no_rule(clock: FakeClock) -> None:
     app = DialogHost(dialog)
     async with app.run_test(size=(120, 40)) as pilot:
         await _past_the_opening_guard(pilot, clock)
-        await pilot.press("a", "enter", "1")
+        await pilot.press("a", "enter")
         await settle(pilot)
         assert app.results == [] and dialog.mode == "always" and dialog.armed
         assert "keys paused" in screen_text(app)  # said in the picker: the key bar is hidden there
+        await pilot.press("1")  # still typing: back to waiting, the picker kept
+        await settle(pilot)
+        assert app.results == [] and dialog.mode == "always" and dialog.waiting
+        await pilot.press("tab")
+        await settle(pilot)
         clock.now += GUARD_S + 0.01
         await pilot.pause(0.4)  # the guard timer notices (real time)
         assert "keys paused" not in screen_text(app)

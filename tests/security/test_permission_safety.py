@@ -102,6 +102,12 @@ async def test_tool_runs_only_after_an_explicit_key_on_the_visible_dialog(tmp_pa
         await pilot.pause(1.0)  # the CLI waits; nothing runs on its own
         assert h.app.screen is dialog
         _assert_nothing_ran(h)
+        await pilot.press("y")  # waiting: typing, not an answer
+        await pilot.pause(0.3)
+        assert h.app.screen is dialog
+        _assert_nothing_ran(h)
+        await pilot.press("tab")
+        await _past_guard(pilot)
         await pilot.press("y")
         await wait_turn_end(pilot, h.app, 1)
         answers = permission_answers(h.log)
@@ -116,15 +122,18 @@ async def test_typeahead_within_the_guard_is_ignored(tmp_path: Path) -> None:
     h = Harness(tmp_path, guard_ms=guard)
     async with h.app.run_test(size=SIZE) as pilot:
         dialog = await h.ask(pilot)
+        await pilot.press("y", "a", "1", "y")  # waiting: all typing
+        await pilot.press("tab")
         shown = time.monotonic()
-        await pilot.press("y", "a", "1", "enter", "y")
+        await pilot.press("y", "a", "1", "y")  # on the heels of Tab: still typing, back to waiting
         last = time.monotonic()
         assert last - shown < guard / 1000, "the keys were not typed within the guard"
         await pilot.pause(0.1)
-        assert h.app.screen is dialog
+        assert h.app.screen is dialog and dialog.waiting
         _assert_nothing_ran(h)
-        # Every key re-armed the guard: it falls a full guard after the LAST key, not after the first.
-        await pilot.pause(guard / 1000 + 0.25 - (time.monotonic() - last))
+        assert prompt_text(h.app).endswith("ya1yya1y")
+        await pilot.press("tab")
+        await pilot.pause(guard / 1000 + 0.25)
         assert h.app.screen is dialog  # nothing typed earlier fires late either
         _assert_nothing_ran(h)
         await pilot.press("n")
@@ -165,6 +174,12 @@ async def test_keys_typed_before_the_dialog_appears_never_approve(tmp_path: Path
         assert h.app.screen is dialog, (permission_answers(h.log), presses, h.app.screen_stack)
         _assert_nothing_ran(h)
         assert set(prompt_text(h.app)) <= {"y"}  # the early keys went to the prompt, where they belong
+        assert len(prompt_text(h.app)) == presses + 2  # every one of them
+        await pilot.press("escape")  # waiting: Esc answers nothing either
+        await pilot.pause(0.2)
+        assert h.app.screen is dialog
+        await pilot.press("tab")
+        await pilot.pause(guard / 1000 + 0.25)
         await pilot.press("escape")
         await wait_turn_end(pilot, h.app, 1)
         assert [a["response"]["response"]["behavior"] for a in permission_answers(h.log)] == ["deny"]
@@ -188,6 +203,7 @@ async def test_escape_denies(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     async with h.app.run_test(size=SIZE) as pilot:
         dialog = await h.ask(pilot)
+        await pilot.press("tab")
         await _past_guard(pilot)
         await pilot.press("escape")
         await wait_turn_end(pilot, h.app, 1)
@@ -276,6 +292,7 @@ async def test_answer_to_an_unknown_or_already_answered_request_is_dropped(tmp_p
         rid = h.request_id()
         connection = chat(h.app).connection
         assert await connection.answer_permission(builders.allow("not-a-request", {})) is False
+        await pilot.press("tab")
         await _past_guard(pilot)
         await pilot.press("y")
         await wait_turn_end(pilot, h.app, 1)

@@ -87,7 +87,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     MARK_PAUSED: ClassVar[bool] = True
     """Set ``-paused`` on a swallowed key (a class change restyles the screen: off where unused)."""
-    clock: ClassVar[Callable[[], float]] = staticmethod(time.monotonic)
+    clock: ClassVar[Callable[[], float]] = staticmethod(lambda: time.monotonic())
     """The guard's clock (seconds). Tests replace it to run long pauses in no time."""
 
     def __init__(self, *, guard_ms: int | None = None, name: str | None = None, id: str | None = None,
