@@ -52,7 +52,7 @@ async def test_bash_allowed_with_y(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
         tool = next(i for i in chat(app).conversation.items if isinstance(i, ToolItem))
         assert tool.state is ToolState.WAITING
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app))
         assert tool.state is ToolState.DONE
         # The decision is shown once, on the card (no separate note line repeating it).
@@ -67,7 +67,7 @@ async def test_bash_denied_with_n(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:bash please")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen")
-        await pilot.press("n")
+        await pilot.press("tab", "n")
         await wait_for(pilot, lambda: idle(app))
         tool = next(i for i in chat(app).conversation.items if isinstance(i, ToolItem))
         assert tool.state is ToolState.DENIED
@@ -80,7 +80,7 @@ async def test_edit_shows_diff_in_card(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:edit the file")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen")
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app))
         await pilot.pause(0.1)
         card = app.screen.query_one(ToolCard)
@@ -253,7 +253,7 @@ async def test_quit_while_busy_asks_first(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: chat(app).busy)
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
-        await pilot.press("n")
+        await pilot.press("tab", "n")
         assert app.is_running and type(app.screen).__name__ == "ChatScreen"
 
 
@@ -296,7 +296,7 @@ async def test_what_changed_panel_lists_edited_files(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:edit the file")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen")
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app))
         chat(app).focus()
         await pilot.press("ctrl+g")

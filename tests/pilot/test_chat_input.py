@@ -76,7 +76,7 @@ async def test_ctrl_e_toggles_the_latest_tool_card_while_the_prompt_has_focus(tm
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:bash please")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         assert any(isinstance(item, ToolItem) for item in chat(app).conversation.items)
         card = list(chat(app).query(ToolCard))[-1]
@@ -106,7 +106,7 @@ async def test_ctrl_e_in_the_find_field_still_goes_to_the_end_of_the_line(tmp_pa
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:bash please")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         card = list(chat(app).query(ToolCard))[-1]
         before = card.expanded
@@ -284,7 +284,7 @@ async def test_ctrl_c_while_a_turn_runs_asks_before_quitting(tmp_path: Path) -> 
         await wait_for(pilot, lambda: chat(app).busy)
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", what="confirm")
-        await pilot.press("n")
+        await pilot.press("tab", "n")
         assert app.is_running and type(app.screen).__name__ == "ChatScreen"
 
 
@@ -356,6 +356,6 @@ async def test_the_status_bar_counts_the_turns_time_also_while_waiting_for_you(t
         await pilot.pause(1.0)
         bar.refresh = real_refresh  # type: ignore[method-assign]
         assert redraws, "the elapsed time is redrawn while the dialog waits"
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         await wait_for(pilot, lambda: " · " not in str(bar.render()).split("│")[3], what="no time when idle")

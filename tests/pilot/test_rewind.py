@@ -14,7 +14,7 @@ async def _edited(pilot) -> None:  # type: ignore[no-untyped-def]
     app = pilot.app
     await send(pilot, "kw:edit the file")
     await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="permission dialog")
-    await pilot.press("y")
+    await pilot.press("tab", "y")
     await wait_for(pilot, lambda: idle(app), what="turn end")
 
 
@@ -58,7 +58,7 @@ async def test_rewind_from_select_mode_shows_the_files_then_rewinds_on_y(tmp_pat
         dialog = app.screen
         assert dialog.files == [str(tmp_path / "a.txt")]  # type: ignore[attr-defined]
         assert (dialog.insertions, dialog.deletions) == (1, 1)  # type: ignore[attr-defined]
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: any(isinstance(i, NoteItem) and i.text.startswith("Rewound 1 file")
                                           for i in screen.conversation.items), what="rewound note")
         assert [(r["subtype"], r["dry_run"], r["user_message_id"]) for r in sent] == \
@@ -79,7 +79,7 @@ async def test_n_keeps_the_files_and_sends_nothing_more(tmp_path: Path) -> None:
         sent = _record_requests(screen)
         screen.rewind_last_prompt()
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
-        await pilot.press("n")
+        await pilot.press("tab", "n")
         await pilot.pause(0.3)
         assert not isinstance(app.screen, RewindScreen)
         assert not any(isinstance(i, NoteItem) and i.text.startswith("Rewound") for i in screen.conversation.items)

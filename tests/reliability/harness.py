@@ -167,9 +167,11 @@ async def wait_gone(pids: list[int], timeout: float = 8.0) -> list[int]:
 
 
 async def wait_guard_down(pilot: Pilot[Any], app: ClaudeTuiApp, screen_type: type, what: str) -> None:
-    """Wait for a guarded modal of `screen_type` to be up and past its typeahead guard (a fixed
+    """Wait for a guarded modal of `screen_type` to be up, moved to, and past its typeahead guard (a fixed
     pause is not enough on a loaded machine: a key pressed inside the guard is swallowed)."""
     await wait_for(pilot, lambda: isinstance(app.screen, screen_type), 10, what)
     dialog = app.screen
+    if getattr(dialog, "waiting", False):
+        await pilot.press("tab")  # a dialog opens waiting: Tab moves to it (and arms its guard)
     await wait_for(pilot, lambda: getattr(dialog, "_shown", False) and dialog.is_active
                    and not dialog.armed, 10, f"{what}: the guard down")  # type: ignore[attr-defined]

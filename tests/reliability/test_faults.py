@@ -252,7 +252,7 @@ async def _silent_permission_dialog(pilot: Pilot[Any], app: ClaudeTuiApp) -> tup
     assert chat(app).connection.alive
     ticks = chat(app).conversation.status.activity, time.monotonic()
     started = time.monotonic()
-    await pilot.press("down", "up", "x")  # handled at once; none of them answers
+    await pilot.press("down", "up", "x", "backspace")  # handled at once; none answers (x and Backspace: the draft)
     await pilot.pause()
     assert time.monotonic() - started < 2
     assert isinstance(app.screen, PermissionScreen) and ticks[0] is Activity.WAITING
