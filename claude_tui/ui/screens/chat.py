@@ -249,9 +249,13 @@ class ChatScreen(ChatPolish, Screen[None]):
             return False
         self.history.add(text)
         prompt = self.query_one(Composer).prompt
-        # Keys typed while the send was awaited stay: only the sent text leaves the prompt.
+        # Keys typed while the send was awaited stay: only the sent text leaves the prompt. Deleted
+        # as an edit, not by setting `text` (which put the cursor at the start, so the next keys
+        # landed before the ones already typed: "also" came out "lsoa").
         if from_prompt and prompt.text.startswith(raw):
-            prompt.text = prompt.text[len(raw):].lstrip("\n")
+            rest = prompt.text[len(raw):]
+            cut = len(raw) + len(rest) - len(rest.lstrip("\n"))
+            prompt.delete((0, 0), prompt.document.get_location_from_index(cut))
             self.drafts.save(prompt.text)
         # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
         self.query_one(ChatLog).anchor()
