@@ -146,11 +146,15 @@ class AppDriver:
         await self.wait(lambda: self.conversation.commands and self.conversation.status.activity is Activity.IDLE,
                         "the CLI's initialize handshake", timeout)
 
-    async def wait_screen(self, cls: type[S], timeout: float = DEFAULT_TIMEOUT) -> S:
-        """The active screen once it is a ``cls`` (a dialog pushed by the app)."""
+    async def wait_screen(self, cls: type[S], timeout: float = DEFAULT_TIMEOUT, *, move_to: bool = True) -> S:
+        """The active screen once it is a ``cls`` (a dialog pushed by the app).
+
+        A dialog opens waiting (typing goes to the prompt); ``move_to`` presses Tab to move to it."""
         screen = await self.wait(lambda: self.app.screen if isinstance(self.app.screen, cls) else None,
                                  f"a {cls.__name__}", timeout)
         await self.pilot.pause()  # let it mount and focus before keys arrive
+        if move_to and getattr(screen, "waiting", False):
+            await self.press("tab")
         return screen
 
     async def wait_chat_active(self, timeout: float = DEFAULT_TIMEOUT) -> None:

@@ -296,9 +296,26 @@ async def test_plan_approved_with_y(app_options: Options) -> None:
         await d.press("y")
         await d.wait_turns(1)
         tool = d.tool("ExitPlanMode")
-        assert tool.state is ToolState.DONE and tool.decision == "Plan approved"
+        assert tool.state is ToolState.DONE and tool.decision == "Plan approved; asking each time"
         await d.wait(lambda: d.conversation.status.permission_mode == "default", "the CLI to leave plan mode")
         assert d.texts().endswith(DONE_TEXT)
+
+
+async def test_plan_approved_with_y_after_accept_edits_goes_back_to_asking(app_options: Options) -> None:
+    # Issue 14: acceptEdits, then plan, then y on the plan. Left alone, the CLI restores acceptEdits
+    # (edits would then run unasked); y must leave plan mode for default, as the dialog says.
+    async with drive(app_options()) as d:
+        await d.wait(lambda: d.chat.connection.alive and d.conversation.commands, "the CLI to be ready")
+        d.chat.set_mode("acceptEdits")
+        await d.wait(lambda: d.conversation.status.permission_mode == "acceptEdits", "acceptEdits")
+        d.chat.set_mode("plan")
+        await d.wait(lambda: d.conversation.status.permission_mode == "plan", "plan mode")
+        await ask(d, "kw:plan it", PlanScreen)
+        await d.wait_on_screen("Approve, then ask each time (default)")
+        await d.press("y")
+        await d.wait_turns(1)
+        assert d.tool("ExitPlanMode").decision == "Plan approved; asking each time"
+        await d.wait(lambda: d.conversation.status.permission_mode == "default", "default mode after the plan")
 
 
 # -- interrupts ---------------------------------------------------------------------------------

@@ -753,7 +753,11 @@ async def test_plan_renders_markdown_and_y_approves() -> None:
         assert "Fix the bug" in text and "## Plan" not in text  # rendered, not raw
         await pilot.press("y")
         await settle(pilot)
-    assert app.results == [PermissionDecision(request.request_id, True, updated_input={}, words="Plan approved")]
+    assert app.results == [PermissionDecision(request.request_id, True, updated_input={},
+                                              updated_permissions=[{"type": "setMode", "mode": "default",
+                                                                    "destination": "session"}],
+                                              words="Plan approved; asking each time")]
+    assert "Approve, then ask each time (default)" in text and "accept edits (acceptEdits)" in text
 
 
 async def test_plan_a_approves_and_accepts_edits() -> None:

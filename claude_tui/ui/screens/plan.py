@@ -2,10 +2,15 @@
 
 The request's input is ``{}``; the plan Markdown comes in ``PermissionRequest.plan``
 (taken from the assistant's tool_use). Keys, behind the typeahead guard:
-``y`` approve (the CLI then leaves plan mode for the default mode), ``a`` approve
-and accept edits (``setMode acceptEdits`` for the session), ``n``/Esc keep
+``y`` approve and leave plan mode for ``default`` (ask before each tool), ``a``
+approve and accept edits (``setMode acceptEdits`` for the session), ``n``/Esc keep
 planning, ``t`` keep planning and tell Claude what to change (the ``tell`` mode
 shared with the permission dialog, :mod:`.dialog_tell`).
+
+An approval never widens permissions by itself: left alone, the CLI goes back to the
+mode that was on before plan mode (acceptEdits, if Shift+Tab passed through it), so
+``y`` sends ``setMode default`` explicitly. Only ``a`` turns on acceptEdits, and the key
+bar names the mode each key leads to.
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
 
 KEEP_PLANNING_MESSAGE = "The user wants to keep planning."
 ACCEPT_EDITS: dict[str, Any] = {"type": "setMode", "mode": "acceptEdits", "destination": "session"}
+ASK_EACH_TIME: dict[str, Any] = {"type": "setMode", "mode": "default", "destination": "session"}
+APPROVE_LABEL = "Approve, then ask each time (default)"
+APPROVE_ACCEPT_LABEL = "Approve, accept edits (acceptEdits)"
 
 
 def plan_text(request: PermissionRequest) -> str:
@@ -41,8 +49,8 @@ class PlanScreen(TellDialog):
     """Approve Claude's plan or keep planning. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "approve", "Approve"),
-        Binding("a", "approve_accept", "Approve, accept edits"),
+        Binding("y", "approve", APPROVE_LABEL),
+        Binding("a", "approve_accept", APPROVE_ACCEPT_LABEL),
         Binding("n", "keep", "Keep planning"),
         Binding("escape", "escape", "Keep planning / back", show=False),
         Binding("t", "tell", "Tell Claude what to change"),
@@ -82,9 +90,9 @@ class PlanScreen(TellDialog):
         yield from self.compose_tell()
 
     def hints(self) -> list[Hint]:
-        hints = [Hint("y", "Approve", "approve", "allow")]
+        hints = [Hint("y", APPROVE_LABEL, "approve", "allow")]
         if self.accept_suggestion is not None:
-            hints.append(Hint("a", "Approve, accept edits", "approve_accept", "allow"))
+            hints.append(Hint("a", APPROVE_ACCEPT_LABEL, "approve_accept", "allow"))
         hints += [Hint("n", "Keep planning", "keep", "deny"), Hint("t", "Tell Claude what to change…", "tell", "deny")]
         return hints
 
@@ -92,7 +100,9 @@ class PlanScreen(TellDialog):
 
     def action_approve(self) -> None:
         if self.keys_open():
-            self.decide(PermissionDecision(self.request.request_id, True, updated_input={}, words="Plan approved"))
+            self.decide(PermissionDecision(self.request.request_id, True, updated_input={},
+                                           updated_permissions=[dict(ASK_EACH_TIME)],
+                                           words="Plan approved; asking each time"))
 
     def action_approve_accept(self) -> None:
         if self.keys_open() and self.accept_suggestion is not None:
