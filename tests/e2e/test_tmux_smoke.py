@@ -2,7 +2,8 @@
 
 Starts the console script in a detached 160x48 tmux session (on a private tmux
 socket, so a developer's own tmux server is never touched), sends a prompt,
-approves the Bash tool with ``y`` after the typeahead guard, reads the screen
+moves to the permission dialog with Tab and approves the Bash tool with ``y`` after the
+typeahead guard, reads the screen
 with ``capture-pane``, quits with Ctrl+Q and checks that no ``claude`` is left.
 
 tmux is required: without it the test FAILS (CI installs the ``tmux`` apt package).
@@ -102,6 +103,8 @@ def app_command(claude_bin: Path, project_dir: Path, env: dict[str, str], root: 
                      ("XDG_STATE_HOME", "state")):
         app_env[var] = str(root / sub)  # claude-tui's own stores: never the developer's
     app_env["TERM"] = "tmux-256color"
+    # The checkout under test, whichever one the console script was installed from.
+    app_env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     lines = ["#!/bin/sh", f"cd {shlex.quote(str(project_dir))} || exit 1"]
     lines += [f"export {key}={shlex.quote(value)}" for key, value in sorted(app_env.items())
               if key.isidentifier()]
@@ -122,6 +125,8 @@ def test_claude_tui_in_tmux_approves_a_tool(tmux: Tmux, claude_bin: Path, e2e_en
         screen = tmux.wait_screen(lambda s: "Allow once" in s and "Deny" in s, "the permission dialog")
         assert "touch" in screen and "hello-from-bash" in screen
         assert not (project_dir / "touched").exists()
+        assert "Tab to answer" in screen
+        tmux.keys("Tab")
         time.sleep(GUARD_S)
         tmux.keys("y")
         screen = tmux.wait_screen(lambda s: DONE_TEXT.strip() in s, "the final answer")
@@ -140,6 +145,54 @@ def test_claude_tui_in_tmux_approves_a_tool(tmux: Tmux, claude_bin: Path, e2e_en
         tmux.kill()
         left, pids = wait_gone(10)
         for pid in pids:  # ours by the run marker: never leave them behind, even on failure
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert not pids, f"processes outlived claude-tui: {left}"
+
+
+def type_slowly(tmux: Tmux, text: str, per_key: float = 0.06) -> None:
+    for character in text:
+        tmux.keys(character, literal=True)
+        time.sleep(per_key)
+
+
+def test_typing_through_a_permission_dialog_answers_nothing(tmux: Tmux, claude_bin: Path, e2e_env: dict[str, str],
+                                                            project_dir: Path, mock_api: MockApi,
+                                                            tmp_path: Path) -> None:
+    """Issue 14, finding 1, exactly: send a prompt that leads to a Bash call, keep typing the next
+    thought at ~60 ms a key with a 0.9 s pause ("…check the ", pause, "yaml files too"), then, 3 s
+    after the dialog opened, " hello there". Nothing runs and the draft holds every key; then the
+    deliberate path (Tab, a pause, y) still approves."""
+    tmux.start(app_command(claude_bin, project_dir, e2e_env, tmp_path / "app"))
+    try:
+        tmux.wait_screen(lambda s: "idle" in s, "the app to be ready")
+        tmux.keys("kw:bash please", literal=True)
+        tmux.keys("Enter")
+        type_slowly(tmux, "also please check the ")
+        time.sleep(0.9)
+        type_slowly(tmux, "yaml files too")
+        tmux.wait_screen(lambda s: "Allow once" in s, "the permission dialog")
+        time.sleep(3)
+        type_slowly(tmux, " hello there")
+        draft = "also please check the yaml files too hello there"
+        screen = tmux.wait_screen(lambda s: draft in s, "the whole draft in the prompt")
+        assert "Allow once" in screen and "Tab to answer" in screen  # still asking
+        assert not (project_dir / "touched").exists(), "the command ran"
+        assert "Allowed once" not in screen and "Edit the command" not in screen
+        assert [r.keyword for r in mock_api.messages_requests()] == ["bash"]  # no tool result went back
+        # The deliberate path.
+        tmux.keys("Tab")
+        time.sleep(GUARD_S)
+        tmux.keys("y")
+        screen = tmux.wait_screen(lambda s: DONE_TEXT.strip() in s, "the final answer")
+        assert "Allowed once" in screen and (project_dir / "touched").exists()
+        assert draft in screen  # and the draft is still there
+    finally:
+        tmux.kill()
+        left, pids = wait_gone(10)
+        for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
