@@ -21,6 +21,9 @@ from claude_tui.session.permissions import PermissionRequest
 from claude_tui.session.status import Activity
 from claude_tui.session.values import as_list
 
+_INPUT_KEPT = frozenset({"AskUserQuestion", "ExitPlanMode"})
+"""Tools whose card keeps the announced input: the answer (the answers; {} for a plan) is not the call."""
+
 _HEAD = re.compile(r"([A-Za-z][A-Za-z ]*): (.+)", re.S)
 """A decision worded ``head: details``: a few plain words, then the details."""
 
@@ -57,9 +60,12 @@ class PermissionsMixin:
         tool = self.tool(request.tool_use_id)
         if tool is not None:
             tool.decision = words
-            if updated_input and not denied and request.tool_name != "AskUserQuestion":
-                # The card must show what was approved and ran, not what was first proposed.
-                tool.input = {**tool.input, **updated_input}
+            if not denied and request.tool_name not in _INPUT_KEPT:
+                # The card shows what was approved and ran: the user's edit, else the input the CLI
+                # asked about (which may differ from what the stream announced), never the earlier one.
+                sent = {**request.input, **updated_input} if updated_input is not None else request.input
+                if sent:
+                    tool.input = dict(sent)
             if denied:
                 tool.state = ToolState.DENIED
             elif tool.state is ToolState.WAITING:
@@ -107,8 +113,14 @@ class PermissionsMixin:
             plan=plan or str(tool_input.get("plan", "")),
             agent_scope=self._scope_of(tool) if tool is not None else None,
         )
+        changes: list[Change] = []
+        if tool is None and tool_use_id and permission.tool_name:
+            # A call the stream never announced: recorded with the input the CLI asks about, so the
+            # conversation shows what is being approved (and its result finds a card).
+            tool = ToolItem(tool_use_id=tool_use_id, name=permission.tool_name, input=dict(tool_input))
+            self.main.add(tool, changes)
         self.permissions[permission.request_id] = permission
-        changes: list[Change] = [PermissionAsked(permission)]
+        changes.append(PermissionAsked(permission))
         if tool is not None:
             tool.state = ToolState.WAITING
             changes.append(ItemChanged(tool, permission.agent_scope))

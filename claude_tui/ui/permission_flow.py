@@ -52,7 +52,17 @@ class PermissionFlow:
         self.answered = 0
 
     def asked(self, request: PermissionRequest) -> None:
-        self.queue[request.request_id] = request
+        if self.current is not None and self.current.request_id == request.request_id:
+            # The same id again (the CLI re-asked, perhaps with another input): the open dialog
+            # shows the old input, so it closes unanswered and the new request takes its place.
+            dialog, self.dialog, self.current = self.dialog, None, None
+            if dialog is not None:
+                dialog.cancel("replaced")
+            self.queue[request.request_id] = request
+            self.queue.move_to_end(request.request_id, last=False)
+            self._show_next()
+            return
+        self.queue[request.request_id] = request  # a queued duplicate is simply replaced, in place
         if self.dialog is None:
             self._show_next()
         elif hasattr(self.dialog, "set_total"):

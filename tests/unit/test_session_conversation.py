@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from claude_tui.protocol import decode_line
@@ -255,3 +257,37 @@ def test_the_echo_marks_a_queued_prompt_as_started() -> None:
     assert second.queued
     changes = conversation.apply(_echo("second", "u2"))
     assert not second.queued and any(isinstance(c, ch.ItemChanged) and c.item is second for c in changes)
+
+
+def _asked(conversation: Conversation, request_id: str, tool_use_id: str, tool_input: dict[str, Any]) -> list[Any]:
+    from claude_tui.protocol import decode_obj
+
+    return conversation.apply(decode_obj({
+        "type": "control_request", "request_id": request_id,
+        "request": {"subtype": "can_use_tool", "tool_name": "Bash", "input": tool_input,
+                    "tool_use_id": tool_use_id}}))
+
+
+def test_the_card_shows_the_input_the_cli_asked_about_not_the_announced_one() -> None:
+    # Issue 14: the stream announced one command, the CLI asked about another: the card shows
+    # what was approved (the request's input), not the earlier input.
+    from claude_tui.protocol import decode_obj
+
+    conversation = Conversation()
+    conversation.apply(decode_obj({"type": "assistant", "message": {
+        "id": "m1", "role": "assistant", "model": "x",
+        "content": [{"type": "tool_use", "id": "tu1", "name": "Bash", "input": {"command": "ls"}}]}}))
+    _asked(conversation, "r1", "tu1", {"command": "ls -la /etc"})
+    conversation.record_decision("r1", "Allowed once", denied=False)
+    [tool] = [i for i in conversation.items if isinstance(i, ToolItem)]
+    assert tool.input == {"command": "ls -la /etc"}
+
+
+def test_a_call_never_announced_is_recorded_with_its_real_input() -> None:
+    conversation = Conversation()
+    changes = _asked(conversation, "r2", "tu-unseen", {"command": "rm -rf build"})
+    [tool] = [i for i in conversation.items if isinstance(i, ToolItem)]
+    assert tool.tool_use_id == "tu-unseen" and tool.input == {"command": "rm -rf build"}
+    assert tool.state is ToolState.WAITING and any(isinstance(c, ch.ItemAdded) for c in changes)
+    conversation.record_decision("r2", "Denied", denied=True)
+    assert tool.state is ToolState.DENIED and tool.decision == "Denied"
