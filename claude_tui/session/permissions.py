@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from urllib.parse import urlsplit
 from typing import Any
 
 from claude_tui.session.values import as_list
@@ -87,6 +89,54 @@ def describe_suggestion(suggestion: dict[str, Any]) -> str:
         mode = str(suggestion.get("mode"))
         return f"{_MODES.get(mode, mode)} {where}"
     return f"{kind}: {suggestion}"
+
+
+def without_verb(description: str) -> str:
+    """A suggestion's words after "Always allow" (for "Always allowed: …", which says it once)."""
+    return description[len("Always allow "):] if description.startswith("Always allow ") else description
+
+
+_PATH_FIELDS = ("file_path", "notebook_path", "path")
+
+
+def rule_covers(rule: dict[str, Any], tool_name: str, tool_input: dict[str, Any]) -> bool:
+    """Whether an allow rule, as Claude Code words them (``Bash(npm test:*)``), plainly covers this call.
+
+    Conservative: only forms whose meaning is clear (no content, a Bash command or prefix, a
+    WebFetch domain, a file path or glob) are matched; anything else is "not covered".
+    """
+    if str(rule.get("toolName", "")) != tool_name:
+        return False
+    content = rule.get("ruleContent")
+    if not content:
+        return True
+    content = str(content)
+    if tool_name == "Bash":
+        command = tool_input.get("command")
+        if not isinstance(command, str):
+            return False
+        if content.endswith(":*"):
+            return command == content[:-2] or command.startswith(content[:-2] + " ")
+        return command == content
+    if tool_name == "WebFetch" and content.startswith("domain:"):
+        host = urlsplit(str(tool_input.get("url", ""))).hostname or ""
+        return host == content[len("domain:"):]
+    for key in _PATH_FIELDS:
+        path = tool_input.get(key)
+        if isinstance(path, str) and path:
+            return path == content or fnmatchcase(path, content)
+    return False
+
+
+def saved_rule_for(saved: list[dict[str, Any]], tool_name: str, tool_input: dict[str, Any]) -> dict[str, Any] | None:
+    """The first "always allow" suggestion already sent whose rules cover this call, if any."""
+    for suggestion in saved:
+        if suggestion.get("type") not in ("addRules", "replaceRules") or suggestion.get("behavior", "allow") != "allow":
+            continue
+        for rule in as_list(suggestion.get("rules")):
+            if isinstance(rule, dict) and rule_covers(rule, tool_name, tool_input):
+                return suggestion
+    return None
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_tui.protocol import builders
-from claude_tui.session.permissions import PermissionDecision, PermissionRequest
+from claude_tui.session.permissions import PermissionDecision, PermissionRequest, saved_rule_for
 
 if TYPE_CHECKING:
     from claude_tui.ui.screens.chat import ChatScreen
@@ -28,7 +28,7 @@ def build_answer(request: PermissionRequest, decision: PermissionDecision) -> di
 
 
 def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: int, bell: bool, desktop: bool,
-               cwd: Path | None = None) -> Any:
+               cwd: Path | None = None, saved: list[dict[str, Any]] | None = None) -> Any:
     if request.tool_name == "AskUserQuestion":
         from claude_tui.ui.screens.question import QuestionScreen
 
@@ -39,8 +39,9 @@ def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: 
         return PlanScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell, desktop=desktop)
     from claude_tui.ui.screens.permission import PermissionScreen
 
+    unapplied = saved_rule_for(saved or [], request.tool_name, request.input)
     return PermissionScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell, desktop=desktop,
-                            cwd=cwd)
+                            cwd=cwd, unapplied=unapplied)
 
 
 class PermissionFlow:
@@ -50,6 +51,8 @@ class PermissionFlow:
         self.current: PermissionRequest | None = None
         self.dialog: Any = None
         self.answered = 0
+        self.saved: list[dict[str, Any]] = []
+        """The "always allow" suggestions sent this session: a request they cover says the rule did not apply."""
 
     def asked(self, request: PermissionRequest) -> None:
         if self.current is not None and self.current.request_id == request.request_id:
@@ -90,7 +93,7 @@ class PermissionFlow:
         total = self.answered + 1 + len(self.queue)
         self.dialog = dialog_for(request, self.answered + 1, total, config.typeahead_guard_ms,
                                  config.notifications.bell, config.notifications.desktop,
-                                 cwd=Path(self.screen.options.cwd or "."))
+                                 cwd=Path(self.screen.options.cwd or "."), saved=self.saved)
         self.screen.app.push_screen(self.dialog, partial(self._decided, request, self.dialog))
 
     async def _decided(self, request: PermissionRequest, dialog: Any, decision: PermissionDecision | None) -> None:
@@ -103,6 +106,8 @@ class PermissionFlow:
             return
         self.answered += 1
         sent = await self.screen.connection.answer_permission(build_answer(request, decision))
+        if sent and decision.allow and decision.updated_permissions:
+            self.saved += [p for p in decision.updated_permissions if isinstance(p, dict)]
         if sent:
             await self.screen.show_changes(
                 self.screen.conversation.record_decision(request.request_id, decision.words or

@@ -915,3 +915,27 @@ async def test_unbound_letters_keep_the_guard_up_too(clock: FakeClock) -> None:
         await pilot.press("y")
         await settle(pilot)
         assert app.results == []
+
+
+async def test_a_saved_rule_that_did_not_apply_is_named() -> None:
+    # Issue 14: a rule was saved, yet the CLI asks again for a call it covers: the dialog says so.
+    request = bash_request()
+    saved = {"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": request.input["command"]}],
+             "behavior": "allow", "destination": "localSettings"}
+    app = DialogHost(PermissionScreen(request, guard_ms=0, unapplied=saved))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        text = " ".join(screen_text(app).replace("│", " ").split())  # the sentence wraps inside the frame
+        assert "but Claude Code asked again: that rule did not apply" in text
+        assert ".claude/settings.local.json" in text
+
+
+async def test_always_allowed_words_say_always_once() -> None:
+    request = bash_request()
+    app = DialogHost(PermissionScreen(request, guard_ms=0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("a", "1")
+        await settle(pilot)
+    [decision] = app.results
+    assert decision.words.startswith("Always allowed: ") and "Always allow " not in decision.words

@@ -38,6 +38,7 @@ from claude_tui.session.permissions import (
     PermissionDecision,
     PermissionRequest,
     describe_suggestion,
+    without_verb,
 )
 from claude_tui.ui.screens.dialog_input import (
     clean,
@@ -88,10 +89,15 @@ class PermissionScreen(TellDialog):
             super().__init__()
             self.diff = diff
 
-    def __init__(self, request: PermissionRequest, *, cwd: Path | None = None, **dialog: Any) -> None:
-        """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes)."""
+    def __init__(self, request: PermissionRequest, *, cwd: Path | None = None,
+                 unapplied: dict[str, Any] | None = None, **dialog: Any) -> None:
+        """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes).
+
+        ``unapplied``: an "always allow" suggestion saved earlier whose rule covers this call, yet
+        Claude Code asked again: the dialog says the rule did not apply."""
         super().__init__(request, **dialog)
         self.cwd = cwd
+        self.unapplied = unapplied
         self.suggestions: list[dict[str, Any]] = [s for s in request.suggestions if isinstance(s, dict)]
         self.edit_key = editable_field(request.tool_name, request.input)
         self.file_path = file_path_of(request.tool_name, request.input)
@@ -126,6 +132,11 @@ class PermissionScreen(TellDialog):
             facts.append(Content.assemble(("Path        ", "dim"), clean(request.blocked_path)))
         if request.agent_scope:
             facts.append(Content.assemble(("Asked by    ", "dim"), "a subagent"))
+        if self.unapplied is not None:
+            facts.append(Content.assemble(
+                ("Rule        ", "dim"),
+                (f"You chose “{clean(describe_suggestion(self.unapplied))}”, but Claude Code asked again: "
+                 "that rule did not apply to this call.", "$text-warning")))
         if facts:
             yield Static(Content("\n").join(facts), id="facts", markup=False)
 
@@ -255,7 +266,7 @@ class PermissionScreen(TellDialog):
 
     def _allow_always(self, index: int) -> None:
         suggestion = self.suggestions[index]
-        words = f"Always allowed: {clean(describe_suggestion(suggestion))}"
+        words = f"Always allowed: {clean(without_verb(describe_suggestion(suggestion)))}"
         self.decide(
             PermissionDecision(self.request.request_id, True, updated_permissions=[suggestion], words=words)
         )
