@@ -939,3 +939,28 @@ async def test_always_allowed_words_say_always_once() -> None:
         await settle(pilot)
     [decision] = app.results
     assert decision.words.startswith("Always allowed: ") and "Always allow " not in decision.words
+
+
+async def test_binary_content_and_paths_are_shown_escaped_never_blind(tmp_path: Path) -> None:
+    # Issue 14: NUL, control characters and bytes that are not UTF-8 (lone surrogates from the
+    # CLI's JSON) are shown escaped in the dialog, not as "binary — not shown"; the editor shows
+    # them too, read only, and never sends the escaped text back.
+    content = "head\x00tail\udc80\x1b[31mred\nline two"
+    request = PermissionRequest("w1", "Write", {"file_path": str(tmp_path / "bin\x01.dat"), "content": content})
+    app = DialogHost(PermissionScreen(request, guard_ms=0, cwd=tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "head␀tail\\x80␛[31mred" in text and "line two" in text
+        assert "bin␁.dat" in text and "shown escaped" in text
+        await pilot.press("e")
+        await settle(pilot)
+        editor = app.dialog.query_one("#editor", TextArea)
+        assert editor.read_only and editor.text.startswith("head␀tail\\x80␛[31mred")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.results == []
+        await pilot.press("escape", "y")
+        await settle(pilot)
+    [decision] = app.results
+    assert decision.allow and decision.updated_input is None  # the real input, as shown, unchanged

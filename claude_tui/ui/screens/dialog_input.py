@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,13 +44,27 @@ EDITABLE_FIELDS: dict[str, str] = {
 FILE_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 
 
+_SURROGATES = re.compile("[\ud800-\udfff]")
+"""Bytes that were not UTF-8 arrive as lone surrogates (``U+DC80``-``U+DCFF``); a terminal cannot draw them."""
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def escape_bytes(text: str) -> str:
+    """Bytes that were not UTF-8 (lone surrogates) shown as ``\\xNN``, readable and inert."""
+    return _SURROGATES.sub(_escape_surrogate, text) if _SURROGATES.search(text) else text
+
+
 def clean(value: object) -> str:
-    """One line of untrusted text made inert (control characters become visible).
+    """One line of untrusted text made inert (control characters and stray bytes become visible).
 
     Not an alias of ``printable``: it takes any value, because tool input is
     arbitrary JSON (a WebFetch ``url`` may be a number) and ``printable`` needs a str.
     """
-    return printable(str(value))
+    return printable(escape_bytes(str(value)))
 
 
 def clean_block(text: str) -> str:
@@ -58,8 +73,13 @@ def clean_block(text: str) -> str:
     Tabs are expanded first and each line is cleaned on its own, so whatever the
     sanitizer does with ``\\n`` and ``\\t`` the layout survives.
     """
-    lines = text.replace("\r\n", "\n").expandtabs(4).split("\n")
+    lines = escape_bytes(text).replace("\r\n", "\n").expandtabs(4).split("\n")
     return "\n".join(printable(line) for line in lines)
+
+
+def unusual(text: str) -> bool:
+    """True for text a diff would call binary or draw wrongly: NUL, control characters, stray bytes."""
+    return "\0" in text or bool(_SURROGATES.search(text)) or has_controls(text)
 
 
 def tool_title(tool_name: str, display_name: str = "") -> str:
@@ -141,11 +161,33 @@ def input_sections(tool_name: str, tool_input: Mapping[str, Any]) -> list[InputS
     if tool_name == "WebSearch" and isinstance(tool_input.get("query"), str):
         return [InputSection("Query", Content(clean(tool_input["query"])), css_class="-url")]
     if tool_name in FILE_TOOLS:
-        return []
+        return _unusual_file_input(tool_name, tool_input)
     label = "Arguments" if tool_name.startswith("mcp__") else "Input"
     if not tool_input:
         return [InputSection(label, Content("(no input)"), css_class="-empty")]
     return [_section(label, json_text(dict(tool_input)), "json")]
+
+
+_FILE_TEXT_FIELDS = (("content", "Content"), ("old_string", "Old text"), ("new_string", "New text"),
+                    ("new_source", "Cell source"))
+ESCAPED_NOTE = "Holds NUL, control characters or bytes that are not UTF-8: shown escaped (␀ ␛ \\xNN)."
+
+
+def _unusual_file_input(tool_name: str, tool_input: Mapping[str, Any]) -> list[InputSection]:
+    """A file tool's path and text, escaped, when the diff preview cannot show them (binary, controls).
+
+    Normally the diff preview shows a file tool's change; text with NUL or stray bytes would make it
+    a "binary — not shown" summary, and nothing may be approved unseen."""
+    sections: list[InputSection] = []
+    path = file_path_of(tool_name, tool_input)
+    if path is not None and unusual(path):
+        sections.append(InputSection("Path", Content(clean(path)), ESCAPED_NOTE, "-url"))
+    for key, label in _FILE_TEXT_FIELDS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and unusual(value):
+            shown, cut = _cut(value)
+            sections.append(InputSection(label, Content(clean_block(shown)), " ".join(filter(None, (ESCAPED_NOTE, cut)))))
+    return sections
 
 
 def file_path_of(tool_name: str, tool_input: Mapping[str, Any]) -> str | None:

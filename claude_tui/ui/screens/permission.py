@@ -42,12 +42,13 @@ from claude_tui.session.permissions import (
 )
 from claude_tui.ui.screens.dialog_input import (
     clean,
+    clean_block,
     editable_field,
     file_path_of,
-    has_controls,
     input_sections,
     load_preview,
     tool_title,
+    unusual,
 )
 from claude_tui.ui.screens.dialog_tell import TellDialog
 from claude_tui.ui.widgets.dialog_parts import Hint
@@ -59,6 +60,7 @@ _EDIT_LABELS = {"command": "command", "new_string": "replacement text", "content
                 "new_source": "cell source"}
 ALWAYS_HINT = "1–9 or Enter choose · Esc back"
 EDIT_HINT = "Ctrl+S allow edited · Esc back"
+ESCAPED_EDIT_HINT = "Shown escaped (control characters or bytes that are not UTF-8): read only · Esc back"
 PAUSED = "keys paused… · "
 
 
@@ -224,7 +226,8 @@ class PermissionScreen(TellDialog):
         if paused == self._hints_paused:
             return
         self._hints_paused = paused
-        for hint_id, hint in (("#always-hint", ALWAYS_HINT), ("#edit-hint", EDIT_HINT)):
+        edit_hint = ESCAPED_EDIT_HINT if self.escaped_edit else EDIT_HINT
+        for hint_id, hint in (("#always-hint", ALWAYS_HINT), ("#edit-hint", edit_hint)):
             for widget in self.query(hint_id).results(Static):
                 widget.update(PAUSED + hint if paused else hint)
 
@@ -290,19 +293,23 @@ class PermissionScreen(TellDialog):
         if not self.keys_open() or self.edit_key is None:
             return
         value = str(self.request.input.get(self.edit_key, ""))
-        if has_controls(value):
-            self.notify(
-                "This input contains control characters and cannot be edited here.", severity="warning", markup=False
-            )
-            return
         editor = self.query_one("#editor", TextArea)
-        editor.load_text(value)
+        # Text with control characters or stray bytes cannot go into an editable TextArea (it draws
+        # text as is: an ESC would reach the terminal): the editor shows it escaped, read only.
+        self.escaped_edit = unusual(value)
+        editor.read_only = self.escaped_edit
+        editor.load_text(clean_block(value) if self.escaped_edit else value)
+        for hint in self.query("#edit-hint").results(Static):
+            hint.update(ESCAPED_EDIT_HINT if self.escaped_edit else EDIT_HINT)
         editor.move_cursor(editor.document.end)  # typing continues the input, not prefixes it
         self.mode = "edit"
         self.arm()  # as for "always": Ctrl+S typed on the heels of "e" does not allow anything
 
+    escaped_edit = False
+    """The editor shows the input escaped: it can be read, never sent back as the input."""
+
     def action_submit_edit(self) -> None:
-        if not self.keys_open() or self.edit_key is None:
+        if not self.keys_open() or self.edit_key is None or self.escaped_edit:
             return
         text = self.query_one("#editor", TextArea).text
         if text == self.request.input.get(self.edit_key):
