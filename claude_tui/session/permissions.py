@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from urllib.parse import urlsplit
 from typing import Any
+from urllib.parse import urlsplit
 
 from claude_tui.session.values import as_list
 

@@ -186,7 +186,8 @@ def _unusual_file_input(tool_name: str, tool_input: Mapping[str, Any]) -> list[I
         value = tool_input.get(key)
         if isinstance(value, str) and unusual(value):
             shown, cut = _cut(value)
-            sections.append(InputSection(label, Content(clean_block(shown)), " ".join(filter(None, (ESCAPED_NOTE, cut)))))
+            note = " ".join(filter(None, (ESCAPED_NOTE, cut)))
+            sections.append(InputSection(label, Content(clean_block(shown)), note))
     return sections
 
 
