@@ -100,7 +100,8 @@ def key_sections(app: Any) -> list[Section]:
         Section("Find (Ctrl+F)", binding_rows(FindBar.BINDINGS, keymap) + [("enter", "Next match")]),
         Section("Select a message (Ctrl+Up / F2)", binding_rows(SelectBar.BINDINGS, keymap)),
         Section("Diffs", binding_rows(DiffView.BINDINGS, keymap)),
-        Section("Permission dialogs", binding_rows(PermissionScreen.BINDINGS, keymap)
+        Section("Permission dialogs", [("tab", "Move to a waiting dialog (until then typing goes to the prompt)")]
+                + binding_rows(PermissionScreen.BINDINGS, keymap)
                 + binding_rows(PlanScreen.BINDINGS, keymap) + binding_rows(QuestionScreen.BINDINGS, keymap)),
     ]
 
