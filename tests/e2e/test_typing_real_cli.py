@@ -84,3 +84,27 @@ async def test_typing_through_real_cli_dialogs_answers_nothing(app_options: Opti
     print(f"\n{RUNS} real-CLI runs ({dict(kinds)}), {typed} keys typed, {paused} pauses of 0.6-3 s: "
           f"0 answers sent while typing, {lost} runs lost or reordered characters")
     assert lost == 0
+
+
+async def test_enter_while_a_dialog_waits_sends_the_draft_and_answers_nothing(app_options: Options,
+                                                                              tmp_path: Path) -> None:
+    """"hello there⏎" typed 3 s after the dialog opened (issue 14, finding 1): the words go out as
+    your next prompt, in full; the dialog is still waiting, unanswered; the deliberate path works."""
+    log = tmp_path / "debug.log"
+    async with drive(app_options(), debug_log=log) as d:
+        await d.send("kw:bash please")
+        dialog = await d.wait_screen(GuardedModal, move_to=False)
+        await asyncio.sleep(3)
+        for character in "hello there":
+            await d.pilot.press(key_for(character).key)
+        await d.press("enter")
+        await d.wait(lambda: any(getattr(i, "text", None) == "hello there" for i in d.items), "the prompt sent")
+        assert app_is(d, dialog) and dialog.waiting and not dialog.settled
+        assert can_use_tool_answers(log) == 0 and d.prompt.text == ""
+        await d.press("tab", "n")
+        await d.wait_turns(1)  # the CLI takes the queued prompt into the same turn
+        assert can_use_tool_answers(log) == 1
+
+
+def app_is(d: object, screen: object) -> bool:
+    return getattr(d, "app").screen is screen  # noqa: B009
