@@ -267,15 +267,19 @@ async def test_e_unchanged_is_a_plain_allow() -> None:
     assert app.results == [PermissionDecision(request.request_id, True, words="Allowed once")]
 
 
-async def test_e_refuses_input_with_control_characters() -> None:
+async def test_e_shows_input_with_control_characters_escaped_and_read_only() -> None:
     request = bash_request(input={"command": "printf '\x1b[31m'"})
     app = DialogHost(PermissionScreen(request, guard_ms=0))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)
-        assert app.dialog.mode == "main"
-        assert app.dialog.query_one("#editor", TextArea).text == ""
+        editor = app.dialog.query_one("#editor", TextArea)
+        assert app.dialog.mode == "edit" and editor.read_only
+        assert editor.text == "printf '␛[31m'" and "\x1b" not in editor.text  # no ESC reaches the terminal
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.results == []
 
 
 async def test_e_is_not_offered_for_tools_without_an_editable_field() -> None:
