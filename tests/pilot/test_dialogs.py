@@ -968,3 +968,13 @@ async def test_binary_content_and_paths_are_shown_escaped_never_blind(tmp_path: 
         await settle(pilot)
     [decision] = app.results
     assert decision.allow and decision.updated_input is None  # the real input, as shown, unchanged
+
+
+async def test_a_click_on_a_waiting_dialog_moves_to_it_but_answers_nothing() -> None:
+    app = DialogHost(PermissionScreen(bash_request(), guard_ms=400), waiting=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.dialog.waiting and "Tab to answer" in screen_text(app)
+        await pilot.click("#key-bar")  # on "y Allow once": moves there, the guard swallows the click
+        await settle(pilot)
+        assert not app.dialog.waiting and app.results == []

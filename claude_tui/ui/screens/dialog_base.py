@@ -253,9 +253,9 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         # A click on a waiting dialog is a deliberate move to it (never an answer: the key bar's
-        # actions still see keys_open() False until the guard falls).
-        if self.waiting and not self._settled:
-            self.step_in()
+        # actions still see keys_open() False until the guard falls, and re-arm it).
+        if self.waiting and not self._settled and event.widget is not None and event.widget is not self:
+            self.step_in()  # on the dialog itself: a click beside it (on the dimmed chat) is not a move
 
     def _type_below(self, event: events.Key) -> None:
         from claude_tui.ui.typeahead import type_into_prompt
