@@ -28,7 +28,7 @@ async def test_a_widget_that_fails_to_draw_becomes_a_note_and_the_turn_goes_on(
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:bash please")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app), what="the turn ends")
         assert failed, "the failure was exercised"
         notes = [i for i in chat(app).conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.ERROR]

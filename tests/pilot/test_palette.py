@@ -123,7 +123,7 @@ async def test_select_mode_copies_a_message_and_a_tool_output(tmp_path: Path) ->
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:bash please")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         screen = chat(app)
         from claude_tui.session.export import tool_output

@@ -102,7 +102,7 @@ async def test_what_you_told_claude_is_noted_and_the_card_says_denied(tmp_path: 
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:bash please")
         await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), what="dialog")
-        await pilot.press("t")
+        await pilot.press("tab", "t")
         await pilot.pause()
         await pilot.press(*"use ls instead")
         await pilot.press("enter")

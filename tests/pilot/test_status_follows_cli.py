@@ -87,12 +87,12 @@ async def test_rewound_files_leave_what_changed(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:edit the file")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="permission dialog")
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         screen = chat(app)
         assert [f.path for f in screen.conversation.changes.session] == [str(tmp_path / "a.txt")]
         screen.rewind_last_prompt()
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: not screen.conversation.changes.session, what="the change set emptied")
         assert screen.conversation.changes.turn == []
