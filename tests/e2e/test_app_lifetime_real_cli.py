@@ -65,6 +65,7 @@ def test_ending_the_app_mid_tool_leaves_no_process(end: str, tmux: Tmux, claude_
         if end == "quit":
             tmux.keys("C-q")
             tmux.wait_screen(lambda s: "Quit and stop it?" in s, "the quit confirmation")
+            tmux.keys("Tab")  # the question opens waiting: Tab moves to it
             time.sleep(GUARD_S)
             tmux.keys("y")
         elif end == "kill-session":

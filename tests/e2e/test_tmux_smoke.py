@@ -103,8 +103,6 @@ def app_command(claude_bin: Path, project_dir: Path, env: dict[str, str], root: 
                      ("XDG_STATE_HOME", "state")):
         app_env[var] = str(root / sub)  # claude-tui's own stores: never the developer's
     app_env["TERM"] = "tmux-256color"
-    # The checkout under test, whichever one the console script was installed from.
-    app_env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     lines = ["#!/bin/sh", f"cd {shlex.quote(str(project_dir))} || exit 1"]
     lines += [f"export {key}={shlex.quote(value)}" for key, value in sorted(app_env.items())
               if key.isidentifier()]
