@@ -210,6 +210,7 @@ def test_dialogs_diffs_and_changes_with_hostile_tool_input(world: tuple[list[str
             app.wait_text(lambda t, d=dialog: d in t and "tail␛]52;c;UFdORUQtQlktQ0xJ␇" in t, f"the dialog for {prompt!r}",
                           since=mark)
             mark = app.mark()
+            app.send("tab")  # the dialog opens waiting: Tab moves to it
             for _ in range(20):  # Esc denies (or dismisses) once the typeahead guard has passed
                 app.send("escape", pause=0.3)
                 if " idle " in audit(app.since(mark), partial=True).text:
