@@ -54,6 +54,7 @@ async def _quit_to_dialog(pilot, app: ClaudeTuiApp) -> WorktreeCloseScreen:  # t
     await pilot.press("ctrl+q")
     await wait_for(pilot, lambda: isinstance(app.screen, WorktreeCloseScreen), what="worktree dialog")
     assert not chat(app).connection.alive  # the CLI stopped before anyone looks at the worktree
+    await pilot.press("tab")  # the dialog opens waiting: Tab moves to it
     return app.screen  # type: ignore[return-value]
 
 
@@ -102,7 +103,8 @@ async def test_the_guard_swallows_a_typed_ahead_r(repo: Path) -> None:
         await pilot.press("r")
         await pilot.pause(0.2)
         assert app.screen is dialog and not dialog.settled and app.return_code is None
-        assert wt.path.is_dir()
+        assert wt.path.is_dir() and dialog.waiting  # a key in the guard: back to waiting
+        await pilot.press("tab")
         dialog.arm(0)  # the guard falls: now an explicit key answers
         await pilot.press("k")
         await wait_for(pilot, lambda: app.return_code is not None, what="exit")
@@ -124,7 +126,7 @@ async def test_removing_uncommitted_work_needs_a_second_yes(repo: Path) -> None:
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="second confirmation")
         assert "Discard 1 uncommitted file and 1 commit" in str(app.screen.query_one("#confirm-question").render())
-        await pilot.press("n")  # no: kept, and the app still quits
+        await pilot.press("tab", "n")  # no: kept, and the app still quits
         await wait_for(pilot, lambda: app.return_code is not None, what="exit")
     assert (wt.path / "notes.txt").read_text() == "mine\n" and wt.branch in branches(repo)
 
@@ -133,7 +135,7 @@ async def test_removing_uncommitted_work_needs_a_second_yes(repo: Path) -> None:
         await _quit_to_dialog(pilot, app)
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="second confirmation")
-        await pilot.press("y")
+        await pilot.press("tab", "y")
         await wait_for(pilot, lambda: app.return_code is not None, what="exit")
     assert not wt.path.exists() and wt.branch not in branches(repo)
 
