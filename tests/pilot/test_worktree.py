@@ -166,7 +166,7 @@ async def test_palette_command_restarts_the_session_in_a_new_worktree(repo: Path
         assert Path(chat(app).conversation.status.cwd).resolve() == wt.path.resolve()
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, WorktreeCloseScreen), what="worktree dialog")
-        await pilot.press("r")
+        await pilot.press("tab", "r")
         await wait_for(pilot, lambda: app.return_code is not None, what="exit")
     assert not wt.path.exists()
 
