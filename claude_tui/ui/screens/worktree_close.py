@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from claude_tui.git.worktree import Worktree, WorktreeState
 from claude_tui.protocol.sanitize import printable_name
-from claude_tui.ui.screens.dialog_base import GuardedModal
+from claude_tui.ui.screens.dialog_base import GuardedModal, waiting_notice
 
 Choice = Literal["keep", "remove"]
 SHOWN = 8
@@ -59,6 +59,7 @@ class WorktreeCloseScreen(GuardedModal[Choice]):
             if state.unmerged:
                 yield Static(_listing(f"Not in {printable_name(wt.base)} nor on a remote:", state.unmerged),
                              classes="worktree-list")
+            yield waiting_notice(self.waiting)  # "Tab to answer": it opens waiting, like every GuardedModal
             with Horizontal(id="worktree-keys"):
                 yield Static(Content.assemble(("k", "bold"), "/Enter/Esc Keep    ", ("r", "bold"),
                                               " Remove worktree and branch" + ("…" if state.loses_work else "")))
