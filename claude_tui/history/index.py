@@ -33,7 +33,7 @@ from .names import NameStore
 from .paths import default_index_path, iter_session_files, list_project_dirs, project_dir_for
 from .scan import ScanState, scan_file
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5  # 5: tool outputs carry their own turn (was the next one)
 FTS_NOTE = "SQLite FTS5 is not available in this Python's sqlite3: search falls back to a slower LIKE scan."
 _META_COLS = [f.name for f in fields(SessionMeta)]
 _HEAD_SIG_BYTES = 4096

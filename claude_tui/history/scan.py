@@ -186,7 +186,10 @@ def _scan_line(line: bytes, state: ScanState, with_docs: bool) -> None:
         if not record.get("isMeta") and not sidechain:
             state.messages += 1
         if with_docs:
-            state.docs.extend(record_docs(record, state.turns, state.tool_names))
+            # A prompt opens turn `state.turns`; a tool result belongs to the turn already open,
+            # as the call it answers does (search would otherwise jump one turn too far).
+            turn = state.turns if is_prompt else max(state.turns - 1, 0)
+            state.docs.extend(record_docs(record, turn, state.tool_names))
         if is_prompt and not sidechain:
             state.turns += 1
     else:

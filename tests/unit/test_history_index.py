@@ -281,3 +281,15 @@ def test_head_is_no_branch_for_a_folder_outside_git(tmp_path: Path) -> None:
         (project / ".git").mkdir()
         os.utime(next((root / "projects").rglob("*.jsonl")), (1, 1))
         assert idx.list_sessions(project)[0].git_branch == "HEAD"  # a detached HEAD in a repository
+
+
+def test_tool_output_is_found_in_the_turn_of_its_call(tmp_path: Path) -> None:
+    """A tool result is a user record but no prompt: its hit names the turn of the call it answers."""
+    sid = "5e55a0c0-0000-4000-8000-000000000001"
+    first = turn_records(sid, None, "first prompt", "one")
+    second = turn_records(sid, first[-1]["uuid"], "second prompt", "two", tool="Bash")
+    path = write_jsonl(tmp_path / f"{sid}.jsonl", [*first, *second])
+    docs = scan_mod.scan_file(path).docs
+    turns = {d.kind: d.turn for d in docs if d.kind in ("tool", "output")}
+    assert turns == {"tool": 1, "output": 1}
+    assert [d.turn for d in docs if d.kind == "prompt"] == [0, 1]
