@@ -5,7 +5,8 @@ character references (`&#x202E;`, `&#x2066;`, `&rlm;`) into the very characters 
 out — bidi overrides that reorder what the terminal shows. So:
 
 * the parser is Textual's default ("gfm-like": tables, strikethrough, linkify) with the `entity`
-  rule off: a character reference is shown as written, `&amp;` too;
+  rule off: a character reference is shown as written, `&amp;` too; raw HTML is off as well, so
+  `Vec<T>` or a `<details>` block is shown as text instead of dropped;
 * a last core rule runs `printable()` over every token's text, attributes and info string, for
   the places markdown-it decodes references on its own (link titles, fence info);
 * links never open on a click: the click shows the real address (inert) and asks first, behind
@@ -43,7 +44,9 @@ def _inert_rule(state: StateCore) -> None:
 
 def safe_parser() -> MarkdownIt:
     """Textual's default parser without entity decoding, and with every token made inert."""
-    parser = MarkdownIt("gfm-like").disable("entity")
+    # html off: raw HTML is shown as written. On, markdown-it makes `Vec<T>` or `<div>` an HTML
+    # token that no renderer draws, and the words silently vanish from the answer.
+    parser = MarkdownIt("gfm-like", {"html": False}).disable("entity")
     parser.core.ruler.push("inert_text", _inert_rule)
     return parser
 
