@@ -20,12 +20,31 @@ from claude_tui.session.export import code_blocks, find_items, item_text, last_a
 from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, UserItem
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from claude_tui.ui.screens.chat import ChatScreen
+    from claude_tui.ui.widgets.chat_log import ChatLog
     from claude_tui.ui.widgets.find_bar import FindBar
     from claude_tui.ui.widgets.select_bar import SelectBar
 
 FIND_CLASS = "-find-current"
 SELECT_CLASS = "-selected"
+FIND_CONTEXT_LINES = 2  # lines shown above a match found inside a long message
+
+
+def line_showing(widget: Widget, needle: str) -> int | None:
+    """The first of `widget`'s own lines showing `needle` (case-insensitive), as drawn; None if none does.
+
+    Lines as drawn: a wrapped match (or one split by Markdown styling) is not found, and the
+    caller keeps the message's top in view.
+    """
+    folded = needle.strip().casefold()
+    if not folded:
+        return None
+    for y in range(widget.size.height):
+        if folded in widget.render_line(y).text.casefold():
+            return y
+    return None
 
 
 def describe_item(item: Item) -> str:
@@ -165,7 +184,8 @@ class ChatPolish:
         return None
 
     # -- highlight + reveal -------------------------------------------------------------------
-    async def reveal_item(self, item_id: str | None, css_class: str) -> None:
+    async def reveal_item(self, item_id: str | None, css_class: str, needle: str = "") -> None:
+        """Mark `item_id`'s widget and scroll to it; with `needle`, to its first line showing it."""
         from claude_tui.ui.widgets.chat_log import ChatLog
 
         log = self._me().query_one(ChatLog)
@@ -177,7 +197,21 @@ class ChatPolish:
         if widget is None:
             return
         widget.add_class(css_class)
-        log.call_after_refresh(log.scroll_to_widget, widget, animate=False, top=True)
+        log.call_after_refresh(self._scroll_to_match, log, widget, needle)
+
+    def _scroll_to_match(self, log: ChatLog, widget: Widget, needle: str, top: bool = True, tries: int = 0) -> None:
+        """Scroll to `widget` (its top, with `top`); in a message taller than the log, to its line showing `needle`."""
+        if needle and not widget.size.height and widget.is_mounted and tries < 5:
+            # Not laid out yet: its lines are unknown.
+            log.call_after_refresh(self._scroll_to_match, log, widget, needle, top, tries + 1)
+            return
+        if top:
+            log.scroll_to_widget(widget, animate=False, top=True)
+        # A long answer's top can be hundreds of lines above the match: show the match.
+        tall = widget.size.height > log.scrollable_content_region.height
+        line = line_showing(widget, needle) if tall and widget.parent is log else None
+        if line is not None:
+            log.scroll_to(y=widget.virtual_region.y + max(0, line - FIND_CONTEXT_LINES), animate=False)
 
     # -- find ------------------------------------------------------------------------------------
     def _find_bar(self) -> FindBar:
@@ -234,7 +268,15 @@ class ChatPolish:
             self._me().call_after_refresh(bar.open)
 
     async def on_find_bar_moved(self, message: FindBar.Moved) -> None:
-        await self.reveal_item(message.item_id, FIND_CLASS)
+        await self.reveal_item(message.item_id, FIND_CLASS, message.bar.query)
+
+    def on_find_bar_narrowed(self, message: FindBar.Narrowed) -> None:
+        from claude_tui.ui.widgets.chat_log import ChatLog
+
+        log = self._me().query_one(ChatLog)
+        widget = log.widget_for_item(message.item_id)
+        if widget is not None:
+            self._scroll_to_match(log, widget, message.bar.query, top=False)
 
     async def on_find_bar_closed(self, message: FindBar.Closed) -> None:
         await self.reveal_item(None, FIND_CLASS)

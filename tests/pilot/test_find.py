@@ -94,3 +94,37 @@ async def test_find_counts_items_across_kinds(tmp_path: Path) -> None:
     assert [conversation.items.index(next(i for i in conversation.items if i.id == item_id))
             for item_id in find_items(conversation.items, "ZEBRA")] == list(NEEDLES)
     assert find_items(conversation.items, "") == []
+
+
+async def test_find_shows_the_matching_line_of_a_long_answer(tmp_path: Path) -> None:
+    """A match 300 lines into one answer is scrolled to, not the answer's first line, also when it
+    is narrowed down key by key within the same answer ("p" matches its first line)."""
+    conversation = Conversation()
+    changes: list[object] = []
+    conversation.main.add(UserItem(text="write a lot"), changes)  # type: ignore[arg-type]
+    body = "\n\n".join(f"paragraph {i}" + (" with the okapi in it" if i == 150 else "") for i in range(200))
+    conversation.main.add(TextItem(text=body), changes)  # type: ignore[arg-type]
+    conversation.main.add(UserItem(text="thanks"), changes)  # type: ignore[arg-type]
+    conversation.status.activity = Activity.IDLE
+    options = CliOptions(cwd=str(tmp_path), command=command(), env={"FAKE_CLAUDE_DELAY_MS": "0"})
+    app = ClaudeTuiApp(options, Config(typeahead_guard_ms=0), conversation=conversation)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = chat(app)
+        log = screen.query_one(ChatLog)
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: screen.query(FindBar) and screen.query_one("#find-input").has_focus,
+                       what="find bar")
+        await pilot.press(*"paragraph 150 with")
+        answer = conversation.items[1]
+        await wait_for(pilot, lambda: log.widget_for_item(answer.id) is not None
+                       and log.widget_for_item(answer.id).has_class("-find-current"), what="highlight")
+        widget = log.widget_for_item(answer.id)
+        assert widget.size.height > 3 * log.size.height, "the test needs an answer many screens tall"
+
+        def match_on_screen() -> bool:
+            top = log.scroll_offset.y - widget.virtual_region.y
+            rows = [widget.render_line(y).text for y in range(max(0, top), min(widget.size.height,
+                                                                               top + log.size.height))]
+            return any("okapi" in row for row in rows)
+
+        await wait_for(pilot, match_on_screen, what="the matching line in view")

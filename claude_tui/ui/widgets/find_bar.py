@@ -38,6 +38,14 @@ class FindBar(Horizontal):
             self.bar = bar
             self.item_id = item_id
 
+    class Narrowed(Message):
+        """The query changed and `item_id` is still the current match: show its matching line."""
+
+        def __init__(self, bar: FindBar, item_id: str) -> None:
+            super().__init__()
+            self.bar = bar
+            self.item_id = item_id
+
     class Closed(Message):
         def __init__(self, bar: FindBar) -> None:
             super().__init__()
@@ -96,6 +104,9 @@ class FindBar(Horizontal):
         self._show_count()
         if always_move or self.current != before:
             self.post_message(self.Moved(self, self.current))
+        elif self.current is not None:
+            # Typing on within a long answer: the match's line may be screens below the last one.
+            self.post_message(self.Narrowed(self, self.current))
 
     @property
     def current(self) -> str | None:
