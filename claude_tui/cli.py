@@ -76,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
     session.add_argument("--permission-mode", choices=PERMISSION_MODES, metavar="MODE",
                          help="one of: " + ", ".join(PERMISSION_MODES))
     session.add_argument("--resume", metavar="ID", nargs="?", const="",
-                         help="resume session ID; without ID, open the session browser")
+                         help="resume a session by id, unique id prefix (4+ characters), name or title;"
+                              " without ID, open the session browser")
     session.add_argument("--continue", dest="continue_session", action="store_true",
                          help="resume the newest session of the working directory")
     session.add_argument("--fork", action="store_true",
