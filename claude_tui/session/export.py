@@ -247,7 +247,9 @@ def to_markdown(items: list[Item], status: SessionStatus | None = None, *, inclu
     for item in items:
         if isinstance(item, UserItem):
             turn += 1
-            out += [f"## Turn {turn}", "", "### You", "", item.text, ""]
+            # Quoted: a prompt's own '# ' lines or an unclosed ``` stay inside it instead of
+            # restructuring (or swallowing) the rest of the document.
+            out += [f"## Turn {turn}", "", "### You", "", _quote(item.text), ""]
             speaker = "you"
             continue
         if isinstance(item, NoteItem):

@@ -101,7 +101,7 @@ async def test_export_writes_markdown_with_prompt_and_answer(tmp_path: Path) -> 
         await wait_for(pilot, lambda: list(tmp_path.glob("claude-session-*.md")), what="export file")
         text = next(tmp_path.glob("claude-session-*.md")).read_text()
         answer = next(i for i in chat(app).conversation.items if isinstance(i, TextItem))
-        assert "## You\n\nHello there, kw:plain" in text
+        assert "### You\n\n> Hello there, kw:plain" in text
         assert answer.text in text
         assert any("Exported the transcript" in str(n.message) for n in app._notifications)
 

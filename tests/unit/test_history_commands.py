@@ -86,7 +86,7 @@ def test_export_markdown_and_json(setup) -> None:
     assert export_command("1371d147-61d8-4b34-beff-86ba0e32e82d", "markdown", out, root=root, names=idx.names) == 0
     md = out.getvalue()
     assert md.startswith("# kw:edit the file")
-    assert "## Turn 1\n\n### You\n\nkw:edit the file" in md and "#### Edit /home/user/project/a.txt (done)" in md
+    assert "## Turn 1\n\n### You\n\n> kw:edit the file" in md and "#### Edit /home/user/project/a.txt (done)" in md
     assert "```diff\n--- a/home/user/project/a.txt\n+++ b/home/user/project/a.txt\n@@" in md
     assert "All done. The tool ran." in md and "lorem ipsum" not in md
     out = io.StringIO()

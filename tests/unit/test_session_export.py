@@ -30,7 +30,7 @@ def test_markdown_has_prompts_answers_and_tool_output() -> None:
     text = to_markdown(_items(), status)
     assert text.startswith("# Claude Code session")
     assert "- Session: `abc`" in text and "- Cost: $0.0123" in text
-    assert "## Turn 1\n\n### You\n\nPlease  run\n  this\n" in text  # raw, whitespace kept
+    assert "## Turn 1\n\n### You\n\n> Please  run\n>   this\n" in text  # quoted, whitespace kept
     # Thinking opens Claude's part: it goes under Claude's heading, folded.
     assert "### Claude\n\n<details><summary>Thinking</summary>\n\n```\nsecret reasoning\n```\n\n</details>" in text
     assert "#### Bash (done)\n\n```bash\necho hi\n```\n\nOutput:\n\n```text\nhi\n```" in text
@@ -44,7 +44,7 @@ def test_markdown_a_tool_call_opening_the_answer_is_claudes_and_turns_count() ->
              UserItem(text="two"), TextItem(text="ok")]
     text = to_markdown(items)
     assert text.index("## Turn 1") < text.index("### You") < text.index("### Claude") < text.index("#### Bash")
-    assert "## Turn 2\n\n### You\n\ntwo\n\n### Claude\n\nok" in text
+    assert "## Turn 2\n\n### You\n\n> two\n\n### Claude\n\nok" in text
     assert [e["turn"] for e in json.loads(to_json(items))["items"]] == [1, 1, 2, 2]
 
 
@@ -123,3 +123,13 @@ def test_cli_export_against_a_config_tree(config_tree: Path, fmt: str, monkeypat
     missing = subprocess.run([sys.executable, "-m", "claude_tui.cli", "export", "00000000-0000-0000-0000-000000000000"],
                              capture_output=True, text=True, env=env, timeout=60)
     assert missing.returncode == 1 and "no session" in missing.stderr
+
+
+def test_markdown_a_prompt_cannot_restructure_the_document() -> None:
+    """A prompt's own headings and an unclosed fence stay inside its quote (they are the user's text)."""
+    items = [UserItem(text="# Not a turn\n```\nunclosed"), TextItem(text="answer"),
+             UserItem(text="next")]
+    text = to_markdown(items)
+    assert "\n# Not a turn" not in text and "> # Not a turn" in text
+    assert "> ```\n> unclosed\n" in text
+    assert "## Turn 2\n\n### You\n\n> next" in text
