@@ -211,8 +211,10 @@ def test_dialogs_diffs_and_changes_with_hostile_tool_input(world: tuple[list[str
                           since=mark)
             mark = app.mark()
             app.send("tab")  # the dialog opens waiting: Tab moves to it
-            for _ in range(20):  # Esc denies (or dismisses) once the typeahead guard has passed
-                app.send("escape", pause=0.3)
+            # Esc denies (or dismisses) once the dialog's guard has passed. A key inside the guard
+            # re-arms it, so the tries are spaced wider than the guard (400 ms).
+            for _ in range(20):
+                app.send("escape", pause=0.7)
                 if " idle " in audit(app.since(mark), partial=True).text:
                     break
             app.wait_text(lambda t: " idle " in t, f"the end of {prompt!r}", since=mark)
