@@ -12,8 +12,8 @@ headings and code fences) framed by per-turn words: `firstNx` opens it, `lastNx`
 Figures: launch -> prompt on screen / CLI ready; first text and last token on a fresh session;
 the same over a `--turns` run (per 10 turns); RSS of the UI's own process (claude-tui's Python;
 Claude Code's whole TUI) at turn 0 / half / end and of the CLI child; CPU over the run; idle CPU
-per minute after it; keystroke echo after it; resume of a generated `--resume-mb` transcript ->
-its last message on screen, and peak RSS.
+per minute after it (from 25 s after the last key, over 15 s); keystroke echo after it; resume of
+a generated `--resume-mb` transcript -> its last message on screen, and peak RSS.
 
 Needs tmux, Node and the pinned CLI (`python -m tests.e2e.cli_install`), as the e2e tier does.
 
@@ -297,7 +297,7 @@ def session_run(bench: Bench, ui: str, turns: int) -> dict[str, Any]:
     pids = tree(own)
     run_cpu = cpu(pids) - cpu0
     echo = bench.echo_ms(screen)
-    time.sleep(2)
+    time.sleep(25)  # idle: past the prompt's blinking after a key (10-20 s, `quiet_cursor.py`)
     idle0 = cpu(pids)
     time.sleep(15)
     idle = (cpu(pids) - idle0) * 4

@@ -20,15 +20,17 @@ Besides the process tree the keeper also ends any process carrying its exact mar
 ``/proc/PID/environ`` (a tool that escaped the tree some other way).
 
 Standalone on purpose: stdlib only, nothing from claude_tui (no pydantic import per spawn), so
-``-I -S`` starts it in a few tens of milliseconds. Linux only (prctl, /proc); `supported()` says
-whether it can be used, and `process.CliProcess` spawns the CLI directly where it cannot.
+``-I -S`` starts it in a few tens of milliseconds; `_signal` and `select.poll` rather than `signal`
+and `selectors`, whose imports of enum and collections took 20-35 ms a spawn on a loaded machine.
+Linux only (prctl, /proc); `supported()` says whether it can be used, and `process.CliProcess`
+spawns the CLI directly where it cannot.
 """
 
 from __future__ import annotations
 
+import _signal as signal  # the C module: the `signal` wrapper imports enum (half the keeper's start)
 import os
-import selectors
-import signal
+import select
 import sys
 import time
 
@@ -217,10 +219,10 @@ def main(argv: list[str]) -> None:
 
 def _watch(child: int, parent: int, parent_fd: int | None, wake_r: int, term_grace: float) -> int:
     """Wait for the CLI to exit, stopping it when told to or when claude-tui dies. Its wait status."""
-    selector = selectors.DefaultSelector()
-    selector.register(wake_r, selectors.EVENT_READ)
+    poller = select.poll()
+    poller.register(wake_r, select.POLLIN)
     if parent_fd is not None:
-        selector.register(parent_fd, selectors.EVENT_READ)
+        poller.register(parent_fd, select.POLLIN)
     stopping = False
     kill_at: float | None = None
     while True:
@@ -228,7 +230,7 @@ def _watch(child: int, parent: int, parent_fd: int | None, wake_r: int, term_gra
         if kill_at is not None:
             left = max(0.0, kill_at - time.monotonic())
             timeout = left if timeout is None else min(timeout, left)
-        ready = selector.select(timeout)
+        ready = poller.poll(None if timeout is None else timeout * 1000)  # milliseconds
         signals: set[int] = set()
         try:
             signals = set(os.read(wake_r, 1024))
@@ -242,11 +244,11 @@ def _watch(child: int, parent: int, parent_fd: int | None, wake_r: int, term_gra
                 _kill(child, signal.SIGKILL)
                 kill_at = None  # now only its exit is awaited
             continue
-        parent_gone = any(key.fd == parent_fd for key, _ in ready) or (parent_fd is None and os.getppid() != parent)
+        parent_gone = any(fd == parent_fd for fd, _ in ready) or (parent_fd is None and os.getppid() != parent)
         if parent_gone or signals & set(STOP_SIGNALS):
             stopping = True
             if parent_fd is not None:
-                selector.unregister(parent_fd)  # stays readable: it must not wake us again
+                poller.unregister(parent_fd)  # stays readable: it must not wake us again
             _kill(child, signal.SIGTERM)
             kill_at = time.monotonic() + term_grace
 

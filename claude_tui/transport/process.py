@@ -281,12 +281,44 @@ class CliProcess:
             return None
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
-        while self._proc.returncode is None and not self._exit_task.done():
-            step = 0.05 if deadline is None else min(0.05, deadline - loop.time())
-            if step <= 0:
-                return None
-            await asyncio.wait({self._exit_task}, timeout=step)
+        exited = self._exit_signal(loop)
+        try:
+            while self._proc.returncode is None and not self._exit_task.done():
+                # While it runs, a pidfd wakes us when it exits: a poll every 50 ms for a whole
+                # session was most of an idle app's CPU. Once it has exited (or without pidfds)
+                # we poll until asyncio has reaped it; a slow poll stays as a safety net.
+                step = 0.05 if exited is None or exited.done() else 1.0
+                if deadline is not None:
+                    step = min(step, deadline - loop.time())
+                    if step <= 0:
+                        return None
+                await asyncio.wait({self._exit_task, *([exited] if exited is not None else [])}, timeout=step)
+        finally:
+            if exited is not None:
+                exited.cancel()
         return self._proc.returncode
+
+    def _exit_signal(self, loop: asyncio.AbstractEventLoop) -> asyncio.Future[None] | None:
+        """A future done once the process has exited (a pidfd turns readable then); None where
+        pidfds are missing (not Linux, kernel before 5.3) or the process is already gone."""
+        assert self._proc is not None
+        try:
+            fd = os.pidfd_open(self._proc.pid)
+        except (AttributeError, OSError):
+            return None
+        done: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        def release(_: object) -> None:
+            loop.remove_reader(fd)
+            os.close(fd)
+
+        loop.add_reader(fd, readable)
+        done.add_done_callback(release)
+        return done
 
     async def wait(self, timeout: float | None = None) -> int | None:
         """Wait for exit (None on timeout) and for stderr to be drained."""

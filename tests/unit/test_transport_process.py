@@ -314,3 +314,29 @@ def test_new_session_isolates_terminal_signals() -> None:
 def test_json_roundtrip_sanity() -> None:
     # guards the test scripts' own quoting
     assert json.loads(b'{"type":"after"}') == {"type": "after"}
+
+
+# -- waiting for the exit ----------------------------------------------------
+
+async def test_waiting_for_exit_does_not_poll_while_the_cli_runs(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The app waits for the CLI's exit for a whole session: it must not wake the loop 20 times a
+    second to look (that was most of an idle app's CPU), yet see the exit at once."""
+    p = child("import sys; sys.stdin.read()")  # runs until its stdin closes
+    await p.start()
+    wakes = 0
+    real_wait = asyncio.wait
+
+    async def counting_wait(*args, **kwargs):  # type: ignore[no-untyped-def]
+        nonlocal wakes
+        wakes += 1
+        return await real_wait(*args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "wait", counting_wait)
+    waiter = asyncio.create_task(p.wait_exit())
+    await asyncio.sleep(0.6)
+    assert not waiter.done()
+    assert wakes <= 2  # a 50 ms poll would have looked ~12 times
+    began = time.monotonic()
+    await p.close()
+    assert await asyncio.wait_for(waiter, 10) is not None
+    assert time.monotonic() - began < 5

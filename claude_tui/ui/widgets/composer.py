@@ -18,6 +18,7 @@ from textual.widgets.text_area import Edit, EditResult
 from claude_tui.completion import Candidate, dropped_files_mention, mention, rank
 from claude_tui.protocol.sanitize import printable, printable_name, prompt_text
 from claude_tui.store import PromptHistory
+from claude_tui.ui.widgets.quiet_cursor import QuietCursorTextArea
 
 _NEWLINE_KEYS = {"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"}
 TYPING_KEYS = frozenset({"enter", "backspace", *_NEWLINE_KEYS})
@@ -29,7 +30,7 @@ _FILES_FRESH_SECONDS = 10.0
 """The project's file list is read again when an @ menu opens after this long (Claude adds files)."""
 
 
-class PromptInput(TextArea):
+class PromptInput(QuietCursorTextArea):
     """Enter sends; Ctrl+J / Alt+Enter / Shift+Enter insert a newline; Up/Down at the edges walk history."""
 
     class Submitted(Message):
