@@ -14,7 +14,7 @@ guessed at.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from .text import scrub
 
@@ -41,14 +41,19 @@ def fork_parents(members: Iterable[tuple[str, str | None, float | None]]) -> dic
 _ROOT_MARKS = (b'"parentUuid":null', b'"parentUuid": null')
 
 
-def root_uuid(head: bytes, complete_end: int) -> str | None:
-    """The uuid of the first user/assistant record with no parent in the head's complete lines."""
+def complete_lines(head: bytes, complete_end: int) -> Iterator[bytes]:
+    """The lines of ``head[:complete_end]`` (a file's head cut after its last complete line)."""
     pos = 0
     while pos < complete_end:
         nl = head.find(b"\n", pos, complete_end)
         stop = nl if nl >= 0 else complete_end
-        line = head[pos:stop]
+        yield head[pos:stop]
         pos = stop + 1
+
+
+def root_uuid(head: bytes, complete_end: int) -> str | None:
+    """The uuid of the first user/assistant record with no parent in the head's complete lines."""
+    for line in complete_lines(head, complete_end):
         if _ROOT_MARKS[0] not in line and _ROOT_MARKS[1] not in line:
             continue
         try:

@@ -17,7 +17,7 @@ from typing import Any
 
 from claude_tui.protocol.pricing import estimate_cost
 
-from .lineage import root_uuid
+from .lineage import complete_lines, root_uuid
 from .text import TITLE_MAX, clean, command_label, has_tool_result, is_prompt_like, message_texts, prompt_text, scrub
 
 HEAD_BYTES = 64 * 1024
@@ -180,12 +180,7 @@ def _typed_records(buf: bytes, want_model: bool) -> dict[str, dict[str, Any]]:
 def _first_prompt(head: bytes, complete_end: int) -> tuple[str | None, str | None]:
     """(first real prompt, first slash command) from the head's complete lines."""
     command: str | None = None
-    pos = 0
-    while pos < complete_end:
-        nl = head.find(b"\n", pos, complete_end)
-        stop = nl if nl >= 0 else complete_end
-        line = head[pos:stop]
-        pos = stop + 1
+    for line in complete_lines(head, complete_end):
         if b'"user"' not in line or b'"tool_result"' in line:
             continue
         if b'"isMeta":true' in line or b'"isMeta": true' in line:
