@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from claude_tui.transport.ssh import SshTarget
+    from claude_tui.transport.ssh_target import SshTarget
 
 from claude_tui.transport.locate import installed_version
 

@@ -22,12 +22,13 @@ import re
 import shlex
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from claude_tui.transport.errors import TransportError
 from claude_tui.transport.options import CliOptions, build_argv, build_env
+from claude_tui.transport.ssh_target import SshTarget
 
 __all__ = ["REMOTE_MARK", "Launch", "SshSetupError", "SshTarget", "control_dir", "env_preamble", "parse_destination",
            "remote_command", "remote_env", "remote_launch", "ssh_argv"]
@@ -47,21 +48,6 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 class SshSetupError(TransportError, ValueError):
     """The remote command cannot be built (a bad destination or cli_env entry); worded for the user."""
-
-
-@dataclass(frozen=True)
-class SshTarget:
-    """Where to run: ``dest`` as ssh takes it (``host``, ``user@host``, an alias), an optional port,
-    and the extra ssh arguments of the config's ``ssh_options`` (used on every call)."""
-
-    dest: str
-    port: int | None = None
-    options: tuple[str, ...] = field(default_factory=tuple)
-    ssh: str = "ssh"
-
-    @property
-    def label(self) -> str:
-        return f"{self.dest}:{self.port}" if self.port else self.dest
 
 
 def parse_destination(text: str, options: Sequence[str] = ()) -> SshTarget:

@@ -228,7 +228,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             event.stop()
             event.prevent_default()
             if self.waiting and self._tab_for_menu():
-                from claude_tui.ui.typeahead import type_into_prompt
+                from claude_tui.ui.prompt_typing import type_into_prompt
 
                 type_into_prompt(self.app, event.key, None, any_key=True)
             elif self.waiting:
@@ -258,20 +258,20 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             self.step_in()  # on the dialog itself: a click beside it (on the dimmed chat) is not a move
 
     def _type_below(self, event: events.Key) -> None:
-        from claude_tui.ui.typeahead import type_into_prompt
+        from claude_tui.ui.prompt_typing import type_into_prompt
 
         type_into_prompt(self.app, event.key, event.character)
 
     def _tab_for_menu(self) -> bool:
         """Tab completes in the prompt's open completion menu rather than moving here."""
-        from claude_tui.ui.typeahead import prompt_menu_open
+        from claude_tui.ui.prompt_typing import prompt_menu_open
 
         return prompt_menu_open(self.app)
 
     def on_paste(self, event: events.Paste) -> None:
         if self.waiting and not self._settled:
             event.stop()
-            from claude_tui.ui.typeahead import paste_into_prompt
+            from claude_tui.ui.prompt_typing import paste_into_prompt
 
             paste_into_prompt(self.app, event.text)
 
