@@ -14,7 +14,6 @@ from textual.app import App, ComposeResult
 from claude_tui.diff import diff_texts, preview_write
 from claude_tui.diff.model import FileDiff
 from claude_tui.diff.rows import build_rows
-from claude_tui.resources import styles_dir
 from claude_tui.ui.widgets.diff_view import DiffView
 
 
@@ -28,8 +27,6 @@ def _texts(lines: int) -> tuple[str, str]:
 
 
 class BenchApp(App[None]):
-    CSS_PATH = [str(styles_dir() / "diff.tcss")]
-
     def __init__(self, diff: FileDiff, split: bool) -> None:
         super().__init__()
         self._diff = diff

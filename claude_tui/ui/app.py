@@ -22,7 +22,6 @@ from claude_tui import __version__
 from claude_tui.config import Config
 from claude_tui.git.worktree import Worktree
 from claude_tui.protocol.sanitize import clipboard_text, one_line, printable
-from claude_tui.resources import styles_dir
 from claude_tui.session.changes import TurnEnded
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
@@ -55,14 +54,12 @@ def _tune_gc() -> None:
 QUIT_AGAIN_SECONDS = 2.0
 """At idle, a second Ctrl+C on an empty prompt within this many seconds quits."""
 
-_STYLES = styles_dir()
-# Every screen's TCSS is loaded app-wide: screens are small and share variables.
-CSS_FILES = sorted(str(path) for path in _STYLES.glob("*.tcss"))
-
 
 class ClaudeTuiApp(App[None]):
     TITLE = "claude-tui"
-    CSS_PATH = CSS_FILES  # type: ignore[assignment]
+    CSS_PATH = str(Path(__file__).with_name("app.tcss"))
+    """Theme rules only: widgets carry their layout (DEFAULT_CSS), each screen its own file (CSS_PATH).
+    Absolute: Textual resolves a relative path beside the subclass's module (tests subclass the app)."""
     BINDINGS = [
         Binding("ctrl+q", "quit_app", "Quit", show=True, priority=True, id="app.quit"),
         Binding("ctrl+c", "clear_or_quit", "Clear prompt / quit", show=False),

@@ -16,9 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HEADLESS_RUN = textwrap.dedent("""
     import asyncio, sys
     import claude_tui
-    from claude_tui.resources import styles_dir
     assert claude_tui.__file__.startswith(sys.argv[1]), claude_tui.__file__
-    assert str(styles_dir()).startswith(sys.argv[1]), styles_dir()
     from claude_tui.cli import AppArgs
     from claude_tui.config import Config
     from claude_tui.ui.app import ClaudeTuiApp
@@ -54,8 +52,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_wheel_contains_styles_and_demo_scenarios(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    styles = {Path(n).name for n in names if n.startswith("claude_tui/styles/")}
-    assert {"app.tcss", "chat.tcss", "permission.tcss", "diff.tcss"} <= styles
+    # Every screen's .tcss sits beside its module (CSS_PATH) and the theme beside the app: all ship.
+    sources = {path.relative_to(ROOT).as_posix() for path in (ROOT / "claude_tui").rglob("*.tcss")}
+    assert {"claude_tui/ui/app.tcss", "claude_tui/ui/screens/chat.tcss"} <= sources
+    assert sources <= set(names), sources - set(names)
     assert sum(n.startswith("claude_tui/fakecli/scenarios/") for n in names) >= 15
     # the recorded past sessions the demo's session browser shows
     assert sum(n.startswith("claude_tui/fakecli/demo_sessions/") and n.endswith(".jsonl") for n in names) == 5

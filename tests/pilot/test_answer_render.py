@@ -10,9 +10,9 @@ from typing import Any
 from rich.segment import Segment
 from textual.app import App, ComposeResult
 
-from claude_tui.resources import styles_dir
 from claude_tui.session.items import TextItem
 from claude_tui.ui.widgets.assistant_text import AssistantText
+from tests.styles import CHAT_CSS
 
 
 def answer_deltas() -> list[str]:
@@ -31,7 +31,7 @@ def answer_deltas() -> list[str]:
 
 
 class Host(App[None]):
-    CSS_PATH = [str(styles_dir() / "chat.tcss")]
+    CSS_PATH = [CHAT_CSS]
 
     def __init__(self, widget: AssistantText) -> None:
         super().__init__()

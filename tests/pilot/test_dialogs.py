@@ -11,7 +11,6 @@ from textual.app import App
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, TextArea
 
-from claude_tui.resources import styles_dir
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
 from claude_tui.ui.screens import dialog_base
 from claude_tui.ui.screens.dialog_base import GuardedDialog
@@ -21,15 +20,12 @@ from claude_tui.ui.screens.question import DECLINE_MESSAGE, QuestionScreen
 from claude_tui.ui.widgets.diff_view import DiffView
 from tests.conftest import recording
 
-DIALOG_CSS = [str(styles_dir() / name) for name in ("diff.tcss", "permission.tcss", "question.tcss", "plan.tcss")]
 PLAN = "## Plan\n\n1. Read the code\n2. Fix the bug\n3. Run tests"
 UNSAFE = "[@click=app.quit]x[/] \x1b]0;pwned\x07\x1b[31m"
 
 
 class DialogHost(App[None]):
     """Pushes one dialog and records what it dismisses with."""
-
-    CSS_PATH = DIALOG_CSS
 
     def __init__(self, dialog: GuardedDialog, theme: str = "textual-dark", *, waiting: bool = False) -> None:
         """``waiting=False``: the dialog opens as if Tab had moved to it (these tests are about its keys;

@@ -14,7 +14,6 @@ from textual.widgets import Input, Static
 from claude_tui.history.index import SessionRow
 from claude_tui.history.names import NameStore
 from claude_tui.history.synth import make_session, read_records, tree_digest
-from claude_tui.resources import styles_dir
 from claude_tui.session.items import TextItem
 from claude_tui.ui.screens.session_browser import BrowserChoice, SessionBrowserScreen, conversation_for
 from claude_tui.ui.screens.session_browser_listing import fuzzy_match, sort_rows
@@ -22,6 +21,7 @@ from claude_tui.ui.screens.session_browser_preview import RenameScreen, SessionP
 from claude_tui.ui.screens.session_browser_table import PAGE, Listing, SessionTable, ago
 from claude_tui.ui.widgets.assistant_text import AssistantText
 from tests.conftest import FIXTURES
+from tests.styles import APP_CSS
 
 SESSIONS = FIXTURES / "sessions" / "-home-user-project"
 PLAIN = "f122259a-3b96-4c04-9b7c-9b19a6582dba"  # "Hello there, kw:plain"
@@ -29,7 +29,7 @@ BASH = "3aa3043d-6dbe-4e80-8b58-4789dd1efc50"  # "kw:bash please" → Bash tool,
 RESUMED = "1371d147-61d8-4b34-beff-86ba0e32e82d"  # "kw:edit the file", then "follow-up after resume"
 OTHER = "0b6c8a1e-6f4f-4f59-9a43-2d3f7f0c0a11"
 NOW = 1_795_400_000.0
-CSS = [str(styles_dir() / name) for name in ("app.tcss", "chat.tcss", "diff.tcss", "session_browser.tcss")]
+CSS = [APP_CSS]
 
 
 def build_tree(tmp_path: Path, *, other_project: bool = True) -> Path:

@@ -15,7 +15,6 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, OptionList, Static
 
 from claude_tui.protocol import decode_line
-from claude_tui.resources import styles_dir
 from claude_tui.session import changes as ch
 from claude_tui.session import tasks as tasks_module
 from claude_tui.session.conversation import Conversation
@@ -23,6 +22,7 @@ from claude_tui.session.items import TextItem
 from claude_tui.ui.screens.agent_transcript import AgentTranscriptScreen
 from claude_tui.ui.widgets.sidebar import TaskSidebar
 from tests.conftest import recording
+from tests.styles import APP_CSS, CHAT_CSS
 
 TOOL_ID = "toolu_msg_21_1"
 TASK_ID = "ad71a6bd4f5c340b4"
@@ -30,9 +30,9 @@ SUBAGENT_TEXT = "Subagent here, exploring."
 
 
 class SidebarHost(App[None]):
-    CSS_PATH: ClassVar[CSSPathType] = [
-        str(styles_dir() / name) for name in ("app.tcss", "chat.tcss", "sidebar.tcss", "agent_transcript.tcss")
-    ]
+    CSS_PATH: ClassVar[CSSPathType] = [APP_CSS, CHAT_CSS]
+    # A Static stands in for the ChatLog: it takes the log's own size (ChatLog.DEFAULT_CSS).
+    CSS = "#chat-log { height: 1fr; scrollbar-size-vertical: 1; }"
     AUTO_FOCUS = None  # like the chat screen, where the prompt has focus, not the sidebar
 
     def __init__(self, conversation: Conversation | None = None, mode: str = "auto") -> None:

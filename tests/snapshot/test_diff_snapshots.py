@@ -8,7 +8,6 @@ from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 
 from claude_tui.diff import ChangeSet, FileDiff, preview_delete, preview_edit, preview_notebook, preview_write
-from claude_tui.resources import styles_dir
 from claude_tui.ui.widgets.changes_panel import ChangesScreen
 from claude_tui.ui.widgets.diff_view import DiffView
 
@@ -53,8 +52,6 @@ def edit_diff() -> FileDiff:
 class DiffApp(App[None]):
     """One DiffView filling the screen."""
 
-    CSS_PATH = [str(styles_dir() / "diff.tcss"), str(styles_dir() / "changes.tcss")]
-
     def __init__(self, diff: FileDiff | Sequence[FileDiff], theme: str = "textual-dark", **options: object) -> None:
         super().__init__()
         self._diff = diff
@@ -68,7 +65,6 @@ class DiffApp(App[None]):
 class CardsApp(App[None]):
     """Several compact previews stacked like tool cards."""
 
-    CSS_PATH = [str(styles_dir() / "diff.tcss")]
     CSS = "DiffView { margin-bottom: 1; }"
 
     def __init__(self, diffs: list[FileDiff], max_rows: int = 8, theme: str = "textual-dark") -> None:
@@ -84,8 +80,6 @@ class CardsApp(App[None]):
 
 
 class ChangesApp(App[None]):
-    CSS_PATH = [str(styles_dir() / "diff.tcss"), str(styles_dir() / "changes.tcss")]
-
     def __init__(self, changes: ChangeSet, theme: str = "textual-dark") -> None:
         super().__init__()
         self._changes = changes

@@ -14,15 +14,15 @@ from pathlib import Path
 from textual.app import App
 
 from claude_tui.history.synth import make_session, read_records
-from claude_tui.resources import styles_dir
 from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+from tests.styles import APP_CSS
 
 FIXTURE_SESSIONS = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "sessions" / "-home-user-project"
 IDS = ("f122259a-3b96-4c04-9b7c-9b19a6582dba", "3aa3043d-6dbe-4e80-8b58-4789dd1efc50",
        "1371d147-61d8-4b34-beff-86ba0e32e82d")
 OTHER = "0b6c8a1e-6f4f-4f59-9a43-2d3f7f0c0a11"
 NOW = 1_795_400_000.0
-CSS = [str(styles_dir() / name) for name in ("app.tcss", "chat.tcss", "diff.tcss", "session_browser.tcss")]
+CSS = [APP_CSS]
 
 
 def build_tree(tmp_path: Path, sessions: bool = True) -> Path:

@@ -6,7 +6,6 @@ from textual.app import App
 from textual.widgets import OptionList
 
 from claude_tui.diff import ChangeSet, preview_write
-from claude_tui.resources import styles_dir
 from claude_tui.ui.widgets.changes_panel import ChangesScreen
 from claude_tui.ui.widgets.diff_view import DiffView
 
@@ -23,8 +22,6 @@ def _hunks() -> ChangeSet:
 
 
 class PanelApp(App[None]):
-    CSS_PATH = [str(styles_dir() / "diff.tcss"), str(styles_dir() / "changes.tcss")]
-
     def __init__(self, changes: ChangeSet) -> None:
         super().__init__()
         self.changes = changes

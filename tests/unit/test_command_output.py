@@ -6,12 +6,12 @@ from rich.segment import Segment
 from textual.app import App, ComposeResult
 from textual.widget import Widget
 
-from claude_tui.resources import styles_dir
 from claude_tui.session.items import NoteItem, NoteKind
 from claude_tui.ui.widgets.chat_log import widget_for
 from claude_tui.ui.widgets.messages import PlainCommandOutput, with_inline_code
+from tests.styles import APP_CSS
 
-CSS = [str(styles_dir() / name) for name in ("app.tcss", "chat.tcss")]
+CSS = [APP_CSS]
 
 
 class NoteApp(App[None]):

@@ -10,7 +10,6 @@ from typing import Any
 from textual.app import App, ComposeResult
 
 from claude_tui.protocol import decode_line, decode_obj
-from claude_tui.resources import styles_dir
 from claude_tui.session import changes as ch
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteItem, NoteKind, TextItem, ToolItem, ToolState
@@ -19,6 +18,7 @@ from claude_tui.session.permissions import PermissionRequest
 from claude_tui.session.status import Activity
 from claude_tui.ui.widgets.tool_card import ToolCard
 from tests.conftest import recording
+from tests.styles import APP_CSS, CHAT_CSS
 
 
 def until_asked(name: str) -> tuple[Conversation, PermissionRequest]:
@@ -104,7 +104,7 @@ def test_answers_are_on_the_card_only() -> None:
 
 
 class CardApp(App[None]):
-    CSS_PATH = [str(styles_dir() / name) for name in ("app.tcss", "chat.tcss")]  # type: ignore[assignment]
+    CSS_PATH = [APP_CSS, CHAT_CSS]  # type: ignore[assignment]
 
     def __init__(self, card: ToolCard) -> None:
         super().__init__()

@@ -6,14 +6,11 @@ from textual.app import App, ComposeResult
 from textual.widgets import OptionList
 
 from claude_tui.diff import ChangeSet, FileDiff, preview_edit, preview_write
-from claude_tui.resources import styles_dir
 from claude_tui.ui.widgets.changes_panel import ChangesPanel, ChangesScreen
 from claude_tui.ui.widgets.diff_view import DiffView
 
 
 class ViewApp(App[None]):
-    CSS_PATH = [str(styles_dir() / "diff.tcss"), str(styles_dir() / "changes.tcss")]
-
     def __init__(self, view: DiffView) -> None:
         super().__init__()
         self.view = view
@@ -99,8 +96,6 @@ async def test_changes_panel_lists_turn_and_session_and_shows_diffs() -> None:
     changes.record(preview_edit("x\n", "x", "y", path="edit.txt"))
 
     class PanelApp(App[None]):
-        CSS_PATH = [str(styles_dir() / "diff.tcss"), str(styles_dir() / "changes.tcss")]
-
         def on_mount(self) -> None:
             self.push_screen(ChangesScreen(changes))
 
@@ -123,8 +118,6 @@ async def test_changes_panel_empty_state_and_refresh() -> None:
     panel = ChangesPanel(changes)
 
     class PanelApp(App[None]):
-        CSS_PATH = [str(styles_dir() / "diff.tcss"), str(styles_dir() / "changes.tcss")]
-
         def compose(self) -> ComposeResult:
             yield panel
 

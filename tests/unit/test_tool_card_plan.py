@@ -5,11 +5,11 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 
-from claude_tui.resources import styles_dir
 from claude_tui.session.items import ToolItem, ToolState
 from claude_tui.ui.widgets.tool_card import ToolCard
+from tests.styles import APP_CSS
 
-CSS = [str(styles_dir() / name) for name in ("app.tcss", "chat.tcss", "diff.tcss")]
+CSS = [APP_CSS]
 PLAN = "## Plan\n\n1. Read the code\n2. Fix the bug\n3. Run tests"
 
 

@@ -36,6 +36,7 @@ _PROMPT_LINES = 3
 
 
 class AgentTranscriptScreen(Screen[None]):
+    CSS_PATH = "agent_transcript.tcss"
     BINDINGS = [
         Binding("escape,q", "close", "Back"),
         Binding("x", "stop", "Stop agent"),

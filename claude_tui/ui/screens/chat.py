@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 
 class ChatScreen(ChatPolish, Screen[None]):
+    CSS_PATH = "chat.tcss"
     # Priority: these keys work from the prompt too, also when the user remaps one to a key the
     # prompt would take for itself (keymap `chat.toggle_sidebar = "ctrl+k"`). Esc, Shift+Tab and
     # ? stay below the focused widget: dialogs, menus and text use them first.

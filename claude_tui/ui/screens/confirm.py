@@ -16,10 +16,11 @@ from textual.content import Content
 from textual.widgets import Static
 
 from claude_tui.protocol.sanitize import printable
-from claude_tui.ui.screens.dialog_base import GuardedModal, waiting_notice
+from claude_tui.ui.screens.dialog_base import DIALOG_CSS, GuardedModal, waiting_notice
 
 
 class ConfirmScreen(GuardedModal[bool]):
+    CSS_PATH = [DIALOG_CSS, "confirm.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),

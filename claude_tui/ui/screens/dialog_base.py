@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar, Generic, TypeVar
 
 from textual import events, on
@@ -65,6 +66,10 @@ DEFAULT_GUARD_MS: int = Config.model_fields["typeahead_guard_ms"].default
 
 ResultT = TypeVar("ResultT")
 
+DIALOG_CSS = str(Path(__file__).with_name("dialog_base.tcss"))
+"""The waiting state of every GuardedModal and the GuardedDialog frame. Absolute, so a subclass in any
+module finds it: each subclass that adds its own file lists this one first in its CSS_PATH."""
+
 STEP_IN_KEY = "tab"
 """The one key that moves from the prompt to a waiting dialog (and back)."""
 WAITING_WORDS = "Tab to answer · until then your typing goes to the prompt"
@@ -85,6 +90,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     without the notice flashing on every dialog that simply opened.
     """
 
+    CSS_PATH = DIALOG_CSS
     MARK_PAUSED: ClassVar[bool] = True
     """Set ``-paused`` on a swallowed key (a class change restyles the screen: off where unused)."""
     clock: ClassVar[Callable[[], float]] = staticmethod(lambda: time.monotonic())

@@ -200,6 +200,7 @@ class HelpFilter(Input):
 
 
 class HelpScreen(ModalScreen[None]):
+    CSS_PATH = "help.tcss"
     BINDINGS = [
         Binding("escape,f1", "dismiss_help", "Close"),
         # Priority: the focused filter would take the key first. It lets `?` through only while

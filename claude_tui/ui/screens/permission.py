@@ -50,6 +50,7 @@ from claude_tui.ui.screens.dialog_input import (
     tool_title,
     unusual,
 )
+from claude_tui.ui.screens.dialog_base import DIALOG_CSS
 from claude_tui.ui.screens.dialog_tell import TellDialog
 from claude_tui.ui.widgets.dialog_parts import Hint
 from claude_tui.ui.widgets.diff_view import DiffView
@@ -67,6 +68,7 @@ PAUSED = "keys paused… · "
 class PermissionScreen(TellDialog):
     """Ask whether a tool may run. Dismisses with a PermissionDecision; cancel() closes without one."""
 
+    CSS_PATH = [DIALOG_CSS, "permission.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "allow", "Allow once"),
         Binding("a", "always", "Always allow"),

@@ -24,6 +24,7 @@ from textual.widgets import Static
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
 from claude_tui.ui.screens.dialog_input import DISPLAY_LIMIT, clean_block
+from claude_tui.ui.screens.dialog_base import DIALOG_CSS
 from claude_tui.ui.screens.dialog_tell import TellDialog
 from claude_tui.ui.widgets.dialog_parts import Hint
 from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
@@ -48,6 +49,7 @@ def plan_text(request: PermissionRequest) -> str:
 class PlanScreen(TellDialog):
     """Approve Claude's plan or keep planning. Dismisses with a PermissionDecision; cancel() closes without one."""
 
+    CSS_PATH = [DIALOG_CSS, "plan.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "approve", APPROVE_LABEL),
         Binding("a", "approve_accept", APPROVE_ACCEPT_LABEL),

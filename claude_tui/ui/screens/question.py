@@ -23,7 +23,7 @@ from textual.widgets import Input, Static
 from textual.widgets.option_list import Option
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.screens.dialog_base import GuardedDialog
+from claude_tui.ui.screens.dialog_base import DIALOG_CSS, GuardedDialog
 from claude_tui.ui.screens.dialog_input import clean
 from claude_tui.ui.screens.dialog_questions import (
     Answer,
@@ -43,6 +43,7 @@ HEADER_LIMIT = 24
 class QuestionScreen(GuardedDialog):
     """Ask Claude's questions. Dismisses with a PermissionDecision; cancel() closes without one."""
 
+    CSS_PATH = [DIALOG_CSS, "question.tcss"]
     AUTO_FOCUS: ClassVar[str | None] = "#choices"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "escape", "Decline", show=False),

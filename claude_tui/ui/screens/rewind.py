@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from claude_tui.diff.display import project_relative
 from claude_tui.protocol.sanitize import one_line
-from claude_tui.ui.screens.dialog_base import GuardedModal, waiting_notice
+from claude_tui.ui.screens.dialog_base import DIALOG_CSS, GuardedModal, waiting_notice
 
 MAX_LISTED = 200
 
@@ -25,6 +25,7 @@ MAX_LISTED = 200
 class RewindScreen(GuardedModal[bool]):
     """y rewinds, n/Esc keeps the files. Built from the CLI's dry-run answer."""
 
+    CSS_PATH = [DIALOG_CSS, "rewind.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Rewind files"),
         Binding("n,escape", "answer(False)", "Keep files"),

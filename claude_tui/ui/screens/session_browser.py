@@ -92,6 +92,7 @@ def conversation_for(choice: BrowserChoice) -> Conversation:
 class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
     # Typing filters from the first key; Tab moves to the table, where the single
     # letters (f fork, a scope, s sort, r rename, q close) are commands.
+    CSS_PATH = "session_browser.tcss"
     AUTO_FOCUS = "#browser-filter"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "resume", "Resume", priority=True),

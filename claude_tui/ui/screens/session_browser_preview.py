@@ -234,6 +234,7 @@ class SessionPreview(Vertical):
 class RenameScreen(ModalScreen[str | None]):
     """Name a session (our own store). Enter saves (empty removes the name); Esc cancels."""
 
+    CSS_PATH = "rename.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, current: str, title: str) -> None:

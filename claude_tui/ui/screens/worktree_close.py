@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from claude_tui.git.worktree import Worktree, WorktreeState
 from claude_tui.protocol.sanitize import printable_name
-from claude_tui.ui.screens.dialog_base import GuardedModal, waiting_notice
+from claude_tui.ui.screens.dialog_base import DIALOG_CSS, GuardedModal, waiting_notice
 
 Choice = Literal["keep", "remove"]
 SHOWN = 8
@@ -33,6 +33,7 @@ def _listing(title: str, lines: list[str]) -> Content:
 
 
 class WorktreeCloseScreen(GuardedModal[Choice]):
+    CSS_PATH = [DIALOG_CSS, "worktree_close.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("k,enter,escape", "answer('keep')", "Keep", show=False),
         Binding("r", "answer('remove')", "Remove", show=False),

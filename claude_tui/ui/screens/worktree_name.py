@@ -19,6 +19,7 @@ from claude_tui.ui.widgets.safe_input import SafeInput
 class WorktreeNameScreen(ModalScreen[str | None]):
     """Dismisses with the name ("" for a generated one), or None when cancelled."""
 
+    CSS_PATH = "worktree_name.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:

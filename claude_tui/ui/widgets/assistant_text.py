@@ -125,6 +125,7 @@ class AssistantText(Widget):
     DEFAULT_CSS = """
     AssistantText {
         height: auto;
+        margin: 0 0 0 1;
     }
     """
 

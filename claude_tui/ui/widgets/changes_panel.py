@@ -47,6 +47,50 @@ class ChangesPanel(Widget):
     the file list too: they act on the diff pane, wherever the focus is in the panel.
     """
 
+    DEFAULT_CSS = """
+    ChangesPanel {
+        height: 1fr;
+
+        #changes-body {
+            height: 1fr;
+        }
+        #changes-sidebar {
+            width: 40;
+            max-width: 40%;
+            height: 1fr;
+            margin-right: 1;
+        }
+        #changes-files {
+            height: 1fr;
+            border: none;
+            padding: 0;
+            background: $surface;
+        }
+        #changes-empty {
+            display: none;
+            color: $text-muted;
+            text-style: italic;
+            padding: 1;
+        }
+        &.-empty #changes-files {
+            display: none;
+        }
+        &.-empty #changes-empty {
+            display: block;
+        }
+        #changes-diff {
+            height: 1fr;
+        }
+        &.-empty #changes-diff {
+            display: none;
+        }
+        &.-empty #changes-sidebar {
+            width: 1fr;
+            max-width: 100%;
+        }
+    }
+    """
+
     BINDINGS = [
         Binding("s", "diff('toggle_split')", "Split/unified", show=False),
         Binding("n", "diff('next_hunk')", "Next hunk", show=False),
@@ -146,6 +190,7 @@ class ChangesPanel(Widget):
 class ChangesScreen(ModalScreen[None]):
     """The panel as a modal: Escape closes, Tab moves between the list and the diff."""
 
+    CSS_PATH = "changes_screen.tcss"
     BINDINGS = [
         Binding("escape", "dismiss", "Close"),
         Binding("q", "dismiss", "Close", show=False),

@@ -79,6 +79,34 @@ def widget_for(item: Item, show_thinking: bool = False) -> Widget | None:
 class ChatLog(PlaceKeepingScroll):
     """Renders a session `Log` (the main conversation or a subagent's)."""
 
+    DEFAULT_CSS = """
+    ChatLog {
+        height: 1fr;
+        scrollbar-size-vertical: 1;
+
+        .welcome {
+            width: 1fr;
+            margin: 4 2;
+            padding: 1 2;
+            color: $text-muted;
+            border: round $primary 40%;
+            text-align: center;
+        }
+
+        /* The current find match and the selected message: a tint and a coloured edge (no outline:
+           it cannot draw around one-line items). An item's own state edge (an error, a queued
+           prompt) keeps showing: the items' rules come after these (an item mounts after its log). */
+        .-find-current {
+            background: $warning 25%;
+            border-left: outer $warning;
+        }
+        .-selected {
+            background: $accent 20%;
+            border-left: outer $accent;
+        }
+    }
+    """
+
     def __init__(self, log: Log, *, max_mounted: int = 80, page: int = 40, show_thinking: bool = False,
                  max_chars: int = MAX_MOUNTED_CHARS, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)

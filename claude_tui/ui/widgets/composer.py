@@ -33,6 +33,19 @@ _FILES_FRESH_SECONDS = 10.0
 class PromptInput(QuietCursorTextArea):
     """Enter sends; Ctrl+J / Alt+Enter / Shift+Enter insert a newline; Up/Down at the edges walk history."""
 
+    DEFAULT_CSS = """
+    PromptInput {
+        height: auto;
+        min-height: 3;
+        max-height: 12;
+        border: round $primary 60%;
+
+        &:focus {
+            border: round $primary;
+        }
+    }
+    """
+
     class Submitted(Message):
         def __init__(self, text: str) -> None:
             super().__init__()
@@ -163,6 +176,19 @@ class PromptInput(QuietCursorTextArea):
 class CompletionMenu(OptionList):
     """Shown above the prompt while a `/command` or `@path` token is being typed."""
 
+    DEFAULT_CSS = """
+    CompletionMenu {
+        height: auto;
+        max-height: 10;
+        /* One line per entry: long descriptions end in "…" (OptionList draws through Content,
+           which takes wrapping from the styles, not from Text.no_wrap). */
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        border: round $accent;
+        background: $surface;
+    }
+    """
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.display = False
@@ -216,6 +242,14 @@ class CompletionMenu(OptionList):
 
 class Composer(Vertical):
     """Prompt + completion menu. Slash commands and files are supplied by the screen."""
+
+    DEFAULT_CSS = """
+    Composer {
+        height: auto;
+        overflow: hidden hidden;
+        max-height: 16;
+    }
+    """
 
     def __init__(self, history: PromptHistory | None = None, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -44,6 +44,26 @@ class KeyBar(Widget):
     plain Static cannot promise: it breaks at any space.
     """
 
+    DEFAULT_CSS = """
+    KeyBar {
+        width: 1fr;
+        height: auto;
+        color: $text-muted;
+
+        & > .key-bar--key {
+            color: $foreground;
+            background: $foreground 10%;
+            text-style: bold;
+        }
+        & > .key-bar--allow {
+            color: $text-success;
+        }
+        & > .key-bar--deny {
+            color: $text-error;
+        }
+    }
+    """
+
     COMPONENT_CLASSES: ClassVar[set[str]] = {"key-bar--key", "key-bar--allow", "key-bar--deny"}
     GAP = 2
 
@@ -109,6 +129,28 @@ class MessageBox(Vertical):
 
     Enter submits (the screen handles ``MessageBox.Submitted``); Esc is handled by
     the screen, which hides the box again.
+    """
+
+    DEFAULT_CSS = """
+    /* Hidden until its dialog shows it (the dialog's file sets `display: block` for its mode). */
+    MessageBox {
+        display: none;
+        height: auto;
+        margin-top: 1;
+        padding: 0 1;
+        background: $boost;
+        border-left: outer $accent;
+
+        .box-prompt {
+            text-style: bold;
+        }
+        .box-hint {
+            color: $text-muted;
+        }
+        Input {
+            margin: 0;
+        }
+    }
     """
 
     class Submitted(Message):

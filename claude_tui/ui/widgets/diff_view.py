@@ -2,7 +2,7 @@
 
 Rows (cheap records from :mod:`claude_tui.diff.rows`) are built up front; each
 visible row becomes a Strip on demand, cached by (mode, row, width). Colours come
-from component classes styled in ``styles/diff.tcss``; syntax colours use theme
+from component classes styled in ``DiffView.DEFAULT_CSS``; syntax colours use theme
 variables, under the +/- backgrounds. Line text is untrusted: it becomes
 ``Content`` with explicit spans (never markup), with tabs expanded and control
 characters made visible.
@@ -77,6 +77,87 @@ class DiffView(ScrollView, can_focus=True):
     ``split=None`` picks split mode when the widget is at least
     ``SPLIT_MIN_WIDTH`` columns wide; ``s`` toggles. ``max_rows`` turns it into a
     compact preview (first rows plus "… N more lines"), for tool cards.
+    """
+
+    DEFAULT_CSS = """
+    /* Colours follow the theme. */
+    DiffView {
+        width: 1fr;
+        height: 1fr;
+        overflow-x: hidden;
+        overflow-y: auto;
+        background: $surface;
+        color: $foreground;
+        scrollbar-size-vertical: 1;
+
+        &:focus {
+            background-tint: $foreground 3%;
+        }
+        &.-preview {
+            height: auto;
+            max-height: 40;
+        }
+
+        & > .diff-view--header {
+            background: $panel;
+            color: $foreground;
+            text-style: bold;
+        }
+        & > .diff-view--added-count {
+            color: $text-success;
+            text-style: bold;
+        }
+        & > .diff-view--removed-count {
+            color: $text-error;
+            text-style: bold;
+        }
+        & > .diff-view--context {
+            color: $foreground;
+        }
+        & > .diff-view--added {
+            background: $success 14%;
+        }
+        & > .diff-view--removed {
+            background: $error 14%;
+        }
+        & > .diff-view--added-word {
+            background: $success 38%;
+        }
+        & > .diff-view--removed-word {
+            background: $error 38%;
+        }
+        & > .diff-view--gutter {
+            color: $foreground 45%;
+            background: $foreground 3%;
+        }
+        & > .diff-view--added-gutter {
+            color: $text-success;
+            background: $success 24%;
+        }
+        & > .diff-view--removed-gutter {
+            color: $text-error;
+            background: $error 24%;
+        }
+        & > .diff-view--hunk {
+            color: $text-primary;
+            background: $primary 10%;
+        }
+        & > .diff-view--collapsed {
+            color: $text-muted;
+            background: $foreground 4%;
+            text-style: italic;
+        }
+        & > .diff-view--note {
+            color: $text-warning;
+            text-style: italic;
+        }
+        & > .diff-view--filler {
+            background: $foreground 5%;
+        }
+        & > .diff-view--divider {
+            color: $foreground 20%;
+        }
+    }
     """
 
     COMPONENT_CLASSES = {

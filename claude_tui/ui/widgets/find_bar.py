@@ -24,6 +24,46 @@ from claude_tui.ui.widgets.safe_input import SafeInput
 class FindBar(Horizontal):
     """An input, a "2 of 7" counter and the keys; Enter/F3 next, Shift+Enter/Shift+F3 previous, Esc closes."""
 
+    DEFAULT_CSS = """
+    /* Mounted above the prompt by its owner. */
+    FindBar {
+        height: 1;
+        padding: 0 1;
+        background: $panel;
+
+        #find-label {
+            width: auto;
+            margin-right: 1;
+            color: $accent;
+        }
+        #find-input {
+            width: 1fr;
+            max-width: 60;
+            height: 1;
+            border: none;
+            padding: 0;
+            background: $boost;
+        }
+        #find-input:focus {
+            background: $primary 20%;
+        }
+        #find-count {
+            width: auto;
+            min-width: 12;
+            margin: 0 1;
+            color: $text;
+            text-style: bold;
+        }
+        &.-none #find-count {
+            color: $error;
+        }
+        #find-keys {
+            width: auto;
+            color: $text-muted;
+        }
+    }
+    """
+
     BINDINGS = [
         Binding("f3", "next", "Next match", id="find.next"),
         Binding("shift+f3,shift+enter", "previous", "Previous match", id="find.previous"),

@@ -29,6 +29,14 @@ if TYPE_CHECKING:
 class EarlierMarker(Static):
     """Stands for the items before the mounted ones; click or scroll up to see them."""
 
+    DEFAULT_CSS = """
+    EarlierMarker {
+        height: 1;
+        color: $text-muted;
+        margin-bottom: 1;
+    }
+    """
+
     def show_count(self, count: int) -> None:
         self.display = count > 0
         self.update(Text(f"↑ {count:,} earlier item{'s' if count != 1 else ''} — scroll up or click to show",
@@ -38,6 +46,15 @@ class EarlierMarker(Static):
 class LaterMarker(Static):
     """Stands for the items after the mounted ones (the window moved back to find or select
     something); click, scroll down or press End to come back to the newest."""
+
+    DEFAULT_CSS = """
+    /* "↓ N later items": the log's window was moved back to an old item (find, select). */
+    LaterMarker {
+        height: 1;
+        color: $text-muted;
+        margin-top: 1;
+    }
+    """
 
     def show_count(self, count: int) -> None:
         self.display = count > 0

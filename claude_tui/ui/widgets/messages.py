@@ -23,6 +23,20 @@ from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
 class UserPrompt(Static):
     """What the user sent (marked while the CLI still holds it in its queue)."""
 
+    DEFAULT_CSS = """
+    UserPrompt {
+        margin: 1 0 0 0;
+        padding: 0 1;
+        background: $boost;
+        border-left: outer $primary;
+
+        &.-queued {
+            border-left: outer $warning;
+            color: $text-muted;
+        }
+    }
+    """
+
     def __init__(self, item: UserItem) -> None:
         super().__init__(classes="user-prompt")
         self.item = item
@@ -43,6 +57,23 @@ class UserPrompt(Static):
 
 class ThinkingBlock(Vertical):
     """Collapsed by default; streams live into its body while open."""
+
+    DEFAULT_CSS = """
+    ThinkingBlock {
+        height: auto;
+        margin: 0 0 0 1;
+        color: $text-muted;
+
+        .thinking-title {
+            color: $text-muted;
+        }
+        .thinking-body {
+            padding: 0 0 0 2;
+            border-left: vkey $secondary 50%;
+            color: $text-muted;
+        }
+    }
+    """
 
     def __init__(self, item: ThinkingItem, expanded: bool = False) -> None:
         super().__init__(classes="thinking")
@@ -151,6 +182,16 @@ class PlainCommandOutput(Static):
     Kept as printed, except that `inline code` is shown as code instead of with backticks.
     """
 
+    DEFAULT_CSS = """
+    PlainCommandOutput {
+        margin: 0 0 1 1;
+        padding: 0 1;
+        background: $boost;
+        border-left: outer $secondary 60%;
+        color: $text-muted;
+    }
+    """
+
     def __init__(self, item: NoteItem) -> None:
         super().__init__(with_inline_code(item.text), classes="note note-local-command")
         self.item = item
@@ -163,6 +204,16 @@ class PlainCommandOutput(Static):
 class CommandOutput(SafeMarkdown):
     """Output of /context and other commands that write Markdown (headings, tables)."""
 
+    DEFAULT_CSS = """
+    CommandOutput {
+        margin: 0 0 1 1;
+        padding: 0 1;
+        background: $boost;
+        border-left: outer $secondary 60%;
+        color: $text-muted;
+    }
+    """
+
     def __init__(self, item: NoteItem) -> None:
         super().__init__(printable(item.text), classes="note note-local-command")
         self.item = item
@@ -174,6 +225,26 @@ class CommandOutput(SafeMarkdown):
 
 class NoteLine(Static):
     """System notes: local command output, interruptions, compaction, errors, decisions."""
+
+    DEFAULT_CSS = """
+    NoteLine {
+        margin: 0 0 0 1;
+        color: $text-muted;
+
+        &.note-error {
+            color: $text-error;
+            border-left: outer $error;
+            padding-left: 1;
+        }
+        &.note-compact {
+            color: $text-accent;
+            margin: 1 0;
+        }
+        &.note-interrupt {
+            color: $text-warning;
+        }
+    }
+    """
 
     def __init__(self, item: NoteItem) -> None:
         super().__init__(classes=f"note note-{item.kind.value}")

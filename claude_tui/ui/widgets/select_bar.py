@@ -17,6 +17,28 @@ from textual.widgets import Static
 
 
 class SelectBar(Horizontal, can_focus=True):
+    """Picks a message of the log (Ctrl+Up / F2): copy it, its code or output, or rewind to it."""
+
+    DEFAULT_CSS = """
+    /* Mounted above the prompt by its owner. */
+    SelectBar {
+        height: 1;
+        padding: 0 1;
+        background: $panel;
+
+        &:focus {
+            background: $accent 25%;
+        }
+        #select-label {
+            width: 1fr;
+        }
+        #select-keys {
+            width: auto;
+            color: $text-muted;
+        }
+    }
+    """
+
     BINDINGS = [
         Binding("up,k", "move(-1)", "Previous message", id="select.up"),
         Binding("down,j", "move(1)", "Next message", id="select.down"),

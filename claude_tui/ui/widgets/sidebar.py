@@ -58,6 +58,59 @@ _UNSYNCED = object()
 class TaskSidebar(Vertical):
     """Shows `conversation.tasks`; the chat screen calls `refresh_board()` after `TasksChanged`."""
 
+    DEFAULT_CSS = """
+    /* Tasks, todos, agents and background work, right of the chat log. */
+    TaskSidebar {
+        dock: right;
+        width: 36;
+        max-width: 40%;
+        height: 1fr;
+        padding: 0 1;
+        background: $surface;
+        border-left: vkey $panel-lighten-2;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+
+        &:focus-within {
+            border-left: vkey $accent;
+        }
+
+        .sidebar-section {
+            height: auto;
+            margin: 1 0 0 0;
+        }
+
+        #sidebar-agents {
+            border: none;
+            padding: 0;
+            background: transparent;
+            scrollbar-size-vertical: 1;
+
+            & > .option-list--option-disabled {
+                color: $foreground;
+            }
+            &:focus {
+                background-tint: transparent;
+            }
+        }
+
+        #sidebar-hint {
+            display: none;
+            height: auto;
+            margin: 1 0 0 0;
+        }
+
+        &:focus-within #sidebar-hint {
+            display: block;
+        }
+
+        #sidebar-empty {
+            height: auto;
+            margin: 1 0 0 0;
+        }
+    }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "stop", "Stop task", show=True)]
 
     class AgentSelected(Message):

@@ -63,6 +63,25 @@ _DETAIL_LEVELS = (
 class StatusBar(Static):
     """Renders the latest SessionStatus to fit its width (see `_DETAIL_LEVELS`)."""
 
+    DEFAULT_CSS = """
+    StatusBar {
+        height: 1;
+        padding: 0 1;
+        background: $panel;
+        color: $text;
+
+        &.-waiting {
+            background: $warning 30%;
+        }
+        &.-context-warning {
+            color: $text-warning;
+        }
+        &.-exited {
+            background: $error 30%;
+        }
+    }
+    """
+
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self._frame = 0

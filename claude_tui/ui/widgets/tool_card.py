@@ -64,6 +64,59 @@ def _human_size(size: int) -> str:
 class ToolCard(Vertical):
     """One tool call. Click the header (or press Enter on it) to expand the body."""
 
+    DEFAULT_CSS = """
+    ToolCard {
+        height: auto;
+        margin: 0 0 0 1;
+        padding: 0 1;
+        border-left: outer $accent 60%;
+
+        &.-error {
+            border-left: outer $error;
+        }
+        &.-denied {
+            border-left: outer $warning;
+        }
+        &.-waiting {
+            border-left: outer $warning;
+            background: $warning 8%;
+        }
+
+        .tool-header {
+            height: 1;
+        }
+        .tool-body {
+            height: auto;
+            padding: 0 0 0 2;
+        }
+        .tool-input {
+            color: $text-muted;
+        }
+        /* ExitPlanMode's plan, as Markdown. */
+        .tool-plan {
+            height: auto;
+            margin: 0;
+            padding: 0 1;
+
+            & > MarkdownBlock:first-child {
+                margin-top: 0;
+            }
+        }
+        .tool-output {
+            background: $surface;
+            padding: 0 1;
+            max-height: 20;
+            overflow-y: auto;
+        }
+        .tool-stderr, .tool-error {
+            color: $text-error;
+        }
+        .tool-exit, .tool-image {
+            color: $text-muted;
+        }
+    }
+    """
+
     can_focus = False
 
     def __init__(self, item: ToolItem) -> None:
