@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
-from textual.keys import REPLACED_KEYS, Keys, _character_to_key, key_to_character
+from textual.keys import REPLACED_KEYS, Keys, key_to_character
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -19,6 +19,13 @@ if TYPE_CHECKING:
 MODIFIERS = {"ctrl", "shift", "alt", "meta", "super", "hyper"}
 _NAMED_KEYS = {key.value.rpartition("+")[2] for key in Keys} | {"space", "tab", "enter", "escape", "backspace",
                                                               "delete", "insert", "home", "end", "pageup", "pagedown"}
+
+
+def binding_key(character: str) -> str:
+    """Textual's name for a one-character key ("?" -> "question_mark", "k" -> "k"), exactly as
+    `BINDINGS` name it: a keymap entry must use the same name to replace a binding's key."""
+    (binding,) = Binding.make_bindings([Binding(character, "")])
+    return binding.key
 
 
 def bindable_classes() -> list[type]:
@@ -76,8 +83,14 @@ def check_keymap(keymap: dict[str, str], known: Iterable[str]) -> tuple[dict[str
             problems.append(f"keymap: {binding_id!r}: unknown key{'s' if len(bad) > 1 else ''} "
                             f"{', '.join(repr(b) for b in bad)}")
             continue
-        good[binding_id] = ",".join(_character_to_key(p) if len(p) == 1 else p.lower() for p in parts)
+        good[binding_id] = ",".join(binding_key(p) if len(p) == 1 else p.lower() for p in parts)
     return good, problems
+
+
+def applied_keymap(keymap: dict[str, str]) -> dict[str, str]:
+    """What `apply_user_keymap` gives Textual for `keymap` (the help screen shows the keys in force;
+    Textual keeps no public copy of the keymap it was given)."""
+    return check_keymap(keymap, known_binding_ids())[0] if keymap else {}
 
 
 def apply_user_keymap(app: App[object], keymap: dict[str, str]) -> list[str]:

@@ -24,7 +24,7 @@ from textual.widgets import Input, Static
 
 from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.protocol.versions import NEWEST_TESTED, OLDEST_SUPPORTED, support_note
-from claude_tui.ui.keymap import effective_keys
+from claude_tui.ui.keymap import applied_keymap, effective_keys
 from claude_tui.ui.theme import theme_color
 
 # Keys handled inside widgets rather than by bindings.
@@ -90,7 +90,8 @@ def key_sections(app: Any) -> list[Section]:
     from claude_tui.ui.widgets.find_bar import FindBar
     from claude_tui.ui.widgets.select_bar import SelectBar
 
-    keymap: dict[str, str] = dict(getattr(app, "_keymap", {}) or {})
+    config = getattr(app, "config", None)
+    keymap = applied_keymap(config.keymap) if config is not None else {}
     general = binding_rows(type(app).BINDINGS, keymap)
     if getattr(app, "ENABLE_COMMAND_PALETTE", False):
         general.append((display_keys(app.COMMAND_PALETTE_BINDING), "Command palette"))

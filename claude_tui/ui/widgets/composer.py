@@ -95,9 +95,7 @@ class PromptInput(QuietCursorTextArea):
             return
         event.stop()
         event.prevent_default()
-        result = self._replace_via_keyboard(mention, *self.selection)
-        if result:
-            self.move_cursor(result.end_location)
+        self._type_over_selection(mention)
 
     async def _on_key(self, event: events.Key) -> None:
         menu = self.menu
@@ -152,13 +150,19 @@ class PromptInput(QuietCursorTextArea):
         if self.read_only:
             return
         if message.paste is not None:
-            result = self._replace_via_keyboard(message.paste, *self.selection)
-            if result:
-                self.move_cursor(result.end_location)
+            self._type_over_selection(message.paste)
         elif message.key == "backspace":
             self.action_delete_left()
         else:  # the prompt's own handling: Enter sends, Ctrl+J adds a line, letters are inserted
             await self._on_key(events.Key(message.key, message.character))
+
+    def _type_over_selection(self, text: str) -> None:
+        """Put `text` where the selection is, as typing or a paste would (one undo step, `Changed`
+        posted, the cursor after it); nothing in read-only mode."""
+        if self.read_only:
+            return
+        result = self.replace(text, *self.selection, maintain_selection_offset=False)
+        self.move_cursor(result.end_location)
 
     def _replace_all(self, text: str) -> None:
         self.text = text
