@@ -40,6 +40,7 @@ from claude_tui.session.permissions import (
     describe_suggestion,
     without_verb,
 )
+from claude_tui.ui.screens.dialog_base import DIALOG_CSS
 from claude_tui.ui.screens.dialog_input import (
     clean,
     clean_block,
@@ -50,7 +51,6 @@ from claude_tui.ui.screens.dialog_input import (
     tool_title,
     unusual,
 )
-from claude_tui.ui.screens.dialog_base import DIALOG_CSS
 from claude_tui.ui.screens.dialog_tell import TellDialog
 from claude_tui.ui.widgets.dialog_parts import Hint
 from claude_tui.ui.widgets.diff_view import DiffView

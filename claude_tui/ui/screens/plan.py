@@ -23,8 +23,8 @@ from textual.content import Content
 from textual.widgets import Static
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.screens.dialog_input import DISPLAY_LIMIT, clean_block
 from claude_tui.ui.screens.dialog_base import DIALOG_CSS
+from claude_tui.ui.screens.dialog_input import DISPLAY_LIMIT, clean_block
 from claude_tui.ui.screens.dialog_tell import TellDialog
 from claude_tui.ui.widgets.dialog_parts import Hint
 from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
