@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import ClassVar, Generic, TypeVar
 
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, CSSPathType
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
@@ -90,7 +90,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     without the notice flashing on every dialog that simply opened.
     """
 
-    CSS_PATH = DIALOG_CSS
+    CSS_PATH: ClassVar[CSSPathType | None] = DIALOG_CSS
     MARK_PAUSED: ClassVar[bool] = True
     """Set ``-paused`` on a swallowed key (a class change restyles the screen: off where unused)."""
     clock: ClassVar[Callable[[], float]] = staticmethod(lambda: time.monotonic())
