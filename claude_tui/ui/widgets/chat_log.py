@@ -94,14 +94,21 @@ class ChatLog(PlaceKeepingScroll):
         }
 
         /* The current find match and the selected message: a tint and a coloured edge (no outline:
-           it cannot draw around one-line items). An item's own state edge (an error, a queued
-           prompt) keeps showing: the items' rules come after these (an item mounts after its log). */
+           it cannot draw around one-line items). A tool card's state edge and a queued prompt's
+           edge keep showing (same specificity; their rules come later: an item mounts after its
+           log); an error note's edge gives way to the highlight. */
         .-find-current {
             background: $warning 25%;
             border-left: outer $warning;
         }
         .-selected {
             background: $accent 20%;
+            border-left: outer $accent;
+        }
+        NoteLine.-find-current {
+            border-left: outer $warning;
+        }
+        NoteLine.-selected {
             border-left: outer $accent;
         }
     }
