@@ -8,12 +8,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from claude_tui import paths
 
 if TYPE_CHECKING:
-    from claude_tui.ui.app import ClaudeTuiApp
+    from textual.signal import Signal
+    from textual.timer import Timer
+
+    from claude_tui.config import Config
+
+
+class ClaudeTuiApp(Protocol):
+    """What the theme memory needs of the app (the app imports this module: it is not imported back)."""
+
+    config: Config
+    startup_warnings: list[str]
+    theme: str
+    available_themes: dict[str, Any]
+    theme_changed_signal: Signal[Any]
+
+    def set_timer(self, delay: float, callback: Any) -> Timer: ...
 
 
 def state_file() -> Path:

@@ -30,16 +30,16 @@ HEADLESS_RUN = textwrap.dedent("""
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.chat
             for _ in range(200):
-                if screen.conversation.commands:
+                if screen.session.conversation.commands:
                     break
                 await pilot.pause(0.05)
             screen.query_one("#prompt").text = "kw:plain hello"
             await pilot.press("enter")
             for _ in range(200):
-                if screen.conversation.status.turns:
+                if screen.session.conversation.status.turns:
                     break
                 await pilot.pause(0.05)
-            print("TURNS", screen.conversation.status.turns)
+            print("TURNS", screen.session.conversation.status.turns)
     asyncio.run(main())
 """)
 
