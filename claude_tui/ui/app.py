@@ -7,6 +7,7 @@ import contextlib
 import gc
 import time
 from collections.abc import Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -317,6 +318,10 @@ class ClaudeTuiApp(App[None]):
     def action_open_sessions(self) -> None:
         self.push_screen(self.session_browser(), self._browser_choice)
 
+    def action_open_sessions_in_tab(self) -> None:
+        """The browser; the session chosen opens in a new tab (the current one stays)."""
+        self.push_screen(self.session_browser(), partial(self._browser_choice, new_tab=True))
+
     def session_browser(self) -> SessionBrowserScreen:
         """The session browser of the machine the CLI runs on. A remote store is read from its local
         mirror at once and refreshed over ssh in a worker (`ui/remote_sessions.py`)."""
@@ -331,7 +336,7 @@ class ClaudeTuiApp(App[None]):
 
         self._browser_choice(BrowserChoice(row.session_id, Path(row.path), Path(row.cwd) if row.cwd else None))
 
-    def _browser_choice(self, choice: BrowserChoice | None) -> None:
+    def _browser_choice(self, choice: BrowserChoice | None, new_tab: bool = False) -> None:
         if choice is None:
             return
         chat = self.chat
@@ -340,10 +345,10 @@ class ClaudeTuiApp(App[None]):
             if choice.query:
                 chat.find_at(choice.query, choice.turn)
             return
-        self._load_choice(choice)
+        self._load_choice(choice, new_tab)
 
     @work(thread=True, exclusive=True, group="resume", exit_on_error=False)
-    def _load_choice(self, choice: BrowserChoice) -> None:
+    def _load_choice(self, choice: BrowserChoice, new_tab: bool = False) -> None:
         from claude_tui.ui.screens.session_browser import conversation_for
 
         try:
@@ -352,17 +357,18 @@ class ClaudeTuiApp(App[None]):
             self.call_from_thread(self.notify, f"Could not open that session: {error}", severity="error",
                                   timeout=8)
             return
-        self.call_from_thread(self._switch_session, choice, conversation)
+        self.call_from_thread(self._switch_session, choice, conversation, new_tab)
 
-    async def _switch_session(self, choice: BrowserChoice, conversation: Conversation) -> None:
-        """Continue the chosen session in the active tab (whose CLI is closed first)."""
+    async def _switch_session(self, choice: BrowserChoice, conversation: Conversation, new_tab: bool = False) -> None:
+        """Continue the chosen session in the active tab (whose CLI is closed first), or in a new one."""
         base = self.options
         cwd = str(choice.cwd) if choice.cwd is not None and (base.ssh is not None or Path(choice.cwd).is_dir()) \
             else None
         if choice.fork:
-            await self.fork_session(conversation, choice.session_id, base, cwd=cwd)
+            await self.fork_session(conversation, choice.session_id, base, cwd=cwd, new_tab=new_tab)
         else:
-            await self.open_session(fresh_options(base, resume=choice.session_id, cwd=cwd), conversation)
+            await self.open_session(fresh_options(base, resume=choice.session_id, cwd=cwd), conversation,
+                                    new_tab=new_tab)
         chat = self.chat
         if choice.query and chat is not None:  # chosen from search results: show the match
             chat.call_after_refresh(chat.find_at, choice.query, choice.turn)
@@ -389,66 +395,24 @@ class ClaudeTuiApp(App[None]):
             screen.move_tab(chat, delta)
 
     def action_rename_tab(self) -> None:
-        from claude_tui.ui.screens.tab_name import TabNameScreen
-
-        chat = self.chat
-        if chat is None:
-            return
-        session = chat.session
-
-        def named(name: str | None) -> None:
-            screen = self.chat_screen
-            if name is not None and screen is not None:
-                session.name = name.strip()
-                screen.redraw_tabs()
-
-        self.push_screen(TabNameScreen(session.display_name()), named)
+        screen = self.chat_screen
+        if screen is not None:
+            screen.ask_rename()
 
     def action_close_tab(self) -> None:
-        """Close the active tab: asks while its turn runs; its CLI stops as on quit; the last tab quits."""
-        chat = self.chat
-        if chat is None:
-            return
-        if len(self.sessions) <= 1:
-            self.action_quit_app()
-            return
-        if chat.session.busy:
-            from claude_tui.ui.screens.confirm import ConfirmScreen
-
-            def confirmed(yes: bool | None) -> None:
-                if yes:
-                    self.run_worker(self.close_tab(chat), group="tabs", exit_on_error=False)
-
-            self.push_screen(ConfirmScreen(f"A turn is still running in “{chat.session.display_name()}”. "
-                                           "Close the tab and stop it?", yes="Close", no="Keep working"), confirmed)
-            return
-        self.run_worker(self.close_tab(chat), group="tabs", exit_on_error=False)
-
-    async def close_tab(self, view: ChatView) -> None:
-        """Stop `view`'s CLI (draft saved), take the tab away, then offer its worktree for removal."""
-        screen = self.chat_screen
-        if screen is None or view not in screen.views:
-            return
-        session = view.session
-        await view.shutdown()
-        await screen.close_tab(view)
-        worktree = self.worktree_for(session.options.cwd)
-        if worktree is not None and not any(self.worktree_for(other.options.cwd) is worktree
-                                            for other in self.sessions):
-            from claude_tui.ui.worktree_flow import offer_removal
-
-            line = await offer_removal(self, self.worktrees, worktree)
-            if line:
-                self.notify(line, timeout=8)
-
-    def action_overview(self) -> None:
-        from claude_tui.ui.screens.overview import open_overview
-
+        """Close the active tab (asks while its turn runs); closing the last one quits."""
         screen = self.chat_screen
         if screen is None or screen.active_view is None:
             return
-        open_overview(self, screen.summaries(), screen.active_view.id or "",
-                      lambda tab_id: screen.activate_id(tab_id) if tab_id else None)
+        if len(screen.views) <= 1:
+            self.action_quit_app()
+            return
+        screen.ask_close(screen.active_view)
+
+    def action_overview(self) -> None:
+        screen = self.chat_screen
+        if screen is not None:
+            screen.show_overview()
 
     def action_toggle_split_diffs(self) -> None:
         from claude_tui.ui.state import save_state

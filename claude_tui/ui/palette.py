@@ -89,6 +89,8 @@ def tab_commands(chat: ChatView) -> list[Command]:
 
     commands = [
         Command("New tab", run("new_tab"), "A fresh session beside this one, same directory (Ctrl+N)", True),
+        Command("Resume a session in a new tab…", run("open_sessions_in_tab"),
+                "Browse past sessions; the one you pick opens beside this tab", True),
         Command("New tab in a git worktree…", partial(ask_worktree_session, app, cast(ChatHost, app), chat.session,
                                                       new_tab=True),
                 "A fresh session in a new worktree, beside this one"),

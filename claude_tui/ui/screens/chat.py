@@ -98,14 +98,28 @@ class ChatScreen(Screen[None]):
         self.redraw_tabs()
 
     async def close_tab(self, view: ChatView) -> None:
-        """Take `view`'s tab away; its CLI stops as it unmounts (`ChatView.on_unmount`)."""
+        """Close `view`'s tab with quitting's guarantees: its dialog comes down unanswered, its CLI
+        stops (draft saved), and the worktree this run made for it is offered for removal once no
+        other tab runs in it."""
         views = self.views
+        if view not in views:
+            return
         if view is self.active_view and len(views) > 1:
             index = views.index(view)
             self.activate(views[index + 1] if index + 1 < len(views) else views[index - 1])
         view.hidden()
+        await view.shutdown()
         await view.remove()
         self.redraw_tabs()
+        host = self.host
+        worktree = host.worktree_for(view.session.options.cwd)
+        if worktree is not None and not any(host.worktree_for(other.session.options.cwd) is worktree
+                                            for other in self.views):
+            from claude_tui.ui.worktree_flow import offer_removal
+
+            line = await offer_removal(self.app, host.worktrees, worktree)
+            if line:
+                self.notify(line, timeout=8)
 
     def move_tab(self, view: ChatView, delta: int) -> None:
         views = self.views
@@ -119,6 +133,43 @@ class ChatScreen(Screen[None]):
         else:
             self.switcher.move_child(view, after=other)
         self.redraw_tabs()
+
+    def ask_rename(self) -> None:
+        from claude_tui.ui.screens.tab_name import TabNameScreen
+
+        view = self.active_view
+        if view is None:
+            return
+        session = view.session
+
+        def named(name: str | None) -> None:
+            if name is not None:
+                session.name = name.strip()
+                self.redraw_tabs()
+
+        self.app.push_screen(TabNameScreen(session.name or session.display_name()), named)
+
+    def ask_close(self, view: ChatView) -> None:
+        """Close `view`'s tab; while its turn runs, only after a yes (as quitting asks)."""
+        if not view.session.busy:
+            self.run_worker(self.close_tab(view), group="tabs", exit_on_error=False)
+            return
+        from claude_tui.ui.screens.confirm import ConfirmScreen
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self.close_tab(view), group="tabs", exit_on_error=False)
+
+        self.app.push_screen(ConfirmScreen(f"A turn is still running in “{view.session.display_name()}”. "
+                                           "Close the tab and stop it?", yes="Close", no="Keep working"), confirmed)
+
+    def show_overview(self) -> None:
+        from claude_tui.ui.screens.overview import open_overview
+
+        active = self.active_view
+        if active is not None:
+            open_overview(self.app, self.summaries(), active.id or "",
+                          lambda tab_id: self.activate_id(tab_id) if tab_id else None)
 
     def cycle(self, delta: int) -> None:
         views, active = self.views, self.active_view
@@ -152,6 +203,7 @@ class ChatScreen(Screen[None]):
     def _tab_changed(self, message: ChatView.Changed) -> None:
         message.stop()
         self.redraw_tabs()
+        self.query_one(TabBar).frame += 1  # news from a CLI turns the spinner of a streaming tab
 
     @on(ChatView.NeedsAttention)
     def _needs_attention(self, message: ChatView.NeedsAttention) -> None:
