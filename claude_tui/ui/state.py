@@ -13,22 +13,20 @@ from typing import TYPE_CHECKING, Any, Protocol
 from claude_tui import paths
 
 if TYPE_CHECKING:
-    from textual.signal import Signal
-    from textual.timer import Timer
+    from textual.app import App
 
     from claude_tui.config import Config
 
 
 class ClaudeTuiApp(Protocol):
-    """What the theme memory needs of the app (the app imports this module: it is not imported back)."""
+    """What the start theme needs of the app (the app imports this module: it is not imported back)."""
 
     config: Config
     startup_warnings: list[str]
     theme: str
-    available_themes: dict[str, Any]
-    theme_changed_signal: Signal[Any]
 
-    def set_timer(self, delay: float, callback: Any) -> Timer: ...
+    @property
+    def available_themes(self) -> dict[str, Any]: ...
 
 
 def state_file() -> Path:
@@ -87,7 +85,7 @@ class ThemeMemory:
 
     DELAY = 0.6
 
-    def __init__(self, app: ClaudeTuiApp) -> None:
+    def __init__(self, app: App[Any]) -> None:
         self.app = app
         self._timer: Any = None
         self._saved = app.theme

@@ -54,11 +54,11 @@ class LogNavigator:
             widget.remove_class(css_class)
         if item_id is None:
             return
-        widget = await log.reveal(item_id)
-        if widget is None:
+        found = await log.reveal(item_id)
+        if found is None:
             return
-        widget.add_class(css_class)
-        log.call_after_refresh(self.scroll_to_match, widget, needle)
+        found.add_class(css_class)
+        log.call_after_refresh(self.scroll_to_match, found, needle)
 
     def scroll_to_match(self, widget: Widget, needle: str, top: bool = True, tries: int = 0) -> None:
         """Scroll to `widget` (its top, with `top`); in a message taller than the log, to its line showing `needle`."""

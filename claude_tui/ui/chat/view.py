@@ -131,7 +131,7 @@ class ChatView(Widget):
         session, composer = self.session, self.composer
         self.dialogs = PermissionDialogs(session, self.app, self.host.config, self.show_changes,
                                          shown=lambda: self.display and self.is_attached,
-                                         marked=lambda: self.post_message(self.NeedsAttention(self)))
+                                         marked=self._needs_attention)
         self.drawer = ChangeDrawer(session, self.log_widget, self.sidebar, self.status_bar, self.dialogs,
                                    self._turn_ended)
         self.copier = Copier(self.app, session.conversation)
@@ -204,6 +204,9 @@ class ChatView(Widget):
         if self._ticker is not None and self._something_runs():
             self._ticker.resume()
         self.post_message(self.Changed(self))
+
+    def _needs_attention(self) -> None:
+        self.post_message(self.NeedsAttention(self))
 
     def _turn_ended(self, change: TurnEnded) -> None:
         self.host.notify_turn_ended(self.session, change)
