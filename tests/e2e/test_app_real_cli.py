@@ -462,9 +462,10 @@ async def test_resume_the_session_the_cli_wrote(app_options: Options, config_dir
         await d.turn("kw:plain first run")
         session_id = d.conversation.status.session_id
         assert session_id
+        session = d.chat.session
         await d.press("ctrl+q")
         await d.wait(lambda: d.app._exit, "the app to quit (ctrl+q)", 15)  # after the CLI closed
-        assert d.chat.session.connection.client is None
+        assert session.connection.client is None
 
     encoded = re.sub(r"[^A-Za-z0-9]", "-", str(project_dir))
     path = config_dir / "projects" / encoded / f"{session_id}.jsonl"

@@ -23,6 +23,7 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteKind, UserItem
 from claude_tui.session.status import Activity
 from claude_tui.store import DraftStore, PromptHistory
+from claude_tui.transport.events import ProcessExited
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.chat.permission_queue import PermissionQueue
 from claude_tui.ui.connection import CliConnection
@@ -102,6 +103,31 @@ class ChatSession:
         if self.conversation.status.activity is Activity.STARTING:
             self.conversation.status.activity = Activity.IDLE
         return changes
+
+    def exited(self, exited: ProcessExited) -> list[Change]:
+        """The CLI exited: its running tools are interrupted; unless we stopped it, a note says why."""
+        changes = self.conversation.process_exited(exited.returncode)
+        if not self.closing:
+            from claude_tui.transport.ssh_faults import describe_exit
+
+            # Over ssh, ssh's own failures (host key, login, dropped connection) are told apart.
+            title, text = describe_exit(self.options.ssh, exited)
+            changes += self.conversation.add_note(text, NoteKind.ERROR, title=title)
+        return changes
+
+    def failed(self, error: str) -> list[Change]:
+        """The CLI could not be started."""
+        self.conversation.status.activity = Activity.EXITED
+        return self.conversation.add_note(error, NoteKind.ERROR, title="Cannot start Claude Code")
+
+    def unready(self, error: str) -> list[Change]:
+        """The CLI runs but did not answer the handshake: prompts work, its lists are missing."""
+        if self.conversation.status.activity is Activity.STARTING:
+            self.conversation.status.activity = Activity.IDLE
+        return self.conversation.add_note(
+            f"Claude Code did not answer the start-up handshake ({error}). Prompts still work; "
+            "slash-command completion and the model list are unavailable until a restart (Ctrl+R).",
+            NoteKind.ERROR, title="Claude Code is running without its command list")
 
     def keep_options_in_step(self) -> None:
         """Ctrl+R and a new session respawn the CLI from `options`: give them the mode and model the CLI

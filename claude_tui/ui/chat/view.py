@@ -19,14 +19,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
 from claude_tui.completion import project_files, slash_candidates
 from claude_tui.session.changes import TurnEnded
-from claude_tui.session.items import NoteKind, UserItem
-from claude_tui.session.status import Activity
+from claude_tui.session.items import UserItem
 from claude_tui.transport.locate import installed_version
 from claude_tui.ui.chat.drawing import ChangeDrawer
 from claude_tui.ui.chat.host import ChatHost
@@ -205,6 +205,13 @@ class ChatView(Widget):
             self._ticker.resume()
         self.post_message(self.Changed(self))
 
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """A notice from a tab in the background says which tab it comes from (the app shows it)."""
+        if not title and not self.display:
+            title = self.session.display_name()
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     def _needs_attention(self) -> None:
         self.post_message(self.NeedsAttention(self))
 
@@ -249,41 +256,22 @@ class ChatView(Widget):
     @on(CliConnection.Exited)
     async def _exited(self, message: CliConnection.Exited) -> None:
         message.stop()
-        if not self.session.owns(message.connection):
-            return
-        conversation = self.session.conversation
-        changes = conversation.process_exited(message.exited.returncode)
-        if not self.session.closing:
-            from claude_tui.transport.ssh_faults import describe_exit
-
-            # Over ssh, ssh's own failures (host key, login, dropped connection) are told apart.
-            title, text = describe_exit(self.session.options.ssh, message.exited)
-            changes += conversation.add_note(text, NoteKind.ERROR, title=title)
-        await self.show_changes(changes)
+        if self.session.owns(message.connection):
+            await self.show_changes(self.session.exited(message.exited))
 
     @on(CliConnection.Failed)
     async def _failed(self, message: CliConnection.Failed) -> None:
         message.stop()
-        if not self.session.owns(message.connection):
-            return
-        conversation = self.session.conversation
-        conversation.status.activity = Activity.EXITED
-        await self.show_changes(conversation.add_note(message.error, NoteKind.ERROR, title="Cannot start Claude Code"))
-        self.status_bar.show(conversation.status)
+        if self.session.owns(message.connection):
+            await self.show_changes(self.session.failed(message.error))
+            self.status_bar.show(self.session.conversation.status)
 
     @on(CliConnection.Unready)
     async def _unready(self, message: CliConnection.Unready) -> None:
         message.stop()
-        if not self.session.owns(message.connection) or not self.session.alive:
-            return  # an exit says more, and says it itself
-        conversation = self.session.conversation
-        if conversation.status.activity is Activity.STARTING:
-            conversation.status.activity = Activity.IDLE
-        await self.show_changes(conversation.add_note(
-            f"Claude Code did not answer the start-up handshake ({message.error}). Prompts still work; "
-            "slash-command completion and the model list are unavailable until a restart (Ctrl+R).",
-            NoteKind.ERROR, title="Claude Code is running without its command list"))
-        self.status_bar.show(conversation.status)
+        if self.session.owns(message.connection) and self.session.alive:  # else an exit says more, itself
+            await self.show_changes(self.session.unready(message.error))
+            self.status_bar.show(self.session.conversation.status)
 
     # -- from the user ---------------------------------------------------------------
     @on(PromptInput.Submitted)
