@@ -97,7 +97,7 @@ async def reveal_oldest(count: int) -> tuple[float, int]:
         log = screen.query_one(ChatLog)
         oldest = conversation.items[0]
         start = time.perf_counter()
-        await screen.reveal_item(oldest.id, "-find-current")  # what F3 and select mode do
+        await screen.navigator.reveal_item(oldest.id, "-find-current")  # what F3 and select mode do
 
         def on_screen() -> bool:
             widget = log.widget_for_item(oldest.id)
@@ -186,13 +186,13 @@ async def app_text_stream(total: int, chunk: int) -> float:
         await pilot.pause(0.3)
         screen = app.chat
         assert screen is not None
-        await screen.show_changes(screen.conversation.add_user_prompt("benchmark"))
+        await screen.show_changes(screen.session.conversation.add_user_prompt("benchmark"))
         start = [stream_event("message_start", message={"id": "msg_bench", "usage": {}}),
                  stream_event("content_block_start", index=0, content_block={"type": "text", "text": ""})]
         screen.post_message(CliConnection.Events([decode_obj(m) for m in start]))
         await pilot.pause()
         messages = deltas("text", total, chunk)
-        item = next(i for i in screen.conversation.items if isinstance(i, TextItem))
+        item = next(i for i in screen.session.conversation.items if isinstance(i, TextItem))
         begin = time.perf_counter()
         for index in range(0, len(messages), 64):  # as the worker batches a fast stream
             screen.post_message(CliConnection.Events(messages[index:index + 64]))

@@ -42,10 +42,10 @@ def result(index: int) -> dict[str, object]:
 
 async def append_pair(screen, index: int) -> None:  # type: ignore[no-untyped-def]
     """One turn: the prompt, the answer, and the result that ends it (as in a real session)."""
-    await screen.show_changes(screen.conversation.add_user_prompt(f"question {index}"))
-    await screen.show_changes(screen.conversation.apply(decode_obj(assistant(index))))
-    await screen.show_changes(screen.conversation.apply(decode_obj(result(index))))
-    screen.conversation.status.activity = Activity.IDLE
+    await screen.show_changes(screen.session.conversation.add_user_prompt(f"question {index}"))
+    await screen.show_changes(screen.session.conversation.apply(decode_obj(assistant(index))))
+    await screen.show_changes(screen.session.conversation.apply(decode_obj(result(index))))
+    screen.session.conversation.status.activity = Activity.IDLE
 
 
 async def measure(total: int, sample: int = 50) -> dict[str, float]:
@@ -55,7 +55,7 @@ async def measure(total: int, sample: int = 50) -> dict[str, float]:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause(0.2)
         screen = app.chat
-        screen.conversation.status.activity = Activity.IDLE
+        screen.session.conversation.status.activity = Activity.IDLE
         log = screen.query_one(ChatLog)
         checkpoints = {25: "at_50", total // 2 - sample // 2: "at_total"}
         pairs = total // 2
@@ -82,7 +82,7 @@ async def measure(total: int, sample: int = 50) -> dict[str, float]:
             if index % 10 == 0:  # let the log keep up: a long backlog of mounts outlasts Pilot's 30 s wait
                 await pilot.pause()
         results["mounted"] = log.mounted_count
-        results["messages"] = len(screen.conversation.items)
+        results["messages"] = len(screen.session.conversation.items)
         results["rss_start_mb"] = rss_start
         results["rss_end_mb"] = rss_mb()
     return results

@@ -119,7 +119,7 @@ async def measure(turns: int, wait: float = 60.0) -> dict[str, Any]:
         await pilot.pause(0.3)
         screen = app.chat
         assert screen is not None
-        screen.conversation.status.activity = Activity.IDLE
+        screen.session.conversation.status.activity = Activity.IDLE
         rss0 = rss_mb()
         for turn in range(1, turns + 1):
             messages = turn_lines(turn)
@@ -138,7 +138,7 @@ async def measure(turns: int, wait: float = 60.0) -> dict[str, Any]:
             if watch.wanted[last] is None or watch.wanted[first] is None:
                 print(f"turn {turn}: the answer was not painted in {wait:.0f} s: stopping here", file=sys.stderr)
                 break
-            while screen.busy or watch.wanted["idle"] is None:
+            while screen.session.busy or watch.wanted["idle"] is None:
                 if time.perf_counter() - start > wait:
                     break
                 await asyncio.sleep(0.002)

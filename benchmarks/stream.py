@@ -50,8 +50,8 @@ async def measure(rate: int, count: int) -> dict[str, float]:
         await pilot.pause(0.2)
         screen = app.chat
         assert screen is not None
-        screen.conversation.status.activity = Activity.IDLE
-        await screen.show_changes(screen.conversation.add_user_prompt("benchmark"))
+        screen.session.conversation.status.activity = Activity.IDLE
+        await screen.show_changes(screen.session.conversation.add_user_prompt("benchmark"))
         deltas = answer_deltas(count)
         start_msgs = [event("message_start", message={"id": "msg_bench", "usage": {}}),
                       event("content_block_start", index=0, content_block={"type": "text", "text": ""})]

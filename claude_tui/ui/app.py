@@ -7,13 +7,12 @@ import contextlib
 import gc
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App, SystemCommand
-from textual.binding import Binding
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -26,7 +25,11 @@ from claude_tui.session.changes import TurnEnded
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
 from claude_tui.transport.reaper import kill_all_children
+from claude_tui.ui.app_bindings import APP_BINDINGS
+from claude_tui.ui.chat.session import ChatSession, fresh_options
+from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.inert import TerminalSafe
+from claude_tui.ui.modes import bypass_allowed
 from claude_tui.ui.palette import ChatCommands
 from claude_tui.ui.palette_sessions import SessionCommands
 from claude_tui.ui.screens.chat import ChatScreen
@@ -60,18 +63,15 @@ class ClaudeTuiApp(App[None]):
     CSS_PATH = str(Path(__file__).with_name("app.tcss"))
     """Theme rules only: widgets carry their layout (DEFAULT_CSS), each screen its own file (CSS_PATH).
     Absolute: Textual resolves a relative path beside the subclass's module (tests subclass the app)."""
-    BINDINGS = [
-        Binding("ctrl+q", "quit_app", "Quit", show=True, priority=True, id="app.quit"),
-        Binding("ctrl+c", "clear_or_quit", "Clear prompt / quit", show=False),
-        Binding("f1", "help", "Help", show=True, id="app.help"),
-    ]
+    BINDINGS = APP_BINDINGS
     COMMANDS = App.COMMANDS | {ChatCommands, SessionCommands}
 
     def __init__(self, options: CliOptions, config: Config | None = None, *, debug_log: Path | None = None,
                  conversation: Conversation | None = None, open_browser: bool = False,
                  worktree: Worktree | None = None) -> None:
         super().__init__()
-        self.options = options
+        self.launch_options = options
+        """What the first session started with (`--worktree`, `--ssh` …); Ctrl+N starts from the active one's."""
         self.config = config or Config()
         self.debug_log = debug_log
         self.initial_conversation = conversation
@@ -94,33 +94,67 @@ class ClaudeTuiApp(App[None]):
         apply_startup_theme(self)
 
     @property
-    def bypass_allowed(self) -> bool:
-        args = set(self.options.extra_args)
-        return bool(args & {"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"}) or \
-            self.options.permission_mode == "bypassPermissions"
+    def options(self) -> CliOptions:
+        """The active session's options (its directory, machine, mode, model); the launch options before one."""
+        chat = self.chat
+        return chat.session.options if chat is not None else self.launch_options
 
     @property
-    def chat(self) -> ChatScreen | None:
-        # The topmost: `install_chat` keeps one, but a stack in mid-switch may briefly hold two.
+    def bypass_allowed(self) -> bool:
+        return bypass_allowed(self.options)
+
+    @property
+    def chat_screen(self) -> ChatScreen | None:
         for screen in reversed(self.screen_stack):
             if isinstance(screen, ChatScreen):
                 return screen
         return None
 
+    @property
+    def chat(self) -> ChatView | None:
+        """The active tab's view: what the palette, help and Ctrl+C act on."""
+        screen = self.chat_screen
+        return screen.active_view if screen is not None and screen.is_attached else None
+
+    @property
+    def sessions(self) -> list[ChatSession]:
+        """Every open session, in tab order."""
+        screen = self.chat_screen
+        return [view.session for view in screen.views] if screen is not None and screen.is_attached else []
+
     def worktree_for(self, cwd: str | Path | None) -> Worktree | None:
         """The worktree (created by this run) a session in `cwd` runs in, if any."""
         return next((wt for wt in self.worktrees if cwd and wt.contains(cwd)), None)
 
-    async def install_chat(self, old: ChatScreen | None, fresh: ChatScreen) -> None:
-        """Put `fresh` where `old` was. The screens above the old chat (help, what-changed, a dialog
-        of its CLI) belong to the session that ends, so they go with it: no closed chat stays on the
-        stack for `chat` and the palette to find."""
-        if old is not None and old in self.screen_stack:
-            while self.screen is not old:
-                await self.pop_screen()
-            await self.switch_screen(fresh)
-        else:
-            await self.push_screen(fresh)
+    async def open_session(self, options: CliOptions, conversation: Conversation | None = None, *,
+                           new_tab: bool = False) -> None:
+        """The one way a session opens: the first, Ctrl+N, a resumed or forked one, a worktree.
+
+        `new_tab`: beside the others; else in place of the active tab, whose CLI is closed first.
+        The screens above the chat (help, what-changed, a dialog of the CLI that ends) go with it.
+        """
+        session = ChatSession(options, conversation, self.debug_log)
+        screen = self.chat_screen
+        if screen is None:
+            await self.push_screen(ChatScreen(self, session))
+            return
+        while self.screen is not screen:
+            await self.pop_screen()
+        old = screen.active_view
+        if new_tab or old is None:
+            await screen.add_tab(session)
+            return
+        await old.shutdown()
+        await screen.replace_tab(old, session)
+
+    async def fork_session(self, conversation: Conversation, session_id: str, base: CliOptions, *,
+                           new_tab: bool = False, cwd: str | None = None) -> None:
+        """Continue `session_id` as a new session (--resume ID --fork-session), its history shown."""
+        from claude_tui.resume import begin_fork
+
+        begin_fork(conversation, session_id)
+        await self.open_session(fresh_options(base, resume=session_id, fork=True, cwd=cwd), conversation,
+                                new_tab=new_tab)
 
     def on_mount(self) -> None:
         self._install_signal_handlers()
@@ -136,11 +170,12 @@ class ClaudeTuiApp(App[None]):
             # `--resume` without an id: pick a session first; closing the browser starts a new one.
             self.push_screen(self.session_browser(), self._first_choice)
             return
-        self.push_screen(ChatScreen(self.options, self.initial_conversation, self.debug_log))
+        self.push_screen(ChatScreen(self, ChatSession(self.launch_options, self.initial_conversation,
+                                                      self.debug_log)))
 
     def _first_choice(self, choice: BrowserChoice | None) -> None:
         if choice is None:
-            self.push_screen(ChatScreen(self.options, None, self.debug_log))
+            self.push_screen(ChatScreen(self, ChatSession(self.launch_options, None, self.debug_log)))
         else:
             self._load_choice(choice)
 
@@ -200,9 +235,8 @@ class ClaudeTuiApp(App[None]):
         super().notify(printable(str(message)), title=one_line(str(title)), severity=severity, timeout=timeout,
                        markup=False)
 
-    def notify_turn_ended(self, change: TurnEnded) -> None:
-        chat = self.chat
-        duration = chat.turn_duration() if chat is not None else None
+    def notify_turn_ended(self, session: ChatSession, change: TurnEnded) -> None:
+        duration = session.turn_duration()
         if duration is not None and duration < self.config.notifications.long_turn_seconds:
             return  # a quick turn: you were just there
         # request_attention only acts while the terminal is unfocused.
@@ -221,12 +255,17 @@ class ClaudeTuiApp(App[None]):
     def action_quit_app(self) -> None:
         if self.is_quitting:
             return  # already on the way out (the worktree dialogs may be asking)
-        chat = self.chat
-        if chat is not None and chat.busy:
+        busy = [session for session in self.sessions if session.busy]
+        if busy:
             from claude_tui.ui.screens.confirm import ConfirmScreen
 
-            self.push_screen(ConfirmScreen("A turn is still running. Quit and stop it?", yes="Quit", no="Keep working"),
-                             self._quit_confirmed)
+            if len(self.sessions) == 1:
+                question = "A turn is still running. Quit and stop it?"
+            else:  # one question for all of them, naming the tabs
+                names = ", ".join(f"“{session.display_name()}”" for session in busy)
+                question = (f"A turn is still running in {names}. Quit and stop it?" if len(busy) == 1 else
+                            f"Turns are still running in {len(busy)} tabs: {names}. Quit and stop them?")
+            self.push_screen(ConfirmScreen(question, yes="Quit", no="Keep working"), self._quit_confirmed)
             return
         self.run_worker(self._quit(), group="quit", exclusive=True)
 
@@ -234,10 +273,10 @@ class ClaudeTuiApp(App[None]):
         """Ctrl+C, as in Claude Code: clear the draft; on an empty prompt quit (asks while a turn runs,
         else wants a second press). A selection is copied instead: the focused widget's binding runs first."""
         chat = self.chat
-        if chat is not None and self.screen is chat and chat.clear_prompt():
+        if chat is not None and self.screen is self.chat_screen and chat.clear_prompt():
             self._ctrl_c_at = None
             return
-        if chat is not None and chat.busy:
+        if any(session.busy for session in self.sessions):
             self.action_quit_app()
             return
         now = time.monotonic()
@@ -258,14 +297,15 @@ class ClaudeTuiApp(App[None]):
             # The CLI has stopped: nothing changes the worktrees while the dialogs look at them.
             from claude_tui.ui.worktree_flow import close_worktrees
 
-            message = "\n".join(await close_worktrees(self)) or None
+            message = "\n".join(await close_worktrees(self, self.worktrees)) or None
         self.exit(message=message)
 
     async def shutdown(self) -> None:
+        """Stop every session's CLI (drafts saved), all at once: each has its own grace period."""
         self.is_quitting = True
-        chat = self.chat
-        if chat is not None:
-            await chat.shutdown()
+        screen = self.chat_screen
+        views = screen.views if screen is not None and screen.is_attached else []
+        await asyncio.gather(*(view.shutdown() for view in views))
 
     def action_help(self) -> None:
         from claude_tui.ui.screens.help import HelpScreen
@@ -275,12 +315,17 @@ class ClaudeTuiApp(App[None]):
     def action_open_sessions(self) -> None:
         self.push_screen(self.session_browser(), self._browser_choice)
 
+    def action_open_sessions_in_tab(self) -> None:
+        """The browser; the session chosen opens in a new tab (the current one stays)."""
+        self.push_screen(self.session_browser(), partial(self._browser_choice, new_tab=True))
+
     def session_browser(self) -> SessionBrowserScreen:
         """The session browser of the machine the CLI runs on. A remote store is read from its local
         mirror at once and refreshed over ssh in a worker (`ui/remote_sessions.py`)."""
         from claude_tui.ui.remote_sessions import session_browser
 
-        return session_browser(self)
+        chat = self.chat
+        return session_browser(self, self.options, chat.session.conversation.status.cwd if chat is not None else "")
 
     def resume_row(self, row: SessionRow) -> None:
         """Resume a listed session (the palette's "Resume …"), as Enter in the browser does."""
@@ -288,19 +333,19 @@ class ClaudeTuiApp(App[None]):
 
         self._browser_choice(BrowserChoice(row.session_id, Path(row.path), Path(row.cwd) if row.cwd else None))
 
-    def _browser_choice(self, choice: BrowserChoice | None) -> None:
+    def _browser_choice(self, choice: BrowserChoice | None, new_tab: bool = False) -> None:
         if choice is None:
             return
         chat = self.chat
-        if chat is not None and not choice.fork and choice.session_id == chat.conversation.status.session_id:
+        if chat is not None and not choice.fork and choice.session_id == chat.session.conversation.status.session_id:
             # The session that is open: back to it as it is (no restart, nothing re-read).
             if choice.query:
                 chat.find_at(choice.query, choice.turn)
             return
-        self._load_choice(choice)
+        self._load_choice(choice, new_tab)
 
     @work(thread=True, exclusive=True, group="resume", exit_on_error=False)
-    def _load_choice(self, choice: BrowserChoice) -> None:
+    def _load_choice(self, choice: BrowserChoice, new_tab: bool = False) -> None:
         from claude_tui.ui.screens.session_browser import conversation_for
 
         try:
@@ -309,23 +354,71 @@ class ClaudeTuiApp(App[None]):
             self.call_from_thread(self.notify, f"Could not open that session: {error}", severity="error",
                                   timeout=8)
             return
-        self.call_from_thread(self._switch_session, choice, conversation)
+        self.call_from_thread(self._switch_session, choice, conversation, new_tab)
 
-    async def _switch_session(self, choice: BrowserChoice, conversation: Conversation) -> None:
-        """Leave the current session (its CLI is closed) and continue the chosen one."""
-        current = self.chat
-        if current is not None:
-            await current.shutdown()
+    async def _switch_session(self, choice: BrowserChoice, conversation: Conversation, new_tab: bool = False) -> None:
+        """Continue the chosen session in the active tab (whose CLI is closed first), or in a new one."""
+        base = self.options
+        cwd = str(choice.cwd) if choice.cwd is not None and (base.ssh is not None or Path(choice.cwd).is_dir()) \
+            else None
         if choice.fork:
-            from claude_tui.resume import begin_fork
+            await self.fork_session(conversation, choice.session_id, base, cwd=cwd, new_tab=new_tab)
+        else:
+            await self.open_session(fresh_options(base, resume=choice.session_id, cwd=cwd), conversation,
+                                    new_tab=new_tab)
+        chat = self.chat
+        if choice.query and chat is not None:  # chosen from search results: show the match
+            chat.call_after_refresh(chat.find_at, choice.query, choice.turn)
 
-            begin_fork(conversation, choice.session_id)
-        options = replace(self.options, resume=choice.session_id, continue_session=False,
-                          fork_session=choice.fork, env=dict(self.options.env))
-        if choice.cwd is not None and (self.options.ssh is not None or Path(choice.cwd).is_dir()):
-            options.cwd = str(choice.cwd)
-        self.options = options
-        fresh = ChatScreen(options, conversation, self.debug_log)
-        await self.install_chat(current, fresh)
-        if choice.query:  # chosen from search results: show the match
-            fresh.call_after_refresh(fresh.find_at, choice.query, choice.turn)
+    # -- tabs ---------------------------------------------------------------------------------
+    def action_new_tab(self) -> None:
+        """Ctrl+N: a fresh session beside the others, in the active one's directory with its options."""
+        self.run_worker(self.open_session(fresh_options(self.options), new_tab=True), group="tabs",
+                        exit_on_error=False)
+
+    def action_switch_tab(self, number: int) -> None:
+        screen = self.chat_screen
+        if screen is not None and 1 <= number <= len(screen.views):
+            screen.activate(screen.views[number - 1])
+
+    def action_cycle_tab(self, delta: int) -> None:
+        screen = self.chat_screen
+        if screen is not None:
+            screen.cycle(delta)
+
+    def action_move_tab(self, delta: int) -> None:
+        screen, chat = self.chat_screen, self.chat
+        if screen is not None and chat is not None:
+            screen.move_tab(chat, delta)
+
+    def action_rename_tab(self) -> None:
+        screen = self.chat_screen
+        if screen is not None:
+            screen.ask_rename()
+
+    def action_close_tab(self) -> None:
+        """Close the active tab (asks while its turn runs); closing the last one quits."""
+        screen = self.chat_screen
+        if screen is None or screen.active_view is None:
+            return
+        if len(screen.views) <= 1:
+            self.action_quit_app()
+            return
+        screen.ask_close(screen.active_view)
+
+    def action_overview(self) -> None:
+        screen = self.chat_screen
+        if screen is not None:
+            screen.show_overview()
+
+    def action_toggle_split_diffs(self) -> None:
+        from claude_tui.ui.state import save_state
+        from claude_tui.ui.widgets.diff_view import DiffView
+
+        split = not bool(self.diff_split)
+        self.diff_split = split
+        for screen in self.screen_stack:
+            for view in screen.query(DiffView):
+                view.split = split
+        save_state({"split_diffs": split})
+        self.notify(f"Diffs: {'side by side' if split else 'unified'}.", timeout=3)

@@ -70,8 +70,9 @@ class CliConnection:
             self.response = response
             self.connection = connection
 
-    def __init__(self, target: MessagePump, options: CliOptions, debug_log: Path | None = None) -> None:
-        self.target = target
+    def __init__(self, options: CliOptions, debug_log: Path | None = None) -> None:
+        self.target: MessagePump | None = None
+        """Set by `start`: the widget that runs the worker and receives the messages (the session's view)."""
         self.options = options
         self.debug_log = debug_log
         self.client: ClaudeClient | None = None
@@ -88,10 +89,11 @@ class CliConnection:
     def alive(self) -> bool:
         return self.client is not None and self.worker is not None and not self.worker.is_finished
 
-    def start(self) -> None:
-        self.worker = self.target.run_worker(self._run(), name="claude-cli", group="cli", exclusive=True)
+    def start(self, target: MessagePump) -> None:
+        self.target = target
+        self.worker = target.run_worker(self._run(target), name="claude-cli", group="cli", exclusive=True)
 
-    async def _run(self) -> None:
+    async def _run(self, target: MessagePump) -> None:
         from claude_tui.protocol import builders
 
         client = ClaudeClient(self.options, debug_log=self.debug_log)
@@ -99,14 +101,15 @@ class CliConnection:
         try:
             await client.start()
         except (TransportError, OSError) as error:
-            self.target.post_message(self.Failed(str(error), self))
+            target.post_message(self.Failed(str(error), self))
             self.client = None
             return
         finally:
             self.spawned.set()
         # We render a stop for each background task (the sidebar's `x`, `stop_task`): declared, Esc ends
         # only the turn and spares running agents (CLIs before 2.1.290 ignore the field and kill them).
-        initialize = asyncio.create_task(self._initialize(client, builders.initialize(perTaskStopAffordance=True)))
+        payload = builders.initialize(perTaskStopAffordance=True)
+        initialize = asyncio.create_task(self._initialize(target, client, payload))
         loop = asyncio.get_running_loop()
         batch: list[Any] = []
 
@@ -115,7 +118,7 @@ class CliConnection:
             # buffered has been collected into this one batch by then.
             nonlocal batch
             if batch:
-                self.target.post_message(self.Events(batch, self))
+                target.post_message(self.Events(batch, self))
                 batch = []
 
         try:
@@ -123,7 +126,7 @@ class CliConnection:
                 if isinstance(item, ProcessExited):
                     flush()
                     if not self.closed:
-                        self.target.post_message(self.Exited(item, self))
+                        target.post_message(self.Exited(item, self))
                     break
                 if not batch:
                     loop.call_soon(flush)
@@ -134,14 +137,14 @@ class CliConnection:
             initialize.cancel()
             flush()
 
-    async def _initialize(self, client: ClaudeClient, payload: dict[str, Any]) -> None:
+    async def _initialize(self, target: MessagePump, client: ClaudeClient, payload: dict[str, Any]) -> None:
         try:
             response = await client.request(payload, timeout=60)
         except Exception as error:  # noqa: BLE001 - any failure is shown, never raised into the loop
-            self.target.post_message(self.Unready(str(error) or type(error).__name__, self))
+            target.post_message(self.Unready(str(error) or type(error).__name__, self))
             return
         body = getattr(response, "payload", None) or {}
-        self.target.post_message(self.Ready(body if isinstance(body, dict) else {}, self))
+        target.post_message(self.Ready(body if isinstance(body, dict) else {}, self))
 
     async def _spawned_client(self) -> ClaudeClient | None:
         """The client once its process is spawned: anything sent between Ctrl+R and the spawn (a

@@ -30,12 +30,15 @@ def binding_key(character: str) -> str:
 
 def bindable_classes() -> list[type]:
     """Every class whose BINDINGS may carry user-remappable ids."""
-    from claude_tui.ui.app import ClaudeTuiApp
-    from claude_tui.ui.screens.chat import ChatScreen
+    from claude_tui.ui.app_bindings import APP_BINDINGS
+    from claude_tui.ui.chat.view import ChatView
     from claude_tui.ui.widgets.find_bar import FindBar
     from claude_tui.ui.widgets.select_bar import SelectBar
 
-    return [ClaudeTuiApp, ChatScreen, FindBar, SelectBar]
+    class App:  # the app's bindings, named without importing the app (which imports this module)
+        BINDINGS = APP_BINDINGS
+
+    return [App, ChatView, FindBar, SelectBar]
 
 
 def known_binding_ids(classes: Iterable[type] | None = None) -> dict[str, Binding]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from claude_tui.protocol.versions import offers_auto
 from claude_tui.session.status import SessionStatus
+from claude_tui.transport.options import CliOptions
 
 CYCLE = ("default", "acceptEdits", "plan")
 
@@ -21,6 +22,13 @@ MODE_WORDS = {
 
 ASKS_LESS = {"acceptEdits", "auto", "bypassPermissions", "dontAsk"}
 """Modes where some tools run without a dialog: the status bar marks them."""
+
+
+def bypass_allowed(options: CliOptions) -> bool:
+    """Whether the session was started in a way that allows bypassPermissions (a flag, or the mode itself)."""
+    args = set(options.extra_args)
+    return bool(args & {"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"}) or \
+        options.permission_mode == "bypassPermissions"
 
 
 def available_modes(status: SessionStatus, bypass_allowed: bool) -> list[str]:

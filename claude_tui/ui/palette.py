@@ -9,19 +9,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
 
 from claude_tui.protocol.sanitize import printable
-from claude_tui.ui.modes import MODE_WORDS, available_modes
+from claude_tui.ui.chat.host import ChatHost
+from claude_tui.ui.chat.view import ChatView
+from claude_tui.ui.modes import MODE_WORDS, available_modes, bypass_allowed
 from claude_tui.ui.worktree_flow import ask_worktree_session
-
-if TYPE_CHECKING:
-    from claude_tui.ui.screens.chat import ChatScreen
-
 
 
 def escape(text: str) -> str:
@@ -75,29 +73,60 @@ def highlighted(matcher: Matcher, text: str) -> Content:
     return content
 
 
-def _in_background(chat: ChatScreen, switch: Callable[[], Awaitable[None]]) -> None:
+def _in_background(chat: ChatView, switch: Callable[[], Awaitable[None]]) -> None:
     """Run a session switch as an app worker: closing the old CLI can take seconds, during which keys
-    must still be read, and the old screen (whose workers end with it) is replaced half-way."""
-    chat.tui.run_worker(switch(), group="switch-session", exclusive=True, exit_on_error=False)
+    must still be read, and the old view (whose workers end with it) is replaced half-way."""
+    chat.app.run_worker(switch(), group="switch-session", exclusive=True, exit_on_error=False)
 
 
-def chat_commands(chat: ChatScreen) -> list[Command]:
+def tab_commands(chat: ChatView) -> list[Command]:
+    """New, close, rename and move tabs (each also a key, see `ui/app_bindings.py`)."""
+    app = chat.app
+    tabs = len(chat.screen.query(ChatView)) if chat.is_attached else 1
+
+    def run(action: str) -> Callable[[], Any]:
+        return partial(app.run_action, action)
+
+    commands = [
+        Command("New tab", run("new_tab"), "A fresh session beside this one, same directory (Ctrl+N)", True),
+        Command("Resume a session in a new tab…", run("open_sessions_in_tab"),
+                "Browse past sessions; the one you pick opens beside this tab", True),
+        Command("New tab in a git worktree…", partial(ask_worktree_session, app, cast(ChatHost, app), chat.session,
+                                                      new_tab=True),
+                "A fresh session in a new worktree, beside this one"),
+        Command("Rename tab…", run("rename_tab"), "Name this tab (empty: named after the session)", tabs > 1),
+        Command("Close tab", run("close_tab"), "Stop this tab's Claude Code and close it (Alt+W)", tabs > 1),
+    ]
+    if tabs > 1:
+        commands += [
+            Command("Move tab left", run("move_tab(-1)"), "Ctrl+Shift+PageUp"),
+            Command("Move tab right", run("move_tab(1)"), "Ctrl+Shift+PageDown"),
+            Command("Overview of tabs", run("overview"), "Every tab's state, cost and question (Alt+O)", True),
+        ]
+    return commands
+
+
+def chat_commands(chat: ChatView) -> list[Command]:
     """Every chat command for the current state (pure apart from reading `chat`)."""
-    app = chat.tui
-    conversation = chat.conversation
+    host = chat.host
+    app = chat.app
+    session = chat.session
+    conversation = session.conversation
     status = conversation.status
-    alive = chat.connection.alive
+    alive = session.alive
     commands = [
         Command("New session", lambda: _in_background(chat, chat.new_session),
                 "Restart Claude Code in a fresh session (clears the log)", True),
-        Command("New session in a git worktree…", partial(ask_worktree_session, chat),
+        Command("New session in a git worktree…", partial(ask_worktree_session, app, host, session),
                 "Fresh session on a new branch worktree-<name>, in a worktree beside the repository", True),
-        Command("Resume a session…", app.action_open_sessions, "Browse past sessions of this project (Ctrl+O)", True),
-        Command("Search sessions…", app.action_open_sessions, "Full-text search in past sessions (/ in the browser)"),
+        Command("Resume a session…", host.action_open_sessions, "Browse past sessions of this project (Ctrl+O)",
+                True),
+        Command("Search sessions…", host.action_open_sessions, "Full-text search in past sessions (/ in the browser)"),
     ]
     if status.session_id:
         commands.append(Command("Fork this session", lambda: _in_background(chat, chat.fork_session),
                                 f"Continue {status.short_session_id} as a new session (--fork-session)", True))
+    commands += tab_commands(chat)
     commands += [
         Command("Find in conversation", chat.action_find, "Ctrl+F · F3 next", True),
         Command("Copy last answer", chat.action_copy_last_answer, "Raw Markdown of Claude's last answer (Ctrl+Y)",
@@ -111,20 +140,20 @@ def chat_commands(chat: ChatScreen) -> list[Command]:
         Command("What changed", chat.action_what_changed, "Files changed this turn and this session (Ctrl+G)", True),
         Command("Toggle sidebar", chat.action_toggle_sidebar, "Tasks and agents (Ctrl+B)"),
         Command("Toggle thinking", chat.action_toggle_thinking, "Open or close the latest thinking block (Ctrl+T)"),
-        Command("Toggle split diffs", chat.action_toggle_split_diffs,
-                f"Now: {'side by side' if app.diff_split else 'unified' if app.diff_split is False else 'by width'}"),
+        Command("Toggle split diffs", host.action_toggle_split_diffs,
+                f"Now: {'side by side' if host.diff_split else 'unified' if host.diff_split is False else 'by width'}"),
         Command("Restart Claude Code", chat.action_restart, "Same session, new process (Ctrl+R)"),
-        Command("Help", app.action_help, "Keys, slash commands, tools, MCP servers (F1)"),
+        Command("Help", host.action_help, "Keys, slash commands, tools, MCP servers (F1)"),
     ]
     if alive:
         for slash, words in (("/compact", "Summarise the conversation to free context"),
                              ("/cost", "Cost and usage of this session"),
                              ("/context", "What fills the context window")):
             commands.append(Command(f"Send {slash}", partial(chat.send_slash, slash), words, True))
-        if chat.options.file_checkpoints:
+        if session.options.file_checkpoints:
             commands.append(Command("Rewind files to before the last prompt…", chat.rewind_last_prompt,
                                     "Undo Claude's file changes since then (older prompts: Ctrl+Up, then r)", True))
-        current_model = current_model_value(conversation.models, status.model, chat.options.model)
+        current_model = current_model_value(conversation.models, status.model, session.options.model)
         for model in conversation.models:
             value = str(model.get("value") or "")
             if not value:
@@ -133,7 +162,7 @@ def chat_commands(chat: ChatScreen) -> list[Command]:
             current = " (current)" if value == current_model else ""
             commands.append(Command(f"Model: {name}{current}", partial(chat.set_model, value),
                                     _first_line(model.get("description"))))
-        for mode in available_modes(status, app.bypass_allowed):
+        for mode in available_modes(status, bypass_allowed(session.options)):
             current = " (current)" if mode == status.permission_mode else ""
             commands.append(Command(f"Permission mode: {mode}{current}", partial(chat.set_mode, mode),
                                     MODE_WORDS.get(mode, "")))
@@ -145,11 +174,18 @@ def chat_commands(chat: ChatScreen) -> list[Command]:
     return commands
 
 
+class _ShowsChats(Protocol):
+    @property
+    def chat(self) -> ChatView | None:
+        """The active tab's view."""
+        ...
+
+
 class ChatCommands(Provider):
     """Chat commands that follow the session (models, modes, themes, sessions, export …)."""
 
     def _commands(self) -> list[Command]:
-        chat = getattr(self.app, "chat", None)
+        chat = cast(_ShowsChats, self.app).chat
         if chat is None or not chat.is_attached:
             return []
         return chat_commands(chat)

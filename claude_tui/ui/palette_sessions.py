@@ -11,17 +11,15 @@ import asyncio
 import sqlite3
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import cast
 
 from textual.command import Hit, Hits, Provider
 
 from claude_tui.history.index import SessionIndex, SessionRow
 from claude_tui.history.resolve import MIN_PREFIX
 from claude_tui.protocol.sanitize import one_line
+from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.palette import escape, highlighted
-
-if TYPE_CHECKING:
-    from claude_tui.ui.app import ClaudeTuiApp
 
 MAX_HITS = 12
 
@@ -43,7 +41,7 @@ class SessionCommands(Provider):
     """"Resume …" hits for the sessions a query names."""
 
     async def search(self, query: str) -> Hits:
-        app: ClaudeTuiApp = self.app  # type: ignore[assignment]
+        app = cast(ChatHost, self.app)
         wanted = query.strip().lower()
         if len(wanted) < 3:
             return

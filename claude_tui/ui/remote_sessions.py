@@ -8,25 +8,23 @@ asks the browser to re-list. No key handler waits on the network.
 from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import Any
 
+from textual.app import App
 from textual.worker import get_current_worker
 
 from claude_tui.remote.machine import machine_for
+from claude_tui.transport.options import CliOptions
 from claude_tui.ui.screens.session_browser import SessionBrowserScreen
 
-if TYPE_CHECKING:
-    from claude_tui.ui.app import ClaudeTuiApp
 
-
-def session_browser(app: ClaudeTuiApp) -> SessionBrowserScreen:
-    options = app.options
+def session_browser(app: App[Any], options: CliOptions, reported_cwd: str = "") -> SessionBrowserScreen:
+    """The browser for the active session's machine; `reported_cwd`: its directory as the CLI said it."""
     if options.ssh is None:
         return SessionBrowserScreen(Path(options.cwd or ".").resolve())
     machine = machine_for(options)
-    chat = app.chat
     # The remote directory as the CLI reported it (absolute); the flag's value until it has.
-    cwd = (chat.conversation.status.cwd if chat is not None else "") or options.cwd or "."
+    cwd = reported_cwd or options.cwd or "."
     screen = SessionBrowserScreen(Path(str(PurePosixPath(cwd))), config_root=machine.session_root(),
                                   index_path=machine.index_path())
 

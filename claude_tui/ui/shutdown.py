@@ -1,7 +1,7 @@
 """Ending the app however it ends, and never hanging while it does.
 
 * SIGTERM, SIGHUP (the terminal closed) and SIGINT start the same clean stop as Ctrl+Q: the CLI
-  gets an interrupt, stdin EOF and a grace period (`ChatScreen.shutdown`), then the app exits.
+  gets an interrupt, stdin EOF and a grace period (`ChatSession.shutdown`, every tab at once), then the app exits.
   A second signal stops waiting.
 * The `Watchdog` thread ends the process if that does not finish: after a signal
   (`SIGNAL_BUDGET`), after `exit()` (`EXIT_BUDGET`: Textual's own shutdown has been seen stuck

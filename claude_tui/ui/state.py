@@ -8,12 +8,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from claude_tui import paths
 
 if TYPE_CHECKING:
-    from claude_tui.ui.app import ClaudeTuiApp
+    from textual.app import App
+
+    from claude_tui.config import Config
+
+
+class ClaudeTuiApp(Protocol):
+    """What the start theme needs of the app (the app imports this module: it is not imported back)."""
+
+    config: Config
+    startup_warnings: list[str]
+    theme: str
+
+    @property
+    def available_themes(self) -> dict[str, Any]: ...
 
 
 def state_file() -> Path:
@@ -72,7 +85,7 @@ class ThemeMemory:
 
     DELAY = 0.6
 
-    def __init__(self, app: ClaudeTuiApp) -> None:
+    def __init__(self, app: App[Any]) -> None:
         self.app = app
         self._timer: Any = None
         self._saved = app.theme

@@ -1,26 +1,25 @@
 """Sessions in git worktrees: start one in a new worktree, and offer to remove it when it ends.
 
 The git work (claude_tui.git.worktree) blocks, so it runs in a thread; the dialogs are awaited, so
-these coroutines run in workers (the quit worker, the palette's session-switch worker). Everything
-takes the app and a `Worktree`, not a screen: a tab that owns a worktree can call the same functions.
+these coroutines run in workers (the quit worker, a tab's close, the palette's session worker).
+Everything takes the app, the list of worktrees this run made and a `Worktree`, not a screen.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
+
+from textual.app import App
 
 from claude_tui.git.worktree import Worktree, WorktreeError, create_worktree, inspect_worktree, remove_worktree
 from claude_tui.protocol.sanitize import printable_name
-
-if TYPE_CHECKING:
-    from claude_tui.ui.app import ClaudeTuiApp
-    from claude_tui.ui.screens.chat import ChatScreen
+from claude_tui.ui.chat.host import ChatHost
+from claude_tui.ui.chat.session import ChatSession, fresh_options
 
 
-async def offer_removal(app: ClaudeTuiApp, worktree: Worktree) -> str:
+async def offer_removal(app: App[Any], worktrees: list[Worktree], worktree: Worktree) -> str:
     """Ask whether to keep or remove `worktree`; do it. Returns one line saying what happened.
 
     Keep is the default. Removing a worktree with uncommitted files or unmerged commits needs a
@@ -58,8 +57,8 @@ async def offer_removal(app: ClaudeTuiApp, worktree: Worktree) -> str:
         await asyncio.to_thread(remove_worktree, worktree, discard=discard)
     except WorktreeError as error:
         return f"{kept} {error}"
-    if worktree in app.worktrees:
-        app.worktrees.remove(worktree)
+    if worktree in worktrees:
+        worktrees.remove(worktree)
     return f"Removed worktree {worktree.path} and branch {worktree.branch}."
 
 
@@ -70,39 +69,38 @@ def _remove_quietly(worktree: Worktree) -> None:
         pass
 
 
-async def close_worktrees(app: ClaudeTuiApp) -> list[str]:
+async def close_worktrees(app: App[Any], worktrees: list[Worktree]) -> list[str]:
     """On quit: offer each worktree this run created, in turn. Returns what happened, one line each."""
     lines = []
-    for worktree in list(app.worktrees):
-        line = await offer_removal(app, worktree)
+    for worktree in list(worktrees):
+        line = await offer_removal(app, worktrees, worktree)
         if line:
             lines.append(line)
     return lines
 
 
-def ask_worktree_session(chat: ChatScreen) -> None:
+def ask_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, *, new_tab: bool = False) -> None:
     """Ask for a name (empty: generated), then :func:`new_worktree_session` in the background."""
     from claude_tui.ui.screens.worktree_name import WorktreeNameScreen
 
     def chosen(name: str | None) -> None:
         if name is not None:
-            # An app worker: the old CLI takes a moment to close, and its screen is replaced half-way.
-            chat.tui.run_worker(new_worktree_session(chat, name or None), group="switch-session", exclusive=True,
-                                exit_on_error=False)
+            # An app worker: the old CLI takes a moment to close, and its tab is replaced half-way.
+            app.run_worker(new_worktree_session(app, host, session, name or None, new_tab=new_tab),
+                           group="switch-session", exclusive=True, exit_on_error=False)
 
-    chat.app.push_screen(WorktreeNameScreen(), chosen)
+    app.push_screen(WorktreeNameScreen(), chosen)
 
 
-async def new_worktree_session(chat: ChatScreen, name: str | None = None) -> None:
-    """Restart this window's session as a fresh one in a new worktree of its repository."""
-    app = chat.tui
+async def new_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, name: str | None = None, *,
+                               new_tab: bool = False) -> None:
+    """A fresh session in a new worktree of `session`'s repository: in its tab, or (`new_tab`) beside it."""
     try:
-        worktree = await asyncio.to_thread(create_worktree, Path(chat.options.cwd or "."), name)
+        worktree = await asyncio.to_thread(create_worktree, Path(session.options.cwd or "."), name)
     except WorktreeError as error:
         app.notify(f"No worktree: {error}", severity="error", timeout=8)
         return
-    app.worktrees.append(worktree)
+    host.worktrees.append(worktree)
     app.notify(f"Created worktree {worktree.path} on branch {worktree.branch}.", timeout=5)
-    options = replace(chat.options, cwd=str(worktree.session_dir), resume=None, continue_session=False,
-                      fork_session=False, env=dict(chat.options.env))
-    await chat._replace_session(options, None)  # the palette's "New session" path, in another directory
+    # The palette's "New session" path, in another directory.
+    await host.open_session(fresh_options(session.options, cwd=str(worktree.session_dir)), new_tab=new_tab)

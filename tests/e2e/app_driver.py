@@ -27,6 +27,7 @@ from claude_tui.session.items import Item, NoteItem, NoteKind, TextItem, ToolIte
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.screens.chat import ChatScreen
 from claude_tui.ui.widgets.status_bar import StatusBar
 
@@ -78,14 +79,14 @@ class AppDriver:
 
     # -- what the app holds ----------------------------------------------------------
     @property
-    def chat(self) -> ChatScreen:
+    def chat(self) -> ChatView:
         chat = self.app.chat
         assert chat is not None, "the chat screen is not on the screen stack"
         return chat
 
     @property
     def conversation(self) -> Conversation:
-        return self.chat.conversation
+        return self.chat.session.conversation
 
     @property
     def items(self) -> list[Item]:

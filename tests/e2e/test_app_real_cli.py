@@ -305,7 +305,7 @@ async def test_plan_approved_with_y_after_accept_edits_goes_back_to_asking(app_o
     # Issue 14: acceptEdits, then plan, then y on the plan. Left alone, the CLI restores acceptEdits
     # (edits would then run unasked); y must leave plan mode for default, as the dialog says.
     async with drive(app_options()) as d:
-        await d.wait(lambda: d.chat.connection.alive and d.conversation.commands, "the CLI to be ready")
+        await d.wait(lambda: d.chat.session.connection.alive and d.conversation.commands, "the CLI to be ready")
         d.chat.set_mode("acceptEdits")
         await d.wait(lambda: d.conversation.status.permission_mode == "acceptEdits", "acceptEdits")
         d.chat.set_mode("plan")
@@ -462,9 +462,10 @@ async def test_resume_the_session_the_cli_wrote(app_options: Options, config_dir
         await d.turn("kw:plain first run")
         session_id = d.conversation.status.session_id
         assert session_id
+        session = d.chat.session
         await d.press("ctrl+q")
         await d.wait(lambda: d.app._exit, "the app to quit (ctrl+q)", 15)  # after the CLI closed
-        assert d.chat.connection.client is None
+        assert session.connection.client is None
 
     encoded = re.sub(r"[^A-Za-z0-9]", "-", str(project_dir))
     path = config_dir / "projects" / encoded / f"{session_id}.jsonl"

@@ -22,7 +22,7 @@ async def test_escape_ends_the_turn_and_spares_a_running_agent(app_options: Opti
         [agent] = d.conversation.tasks.agents.values()
         assert agent.status == "running"
         await d.send("kw:slow tell me a story")
-        await d.wait(lambda: d.chat.busy and status.activity.name == "RESPONDING", "the story to stream")
+        await d.wait(lambda: d.chat.session.busy and status.activity.name == "RESPONDING", "the story to stream")
         await d.press("escape")
         await d.wait_turns(2)
         await d.pilot.pause(1.0)  # the kill, when it happens, lands right after the interrupt

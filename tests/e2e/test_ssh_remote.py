@@ -93,7 +93,7 @@ async def fault_note(d: AppDriver, title_part: str) -> str:
 async def test_a_prompt_streams_from_the_remote_cli(remote_options: Callable[..., CliOptions],
                                                     ssh_server: SshServer, monkeypatch: pytest.MonkeyPatch) -> None:
     async with drive(remote_options()) as d:
-        assert d.chat.connection.client is not None and d.chat.connection.client.argv[0] == "ssh"
+        assert d.chat.session.connection.client is not None and d.chat.session.connection.client.argv[0] == "ssh"
         await d.turn("hello over ssh")
         assert "Hello! You said: hello over ssh" in d.texts()
         pids = remote_cli_pids()
@@ -104,7 +104,7 @@ async def test_a_prompt_streams_from_the_remote_cli(remote_options: Callable[...
         from claude_tui.remote.machine import machine_for
 
         logins = ssh_server.log.read_text().count("Accepted publickey")
-        files = await asyncio.to_thread(machine_for(d.chat.options).list_files, d.conversation.status.cwd)
+        files = await asyncio.to_thread(machine_for(d.chat.session.options).list_files, d.conversation.status.cwd)
         assert "a.txt" in files
         assert ssh_server.log.read_text().count("Accepted publickey") == logins, "a read opened its own connection"
         # @ completion lists the remote project's files (read in a worker, over the same connection).
@@ -150,7 +150,7 @@ async def test_a_dropped_connection_says_so_and_ctrl_r_resumes(remote_options: C
         assert_no_remote_cli()  # the remote CLI ended with its channel
         await d.press("ctrl+r")
         await d.wait_ready()
-        assert d.chat.connection.options.resume == session
+        assert d.chat.session.connection.options.resume == session
         before = len(mock_api.requests)
         d.prompt.text = ""
         await d.turn("after the reconnect")
@@ -204,7 +204,7 @@ async def test_the_browser_lists_and_resumes_a_remote_session(remote_options: Ca
         # The only session there (the new CLI has written nothing yet): the cursor starts on it.
         await d.wait(lambda: browser.table.current_path == row.path, "the cursor on the remote session", 10)
         await d.press("enter")
-        await d.wait(lambda: d.app.chat is not None and d.chat.options.resume == session, "the resumed chat")
+        await d.wait(lambda: d.app.chat is not None and d.chat.session.options.resume == session, "the resumed chat")
         await d.wait_ready()
         assert "Hello! You said: remember the remote word" in d.texts()  # the history, read from the mirror
         await d.press("ctrl+o")  # full-text search runs on the mirror's index too
@@ -303,7 +303,7 @@ async def test_a_remote_session_forks_from_the_browser(remote_options: Callable[
         await d.wait(lambda: any(row.session_id == parent for row in browser.rows), "the remote session listed")
         await d.wait(lambda: browser.table.current_path is not None, "a row under the cursor", 10)
         await d.press("tab", "f")
-        await d.wait(lambda: d.app.chat is not None and d.chat.options.fork_session, "the forked chat")
+        await d.wait(lambda: d.app.chat is not None and d.chat.session.options.fork_session, "the forked chat")
         await d.wait_ready()
         await d.turn("the child's prompt")
         assert d.conversation.status.session_id not in ("", parent)

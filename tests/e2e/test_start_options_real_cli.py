@@ -14,7 +14,7 @@ Options = Callable[..., CliOptions]
 async def test_the_mode_is_explicit_and_thinking_display_reaches_the_api(app_options: Options,
                                                                          mock_api: MockApi) -> None:
     async with drive(app_options(thinking_display="summarized")) as d:
-        argv = d.chat.connection.client.argv
+        argv = d.chat.session.connection.client.argv
         assert argv[argv.index("--permission-mode") + 1] == "default"
         assert argv[argv.index("--thinking-display") + 1] == "summarized"
         await d.turn("kw:think what is it?")

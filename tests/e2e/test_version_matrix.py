@@ -127,7 +127,7 @@ async def test_core_flows(version: str, matrix_clis: dict[str, Path | str], app_
             await d.wait_screen(PermissionScreen)  # a dialog, whatever the CLI's own default mode
             assert not (project_dir / "touched").exists()
             await d.press("y")
-            await d.wait(lambda: status.turns >= 3 and not d.chat.busy, "the Bash turn to end")
+            await d.wait(lambda: status.turns >= 3 and not d.chat.session.busy, "the Bash turn to end")
             await d.wait_chat_active()
             tool = d.tools("Bash")[-1]
             assert tool.state is ToolState.DONE, tool
@@ -140,7 +140,7 @@ async def test_core_flows(version: str, matrix_clis: dict[str, Path | str], app_
             await d.send("kw:bash again")
             await d.wait_screen(PermissionScreen)
             await d.press("n")
-            await d.wait(lambda: status.turns >= 4 and not d.chat.busy, "the denied turn to end")
+            await d.wait(lambda: status.turns >= 4 and not d.chat.session.busy, "the denied turn to end")
             await d.wait_chat_active()
             assert d.tools("Bash")[-1].state is ToolState.DENIED
             assert not (project_dir / "touched").exists()
@@ -150,7 +150,7 @@ async def test_core_flows(version: str, matrix_clis: dict[str, Path | str], app_
             await d.send("kw:readedit the file")  # old CLIs refuse an Edit of a file not read first
             await d.wait_screen(PermissionScreen)
             await d.press("y")
-            await d.wait(lambda: status.turns >= 5 and not d.chat.busy, "the Edit turn to end")
+            await d.wait(lambda: status.turns >= 5 and not d.chat.session.busy, "the Edit turn to end")
             await d.wait_chat_active()
             tool = d.tools("Edit")[-1]
             assert tool.state is ToolState.DONE, tool
@@ -166,7 +166,7 @@ async def test_core_flows(version: str, matrix_clis: dict[str, Path | str], app_
             await d.press("2")  # Blue
             await d.press("enter")  # review
             await d.press("enter")  # send
-            await d.wait(lambda: status.turns >= 6 and not d.chat.busy, "the question turn to end")
+            await d.wait(lambda: status.turns >= 6 and not d.chat.session.busy, "the question turn to end")
             tool = d.tools("AskUserQuestion")[-1]
             assert tool.state is ToolState.DONE, tool
             assert "Blue" in tool.result_text
@@ -176,7 +176,7 @@ async def test_core_flows(version: str, matrix_clis: dict[str, Path | str], app_
             await _flow(results, name, body)
             if results[name] != "ok":
                 # The next flow starts from an idle prompt; its turn counts follow this one's.
-                await d.wait(lambda: not d.chat.busy, "the failed flow's turn to end", 60)
+                await d.wait(lambda: not d.chat.session.busy, "the failed flow's turn to end", 60)
         session_id = status.session_id
         cost_before = status.cost_total
 

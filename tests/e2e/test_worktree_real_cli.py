@@ -46,7 +46,7 @@ async def test_the_real_cli_works_in_the_worktree_and_its_file_is_named_on_quit(
             assert "worktree-e2e" in d.screen_text()
             await d.press("ctrl+q")
             dialog = await d.wait_screen(WorktreeCloseScreen)
-            assert not d.chat.connection.alive
+            assert not d.chat.session.connection.alive
             assert dialog.state.uncommitted == ["new.txt"], d.dump()
             await d.press("r")
             await d.wait_screen(ConfirmScreen)

@@ -28,16 +28,16 @@ HEADLESS_RUN = textwrap.dedent("""
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.chat
             for _ in range(200):
-                if screen.conversation.commands:
+                if screen.session.conversation.commands:
                     break
                 await pilot.pause(0.05)
             screen.query_one("#prompt").text = "kw:plain hello"
             await pilot.press("enter")
             for _ in range(200):
-                if screen.conversation.status.turns:
+                if screen.session.conversation.status.turns:
                     break
                 await pilot.pause(0.05)
-            print("TURNS", screen.conversation.status.turns)
+            print("TURNS", screen.session.conversation.status.turns)
     asyncio.run(main())
 """)
 
@@ -54,7 +54,7 @@ def test_wheel_contains_styles_and_demo_scenarios(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     # Every screen's .tcss sits beside its module (CSS_PATH) and the theme beside the app: all ship.
     sources = {path.relative_to(ROOT).as_posix() for path in (ROOT / "claude_tui").rglob("*.tcss")}
-    assert {"claude_tui/ui/app.tcss", "claude_tui/ui/screens/chat.tcss"} <= sources
+    assert {"claude_tui/ui/app.tcss", "claude_tui/ui/screens/help.tcss"} <= sources
     assert sources <= set(names), sources - set(names)
     assert sum(n.startswith("claude_tui/fakecli/scenarios/") for n in names) >= 15
     # the recorded past sessions the demo's session browser shows

@@ -12,7 +12,8 @@ from claude_tui.config import Config
 from claude_tui.fakecli import command
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.screens.chat import ChatScreen
+from claude_tui.ui.chat.session import ChatSession
+from claude_tui.ui.chat.view import ChatView
 
 
 def make_app(cwd: Path, *, guard_ms: int = 0, env: dict[str, str] | None = None, **config: object) -> ClaudeTuiApp:
@@ -30,16 +31,22 @@ async def wait_for(pilot: Pilot, predicate: Callable[[], object], timeout: float
     raise AssertionError(f"timed out waiting for {what or predicate}")
 
 
-def chat(app: ClaudeTuiApp) -> ChatScreen:
-    screen = app.chat
-    assert screen is not None
-    return screen
+def chat(app: ClaudeTuiApp) -> ChatView:
+    """The active tab's view (log, prompt, sidebar); its session is `.session`."""
+    view = app.chat
+    assert view is not None
+    return view
+
+
+def active_session(app: ClaudeTuiApp) -> ChatSession:
+    """The active tab's session (CLI, conversation, permission queue, drafts)."""
+    return chat(app).session
 
 
 async def send(pilot: Pilot, text: str) -> None:
     app: ClaudeTuiApp = pilot.app  # type: ignore[assignment]
     screen = chat(app)
-    await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+    await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="CLI ready")
     prompt = screen.query_one("#prompt")
     prompt.text = text  # type: ignore[attr-defined]
     prompt.focus()
@@ -49,7 +56,7 @@ async def send(pilot: Pilot, text: str) -> None:
 def idle(app: ClaudeTuiApp) -> bool:
     from claude_tui.session.status import Activity
 
-    return chat(app).conversation.status.activity is Activity.IDLE and chat(app).conversation.status.turns > 0
+    return chat(app).session.conversation.status.activity is Activity.IDLE and chat(app).session.conversation.status.turns > 0
 
 
 async def answer(pilot: Pilot, *keys: str) -> None:

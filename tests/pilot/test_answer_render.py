@@ -12,7 +12,7 @@ from textual.app import App, ComposeResult
 
 from claude_tui.session.items import TextItem
 from claude_tui.ui.widgets.assistant_text import AssistantText
-from tests.styles import CHAT_CSS
+from tests.styles import MAIN_ROW_CSS
 
 
 def answer_deltas() -> list[str]:
@@ -31,7 +31,7 @@ def answer_deltas() -> list[str]:
 
 
 class Host(App[None]):
-    CSS_PATH = [CHAT_CSS]
+    CSS = MAIN_ROW_CSS
 
     def __init__(self, widget: AssistantText) -> None:
         super().__init__()

@@ -21,7 +21,7 @@ async def test_streamed_answer_is_rendered(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "Hello there, kw:plain")
         await wait_for(pilot, lambda: idle(app), what="turn end")
-        conversation = chat(app).conversation
+        conversation = chat(app).session.conversation
         assert [type(i) for i in conversation.items] == [UserItem, TextItem]
         widget = app.screen.query_one(AssistantText)
         await wait_for(pilot, lambda: "Hello! You said" in widget.source, what="the answer rendered")
@@ -50,13 +50,13 @@ async def test_bash_allowed_with_y(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:bash please")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
-        tool = next(i for i in chat(app).conversation.items if isinstance(i, ToolItem))
+        tool = next(i for i in chat(app).session.conversation.items if isinstance(i, ToolItem))
         assert tool.state is ToolState.WAITING
         await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app))
         assert tool.state is ToolState.DONE
         # The decision is shown once, on the card (no separate note line repeating it).
-        notes = [i for i in chat(app).conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.DECISION]
+        notes = [i for i in chat(app).session.conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.DECISION]
         assert notes == [] and tool.decision == "Allowed once"
         card = app.screen.query_one(ToolCard)
         await wait_for(pilot, lambda: "Allowed once" in str(card._header_widget.render()), what="the card's decision")
@@ -69,7 +69,7 @@ async def test_bash_denied_with_n(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen")
         await pilot.press("tab", "n")
         await wait_for(pilot, lambda: idle(app))
-        tool = next(i for i in chat(app).conversation.items if isinstance(i, ToolItem))
+        tool = next(i for i in chat(app).session.conversation.items if isinstance(i, ToolItem))
         assert tool.state is ToolState.DENIED
         card = app.screen.query_one(ToolCard)
         assert "denied" in str(card._header_widget.render())
@@ -93,12 +93,12 @@ async def test_escape_interrupts_and_keeps_draft(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:slow story")
         screen = chat(app)
-        await wait_for(pilot, lambda: any(isinstance(i, TextItem) for i in screen.conversation.items))
+        await wait_for(pilot, lambda: any(isinstance(i, TextItem) for i in screen.session.conversation.items))
         prompt = screen.query_one("#prompt")
         prompt.text = "my unsent draft"  # type: ignore[attr-defined]
         await pilot.press("escape")
         await wait_for(pilot, lambda: idle(app), what="interrupted turn end")
-        assert any(isinstance(i, NoteItem) and i.kind is NoteKind.INTERRUPT for i in screen.conversation.items)
+        assert any(isinstance(i, NoteItem) and i.kind is NoteKind.INTERRUPT for i in screen.session.conversation.items)
         assert prompt.text == "my unsent draft"  # type: ignore[attr-defined]
 
 
@@ -107,9 +107,9 @@ async def test_message_sent_during_a_turn_is_queued(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:slow story")
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.conversation.status.activity is not Activity.IDLE)
+        await wait_for(pilot, lambda: screen.session.conversation.status.activity is not Activity.IDLE)
         await send(pilot, "kw:plain and then this")
-        users = [i for i in screen.conversation.items if isinstance(i, UserItem)]
+        users = [i for i in screen.session.conversation.items if isinstance(i, UserItem)]
         assert users[-1].queued
         assert "(queued)" in str(app.screen.query(".user-prompt").last().render())
 
@@ -122,14 +122,14 @@ async def test_subagent_output_is_not_in_the_main_log(tmp_path: Path) -> None:
         await pilot.pause(0.3)
         texts = [w.source for w in app.screen.query_one(ChatLog).query(AssistantText)]
         assert not any("Subagent here" in t for t in texts)
-        assert chat(app).conversation.subagents
+        assert chat(app).session.conversation.subagents
 
 
 async def test_slash_completion_menu(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.conversation.commands)
+        await wait_for(pilot, lambda: screen.session.conversation.commands)
         screen.query_one("#prompt").focus()
         await pilot.press("/", "c", "o", "m", "p")
         menu = screen.query_one("#completion-menu")
@@ -218,7 +218,7 @@ async def test_newline_keys_do_not_send(tmp_path: Path) -> None:
         prompt.focus()
         await pilot.press("a", "ctrl+j", "b")
         assert prompt.text == "a\nb"  # type: ignore[attr-defined]
-        assert not chat(app).conversation.items
+        assert not chat(app).session.conversation.items
 
 
 async def test_draft_survives_a_restart_of_the_app(tmp_path: Path) -> None:
@@ -238,11 +238,11 @@ async def test_shift_tab_cycles_permission_mode(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.conversation.commands)
+        await wait_for(pilot, lambda: screen.session.conversation.commands)
         await pilot.press("shift+tab")
-        await wait_for(pilot, lambda: screen.conversation.status.permission_mode == "acceptEdits")
+        await wait_for(pilot, lambda: screen.session.conversation.status.permission_mode == "acceptEdits")
         await pilot.press("shift+tab")
-        await wait_for(pilot, lambda: screen.conversation.status.permission_mode == "plan")
+        await wait_for(pilot, lambda: screen.session.conversation.status.permission_mode == "plan")
         assert "plan" in str(screen.query_one("#status-bar").render())
 
 
@@ -250,7 +250,7 @@ async def test_quit_while_busy_asks_first(tmp_path: Path) -> None:
     app = make_app(tmp_path, env={"FAKE_CLAUDE_DELAY_MS": "30"})
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:slow story")
-        await wait_for(pilot, lambda: chat(app).busy)
+        await wait_for(pilot, lambda: chat(app).session.busy)
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
         await pilot.press("tab", "n")
@@ -262,18 +262,18 @@ async def test_cli_exit_is_reported_and_ctrl_r_resumes_same_session(tmp_path: Pa
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
         await send(pilot, "kw:plain hi")
-        await wait_for(pilot, lambda: screen.conversation.status.activity is Activity.EXITED, what="exit")
-        session_id = screen.conversation.status.session_id
+        await wait_for(pilot, lambda: screen.session.conversation.status.activity is Activity.EXITED, what="exit")
+        session_id = screen.session.conversation.status.session_id
         assert session_id
-        errors = [i for i in screen.conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.ERROR]
+        errors = [i for i in screen.session.conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.ERROR]
         assert errors and "Ctrl+R" in errors[-1].text
-        screen.options.env.pop("FAKE_CLAUDE_FAULT")
+        screen.session.options.env.pop("FAKE_CLAUDE_FAULT")
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands)
-        assert screen.options.resume == session_id
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands)
+        assert screen.session.options.resume == session_id
         await send(pilot, "kw:plain again")
-        await wait_for(pilot, lambda: screen.conversation.status.turns >= 1 and idle(app))
-        assert screen.conversation.status.session_id == session_id
+        await wait_for(pilot, lambda: screen.session.conversation.status.turns >= 1 and idle(app))
+        assert screen.session.conversation.status.session_id == session_id
 
 
 async def test_untrusted_text_is_inert(tmp_path: Path) -> None:
@@ -320,7 +320,7 @@ async def test_ctrl_o_resumes_a_past_session_with_its_history(tmp_path: Path, mo
     app = make_app(project)
     async with app.run_test(size=(130, 40)) as pilot:
         first = chat(app)
-        await wait_for(pilot, lambda: first.connection.alive)
+        await wait_for(pilot, lambda: first.session.connection.alive)
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SessionBrowserScreen", what="browser")
         await pilot.pause(0.3)
@@ -329,11 +329,11 @@ async def test_ctrl_o_resumes_a_past_session_with_its_history(tmp_path: Path, mo
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.chat is not None and app.chat is not first, what="resumed chat")
         resumed = chat(app)
-        session_id = resumed.options.resume
+        session_id = resumed.session.options.resume
         assert session_id
-        await wait_for(pilot, lambda: resumed.connection.alive and resumed.conversation.commands)
-        assert any(isinstance(i, UserItem) for i in resumed.conversation.items)
-        assert resumed.conversation.status.cost_total > 0
+        await wait_for(pilot, lambda: resumed.session.connection.alive and resumed.session.conversation.commands)
+        assert any(isinstance(i, UserItem) for i in resumed.session.conversation.items)
+        assert resumed.session.conversation.status.cost_total > 0
         await send(pilot, "kw:plain carry on")
-        await wait_for(pilot, lambda: resumed.conversation.status.turns >= 1 and idle(app))
-        assert resumed.conversation.status.session_id == session_id
+        await wait_for(pilot, lambda: resumed.session.conversation.status.turns >= 1 and idle(app))
+        assert resumed.session.conversation.status.session_id == session_id

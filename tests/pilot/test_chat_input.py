@@ -32,7 +32,7 @@ def _notes(app: ClaudeTuiApp) -> list[str]:
 
 async def _ready(pilot: Pilot) -> None:
     screen = chat(pilot.app)  # type: ignore[arg-type]
-    await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+    await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="CLI ready")
 
 
 def _burst(app: ClaudeTuiApp, *keys: tuple[str, str | None]) -> None:
@@ -60,10 +60,10 @@ async def test_sending_while_scrolled_up_jumps_to_the_end_and_follows_the_answer
             await pilot.press("pageup")
         await wait_for(pilot, lambda: not log.is_anchored_to_end, what="scrolled up")
         await send(pilot, "kw:plain and now?")
-        await wait_for(pilot, lambda: chat(app).conversation.status.turns >= 2 and idle(app), what="second turn")
+        await wait_for(pilot, lambda: chat(app).session.conversation.status.turns >= 2 and idle(app), what="second turn")
         await wait_for(pilot, lambda: log.is_anchored_to_end and log.scroll_y == log.max_scroll_y,
                        what="following the answer to the end")
-        prompt_widget = log.widget_for_item(next(i for i in reversed(chat(app).conversation.items)
+        prompt_widget = log.widget_for_item(next(i for i in reversed(chat(app).session.conversation.items)
                                                  if isinstance(i, UserItem)).id)
         assert prompt_widget is not None and log.region.overlaps(prompt_widget.region), "your prompt is on screen"
 
@@ -78,7 +78,7 @@ async def test_ctrl_e_toggles_the_latest_tool_card_while_the_prompt_has_focus(tm
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
         await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
-        assert any(isinstance(item, ToolItem) for item in chat(app).conversation.items)
+        assert any(isinstance(item, ToolItem) for item in chat(app).session.conversation.items)
         card = list(chat(app).query(ToolCard))[-1]
         prompt = _prompt(app)
         prompt.focus()
@@ -173,9 +173,9 @@ async def test_fast_typing_with_enter_in_the_log_sends_the_prompt(tmp_path: Path
         await pilot.pause()
         assert app.focused is log
         _burst(app, ("x", "x"), ("y", "y"), ("enter", "\r"))
-        await wait_for(pilot, lambda: any(isinstance(i, UserItem) for i in screen.conversation.items),
+        await wait_for(pilot, lambda: any(isinstance(i, UserItem) for i in screen.session.conversation.items),
                        what="the prompt sent")
-        sent = [i.text for i in screen.conversation.items if isinstance(i, UserItem)]
+        sent = [i.text for i in screen.session.conversation.items if isinstance(i, UserItem)]
         assert sent == ["xy"]
         assert _prompt(app).text == ""
         assert app.focused is _prompt(app)
@@ -191,7 +191,7 @@ async def test_fast_typing_with_a_newline_key_in_the_log_keeps_it_in_the_prompt(
         _burst(app, ("a", "a"), ("ctrl+j", None), ("b", "b"), ("shift+enter", None), ("c", "c"))
         await pilot.pause(0.2)
         assert _prompt(app).text == "a\nb\nc"
-        assert not any(isinstance(i, UserItem) for i in screen.conversation.items)
+        assert not any(isinstance(i, UserItem) for i in screen.session.conversation.items)
 
 
 async def test_enter_on_the_log_alone_is_not_taken_for_typing(tmp_path: Path) -> None:
@@ -205,7 +205,7 @@ async def test_enter_on_the_log_alone_is_not_taken_for_typing(tmp_path: Path) ->
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause(0.2)
-        assert not any(isinstance(i, UserItem) for i in screen.conversation.items)
+        assert not any(isinstance(i, UserItem) for i in screen.session.conversation.items)
         assert _prompt(app).text == "not yet"
 
 
@@ -220,7 +220,7 @@ async def test_enter_in_the_find_field_is_never_taken_for_typeahead(tmp_path: Pa
         await wait_for(pilot, lambda: isinstance(app.focused, Input), what="find field")
         await pilot.press("a", "enter")
         await pilot.pause(0.2)
-        assert not any(isinstance(i, UserItem) for i in screen.conversation.items)
+        assert not any(isinstance(i, UserItem) for i in screen.session.conversation.items)
         assert _prompt(app).text == "draft"
         assert isinstance(app.focused, Input) and app.focused.value == "a"
 
@@ -265,7 +265,7 @@ async def test_ctrl_c_on_an_empty_prompt_quits_only_when_pressed_twice(tmp_path:
         _prompt(app).focus()
         await pilot.press("ctrl+c")
         await pilot.pause(0.1)
-        assert app.return_code is None and not chat(app).tui.is_quitting
+        assert app.return_code is None and not app.is_quitting
         assert "Press Ctrl+C again to quit" in _notes(app)
         # Too late for the second press: it arms again instead of quitting.
         app._ctrl_c_at = time.monotonic() - 5  # type: ignore[attr-defined]
@@ -281,7 +281,7 @@ async def test_ctrl_c_while_a_turn_runs_asks_before_quitting(tmp_path: Path) -> 
     app = make_app(tmp_path, env={"FAKE_CLAUDE_DELAY_MS": "30"})
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:slow story")
-        await wait_for(pilot, lambda: chat(app).busy)
+        await wait_for(pilot, lambda: chat(app).session.busy)
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", what="confirm")
         await pilot.press("tab", "n")
@@ -336,8 +336,8 @@ async def test_welcome_without_the_demo_has_no_keywords(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        screen.options.command = ["claude"]
-        assert "Demo" not in str(welcome_text(screen.options))
+        screen.session.options.command = ["claude"]
+        assert "Demo" not in str(welcome_text(screen.session.options))
         await pilot.pause()
 
 

@@ -31,7 +31,7 @@ def demo_app(monkeypatch: pytest.MonkeyPatch) -> ClaudeTuiApp:
 async def test_the_demo_browser_lists_recorded_sessions_and_a_fork(demo_app: ClaudeTuiApp) -> None:
     app = demo_app
     async with app.run_test(size=(130, 40)) as pilot:
-        await wait_for(pilot, lambda: app.chat is not None and app.chat.connection.alive, what="the demo CLI", timeout=30)
+        await wait_for(pilot, lambda: app.chat is not None and app.chat.session.connection.alive, what="the demo CLI", timeout=30)
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser", timeout=30)
         browser = app.screen
@@ -47,16 +47,16 @@ async def test_demo_cost_agrees_with_the_status_bar_and_no_todowrite_error(demo_
     async with app.run_test(size=(130, 40)) as pilot:
         await send(pilot, "kw:tasks do the work")
         await wait_for(pilot, lambda: idle(app), what="the tasks turn", timeout=30)
-        assert [t.name for t in chat(app).conversation.items if isinstance(t, ToolItem) and t.name == "TodoWrite"] == []
-        assert not any(isinstance(t, ToolItem) and t.result_is_error for t in chat(app).conversation.items)
+        assert [t.name for t in chat(app).session.conversation.items if isinstance(t, ToolItem) and t.name == "TodoWrite"] == []
+        assert not any(isinstance(t, ToolItem) and t.result_is_error for t in chat(app).session.conversation.items)
         await send(pilot, "/cost")
         await wait_for(pilot, lambda: idle(app) and any(isinstance(i, NoteItem) and "cost" in i.text.lower()
-                                                         for i in chat(app).conversation.items), what="/cost", timeout=30)
-        total = chat(app).conversation.status.cost_total
+                                                         for i in chat(app).session.conversation.items), what="/cost", timeout=30)
+        total = chat(app).session.conversation.status.cost_total
         assert total > 0
-        note = next(i for i in reversed(chat(app).conversation.items) if isinstance(i, NoteItem) and "cost" in i.text.lower())
+        note = next(i for i in reversed(chat(app).session.conversation.items) if isinstance(i, NoteItem) and "cost" in i.text.lower())
         assert f"${total:.4f}" in note.text
-        bar = str(chat(app).query_one(StatusBar).render_status(chat(app).conversation.status))
+        bar = str(chat(app).query_one(StatusBar).render_status(chat(app).session.conversation.status))
         assert f"${total:.4f}" in bar or f"${total:.2f}" in bar
 
 
@@ -66,16 +66,16 @@ async def test_a_resumed_demo_sessions_cost_agrees_too(demo_app: ClaudeTuiApp) -
 
     app = demo_app
     async with app.run_test(size=(130, 40)) as pilot:
-        await wait_for(pilot, lambda: app.chat is not None and app.chat.connection.alive, what="the demo CLI",
+        await wait_for(pilot, lambda: app.chat is not None and app.chat.session.connection.alive, what="the demo CLI",
                        timeout=30)
         path = next(Path(app.options.cwd or ".").parent.glob("demo-claude/projects/*/1371d147-*.jsonl"))
         choice = BrowserChoice(path.stem, path, Path(app.options.cwd or "."))
         first = app.chat
         await app._switch_session(choice, conversation_for(choice))
-        await wait_for(pilot, lambda: app.chat is not first and app.chat.connection.alive, what="resumed", timeout=30)
+        await wait_for(pilot, lambda: app.chat is not first and app.chat.session.connection.alive, what="resumed", timeout=30)
         await send(pilot, "/cost")
         await wait_for(pilot, lambda: idle(app) and any(isinstance(i, NoteItem) and "Estimated cost" in i.text
-                                                         for i in chat(app).conversation.items), what="/cost",
+                                                         for i in chat(app).session.conversation.items), what="/cost",
                        timeout=30)
-        note = next(i for i in chat(app).conversation.items if isinstance(i, NoteItem) and "Estimated cost" in i.text)
-        assert "$0.0424" in note.text and chat(app).conversation.status.cost_total == pytest.approx(0.04242)
+        note = next(i for i in chat(app).session.conversation.items if isinstance(i, NoteItem) and "Estimated cost" in i.text)
+        assert "$0.0424" in note.text and chat(app).session.conversation.status.cost_total == pytest.approx(0.04242)

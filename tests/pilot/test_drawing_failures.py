@@ -31,7 +31,7 @@ async def test_a_widget_that_fails_to_draw_becomes_a_note_and_the_turn_goes_on(
         await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app), what="the turn ends")
         assert failed, "the failure was exercised"
-        notes = [i for i in chat(app).conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.ERROR]
+        notes = [i for i in chat(app).session.conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.ERROR]
         assert notes and "could not be drawn" in notes[0].text and "cannot draw this" in notes[0].text
         log = chat(app).query_one(ChatLog)
         await wait_for(pilot, lambda: log.widget_for_item(notes[0].id) is not None, what="the note shown")
@@ -42,15 +42,15 @@ async def test_keys_typed_while_a_prompt_is_sent_stay_in_the_prompt(tmp_path: Pa
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="CLI ready")
         prompt = screen.query_one("#prompt")
-        real_send = screen.connection.send
+        real_send = screen.session.connection.send
 
         async def slow_send(payload: dict[str, Any]) -> bool:
             prompt.text += "\nand then"  # type: ignore[attr-defined]  # typed while the send is awaited
             return await real_send(payload)
 
-        screen.connection.send = slow_send  # type: ignore[method-assign]
+        screen.session.connection.send = slow_send  # type: ignore[method-assign]
         await send(pilot, "kw:plain first")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         assert prompt.text == "and then"  # type: ignore[attr-defined]
@@ -64,7 +64,7 @@ async def test_a_prompt_sent_before_the_restarted_cli_has_spawned_waits_for_it(
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="CLI ready")
         real_start = connection_module.ClaudeClient.start
 
         async def slow_start(self: Any) -> None:
@@ -74,17 +74,17 @@ async def test_a_prompt_sent_before_the_restarted_cli_has_spawned_waits_for_it(
             await real_start(self)
 
         monkeypatch.setattr(connection_module.ClaudeClient, "start", slow_start)
-        old = screen.connection
+        old = screen.session.connection
         screen.action_restart()
-        await wait_for(pilot, lambda: screen.connection is not old and screen.connection.client is not None,
+        await wait_for(pilot, lambda: screen.session.connection is not old and screen.session.connection.client is not None,
                        what="the restart begun")
-        assert not screen.connection.spawned.is_set()
+        assert not screen.session.connection.spawned.is_set()
         prompt = screen.query_one("#prompt")
         prompt.text = "kw:plain right away"  # type: ignore[attr-defined]
         prompt.focus()
         await pilot.press("enter")
         def answered() -> bool:
-            items = screen.conversation.items
+            items = screen.session.conversation.items
             sent = [n for n, i in enumerate(items) if getattr(i, "text", "") == "kw:plain right away"]
             return bool(sent) and any(isinstance(i, TextItem) for i in items[sent[-1]:])
 

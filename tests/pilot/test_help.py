@@ -16,7 +16,7 @@ async def test_help_lists_bindings_and_slash_commands(tmp_path: Path) -> None:
     app = make_app(tmp_path, keymap={"chat.toggle_sidebar": "ctrl+k"})
     async with app.run_test(size=(140, 60)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="ready")
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
         help_screen = app.screen
@@ -71,4 +71,4 @@ async def test_tools_and_versions_after_the_first_turn(tmp_path: Path) -> None:
         assert "Tools" in text and "Bash" in text and "AskUserQuestion" in text
         assert "Skills" in text and "dataviz" in text
         assert "MCP servers" in text and "no MCP servers configured" in text
-        assert "Session  " + chat(app).conversation.status.session_id in text
+        assert "Session  " + chat(app).session.conversation.status.session_id in text

@@ -37,7 +37,7 @@ async def test_question_mark_closes_help_on_an_empty_filter_and_is_text_after_a_
 async def test_mcp_states_take_the_themes_colours(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        chat(app).conversation.status.mcp_servers = [{"name": "up", "status": "connected"},
+        chat(app).session.conversation.status.mcp_servers = [{"name": "up", "status": "connected"},
                                                      {"name": "down", "status": "failed"},
                                                      {"name": "odd", "status": "weird"}]
         help_screen = await _open_help(pilot, app)

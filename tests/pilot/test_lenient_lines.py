@@ -41,7 +41,7 @@ for raw in sys.stdin.buffer:
 
 def status_text(app: ClaudeTuiApp) -> str:
     screen = chat(app)
-    return str(screen.query_one(StatusBar).render_status(screen.conversation.status))
+    return str(screen.query_one(StatusBar).render_status(screen.session.conversation.status))
 
 
 async def test_a_cut_emoji_and_a_malformed_result_end_the_turn_in_the_app(tmp_path: Path) -> None:
@@ -50,7 +50,7 @@ async def test_a_cut_emoji_and_a_malformed_result_end_the_turn_in_the_app(tmp_pa
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: "retrying 1 of 10" in status_text(app), what="the retry shown")
         await send(pilot, "hello")
-        conversation = chat(app).conversation
+        conversation = chat(app).session.conversation
         await wait_for(pilot, lambda: conversation.status.turns == 1, what="the result to end the turn")
         await wait_for(pilot, lambda: "retrying" not in status_text(app), what="the retry to be gone")
         texts = [item.text for item in conversation.items if isinstance(item, TextItem)]

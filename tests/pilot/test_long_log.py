@@ -55,7 +55,7 @@ def later_count(log: ChatLog) -> int:
 async def jump_to_oldest(pilot: Pilot, log: ChatLog, conversation: Conversation) -> None:
     """What select mode's Home does: reveal the first item, scrolled to the top."""
     screen = chat(pilot.app)  # type: ignore[arg-type]
-    await screen.reveal_item(conversation.items[0].id, "-selected")
+    await screen.navigator.reveal_item(conversation.items[0].id, "-selected")
     await wait_for(pilot, lambda: on_screen(log, conversation.items[0]), what="the oldest item on screen")
 
 
@@ -97,7 +97,7 @@ async def test_items_arriving_while_away_are_shown_on_return(tmp_path: Path) -> 
         later = later_count(log)
         assert later > 0
         for n in range(3):
-            await screen.show_changes(screen.conversation.add_note(f"late note {n}", NoteKind.INFO))
+            await screen.show_changes(screen.session.conversation.add_note(f"late note {n}", NoteKind.INFO))
         notes = conversation.items[-3:]
         assert [getattr(i, "text", "") for i in notes] == ["late note 0", "late note 1", "late note 2"]
         # Not mounted while the reader is far back, but counted.
@@ -191,6 +191,6 @@ async def test_new_items_are_followed_when_the_reader_is_at_the_end(tmp_path: Pa
         await pilot.pause()
         log.release_anchor()
         for n in range(8):
-            await screen.show_changes(screen.conversation.add_note(f"late note {n}", NoteKind.INFO))
+            await screen.show_changes(screen.session.conversation.add_note(f"late note {n}", NoteKind.INFO))
         await wait_for(pilot, lambda: on_screen(log, conversation.items[-1]), what="the newest note followed")
         assert log.is_anchored_to_end

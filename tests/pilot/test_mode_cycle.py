@@ -11,32 +11,32 @@ async def test_auto_is_in_the_cycle_where_the_cli_offers_it(tmp_path: Path) -> N
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.conversation.commands)
-        assert screen.conversation.status.cli_version == "2.1.330"  # the fake CLI plays 2.1.330's lines
+        await wait_for(pilot, lambda: screen.session.conversation.commands)
+        assert screen.session.conversation.status.cli_version == "2.1.330"  # the fake CLI plays 2.1.330's lines
         seen = []
         for _ in range(4):
-            before = screen.conversation.status.permission_mode
+            before = screen.session.conversation.status.permission_mode
             await pilot.press("shift+tab")
-            await wait_for(pilot, lambda b=before: screen.conversation.status.permission_mode != b)
-            seen.append(screen.conversation.status.permission_mode)
+            await wait_for(pilot, lambda b=before: screen.session.conversation.status.permission_mode != b)
+            seen.append(screen.session.conversation.status.permission_mode)
             if seen[-1] == "auto":
                 assert "auto" in str(screen.query_one("#status-bar").render())
         assert seen == ["acceptEdits", "plan", "auto", "default"]
-        assert screen.options.permission_mode == "default"  # a restart keeps the mode shown
+        assert screen.session.options.permission_mode == "default"  # a restart keeps the mode shown
 
 
 async def test_an_old_cli_cycles_without_auto(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.conversation.commands)
-        screen.conversation.status.cli_version = "2.1.0"  # as 2.1.0's system/init says
+        await wait_for(pilot, lambda: screen.session.conversation.commands)
+        screen.session.conversation.status.cli_version = "2.1.0"  # as 2.1.0's system/init says
         seen = []
         for _ in range(3):
-            before = screen.conversation.status.permission_mode
+            before = screen.session.conversation.status.permission_mode
             await pilot.press("shift+tab")
-            await wait_for(pilot, lambda b=before: screen.conversation.status.permission_mode != b)
-            seen.append(screen.conversation.status.permission_mode)
+            await wait_for(pilot, lambda b=before: screen.session.conversation.status.permission_mode != b)
+            seen.append(screen.session.conversation.status.permission_mode)
         assert seen == ["acceptEdits", "plan", "default"]
 
 
@@ -46,7 +46,7 @@ async def test_the_palette_lists_auto_and_marks_the_current_mode(tmp_path: Path)
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.conversation.commands)
+        await wait_for(pilot, lambda: screen.session.conversation.commands)
         texts = [c.text for c in chat_commands(screen) if c.text.startswith("Permission mode")]
         assert "Permission mode: auto" in texts
         assert "Permission mode: default (current)" in texts
@@ -58,14 +58,14 @@ async def test_f1_shows_the_version_with_the_range_or_the_note(tmp_path: Path) -
     app = make_app(tmp_path)
     async with app.run_test(size=(160, 60)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.conversation.commands)
+        await wait_for(pilot, lambda: screen.session.conversation.commands)
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = " ".join(app.screen.text().split())
         assert "2.1.330 (supported: 2.0.77 to 2.1.332)" in text
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
-        screen.conversation.status.cli_version = "2.3.0"
+        screen.session.conversation.status.cli_version = "2.3.0"
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = " ".join(app.screen.text().split())

@@ -20,10 +20,10 @@ async def test_turn_end_notification(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(app, "bell", lambda: calls.append("bell"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="ready")
         app.app_focus = focused  # no key press after this: a key would count as focus
         screen.post_message(PromptInput.Submitted("Hello there, kw:plain"))
         await wait_for(pilot, lambda: idle(app), what="turn end")
         await pilot.pause(0.05)
         assert len(calls) == expected
-        assert app.chat.turn_started_at is None  # type: ignore[union-attr]
+        assert app.chat.session.turn_started_at is None  # type: ignore[union-attr]

@@ -28,7 +28,7 @@ async def test_palette_lists_models_modes_and_themes(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.models, what="ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.models, what="ready")
         texts = [command.text for command in chat_commands(screen)]
         for expected in ("Model: Opus", "Model: Sonnet", "Model: Haiku", "Permission mode: plan",
                          "Permission mode: acceptEdits", "Theme: nord", "Send /compact", "Send /cost",
@@ -45,10 +45,10 @@ async def test_choosing_a_model_sends_set_model(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.models, what="ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.models, what="ready")
         await _palette_texts(pilot, "model haiku")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: screen.conversation.status.model == "haiku", what="model switched")
+        await wait_for(pilot, lambda: screen.session.conversation.status.model == "haiku", what="model switched")
         status = str(screen.query_one("#status-bar").render())
         assert "haiku" in status
         texts = [command.text for command in chat_commands(screen)]
@@ -59,10 +59,10 @@ async def test_permission_mode_from_palette(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.models, what="ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.models, what="ready")
         await _palette_texts(pilot, "permission mode plan")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: screen.conversation.status.permission_mode == "plan", what="plan mode")
+        await wait_for(pilot, lambda: screen.session.conversation.status.permission_mode == "plan", what="plan mode")
 
 
 async def test_theme_is_remembered_and_applied_next_start(tmp_path: Path) -> None:
@@ -100,7 +100,7 @@ async def test_export_writes_markdown_with_prompt_and_answer(tmp_path: Path) -> 
         await pilot.press("enter")
         await wait_for(pilot, lambda: list(tmp_path.glob("claude-session-*.md")), what="export file")
         text = next(tmp_path.glob("claude-session-*.md")).read_text()
-        answer = next(i for i in chat(app).conversation.items if isinstance(i, TextItem))
+        answer = next(i for i in chat(app).session.conversation.items if isinstance(i, TextItem))
         assert "### You\n\n> Hello there, kw:plain" in text
         assert answer.text in text
         assert any("Exported the transcript" in str(n.message) for n in app._notifications)
@@ -111,7 +111,7 @@ async def test_ctrl_y_copies_the_raw_last_answer(tmp_path: Path) -> None:
     async with app.run_test(size=(60, 30)) as pilot:
         await send(pilot, "Hello there, kw:plain")
         await wait_for(pilot, lambda: idle(app), what="turn end")
-        answer = next(i for i in chat(app).conversation.items if isinstance(i, TextItem))
+        answer = next(i for i in chat(app).session.conversation.items if isinstance(i, TextItem))
         assert app.clipboard == ""
         await pilot.press("ctrl+y")  # the prompt (a TextArea, where ctrl+y is redo) has focus
         # The raw Markdown source, not the rendering wrapped at 60 columns.
@@ -129,11 +129,11 @@ async def test_select_mode_copies_a_message_and_a_tool_output(tmp_path: Path) ->
         from claude_tui.session.export import tool_output
         from claude_tui.session.items import ToolItem, UserItem
 
-        tool = next(i for i in screen.conversation.items if isinstance(i, ToolItem))
+        tool = next(i for i in screen.session.conversation.items if isinstance(i, ToolItem))
         await pilot.press("f2")
         await wait_for(pilot, lambda: screen.query_one("#select-bar").has_focus, what="select mode")
         # Walk up to the tool call and copy its output.
-        items = screen.conversation.items
+        items = screen.session.conversation.items
         for _ in range(len(items) - 1 - items.index(tool)):
             await pilot.press("up")
         await wait_for(pilot, lambda: screen.query_one("#select-bar").current == tool.id
@@ -154,21 +154,21 @@ async def test_new_session_clears_the_log(tmp_path: Path) -> None:
         await send(pilot, "Hello there, kw:plain")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         old = chat(app)
-        old_id = old.conversation.status.session_id
+        old_id = old.session.conversation.status.session_id
         await old.new_session()
-        await wait_for(pilot, lambda: chat(app) is not old and chat(app).connection.alive, what="new chat")
-        assert chat(app).conversation.items == []
-        assert chat(app).options.resume is None
+        await wait_for(pilot, lambda: chat(app) is not old and chat(app).session.connection.alive, what="new chat")
+        assert chat(app).session.conversation.items == []
+        assert chat(app).session.options.resume is None
         await send(pilot, "again kw:plain")
         await wait_for(pilot, lambda: idle(app), what="turn end")
-        assert chat(app).conversation.status.session_id != old_id
+        assert chat(app).session.conversation.status.session_id != old_id
 
 
 async def test_discovery_hits_before_typing(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 50)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.models, what="ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.models, what="ready")
         shown = await _palette_texts(pilot, "")
         for expected in ("New session", "Copy last answer", "Find in conversation", "Export transcript as Markdown",
                          "Send /compact"):
@@ -227,7 +227,7 @@ async def test_a_slash_command_from_the_palette_leaves_the_draft_alone(tmp_path:
         prompt.text = "/cost is what I am writing about"  # type: ignore[attr-defined]  # starts like the command
         await screen.send_slash("/cost")
         await wait_for(pilot, lambda: any(isinstance(i, UserItem) and i.text == "/cost"
-                                          for i in screen.conversation.items), what="/cost sent")
+                                          for i in screen.session.conversation.items), what="/cost sent")
         assert prompt.text == "/cost is what I am writing about"  # type: ignore[attr-defined]
 
 

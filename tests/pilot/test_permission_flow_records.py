@@ -13,14 +13,14 @@ async def test_a_re_asked_request_id_replaces_the_open_dialog(tmp_path: Path) ->
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive, what="CLI up")
+        await wait_for(pilot, lambda: screen.session.connection.alive, what="CLI up")
         first = PermissionRequest("dup", "Bash", {"command": "ls"})
         again = PermissionRequest("dup", "Bash", {"command": "rm -rf build"})
-        screen.permissions.asked(first)
+        screen.dialogs.asked(first)
         await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), what="the first dialog")
         old = app.screen
-        screen.permissions.asked(again)
+        screen.dialogs.asked(again)
         await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen) and app.screen is not old,
                        what="the dialog for the new input")
         assert old.settled and app.screen.request is again  # type: ignore[attr-defined]
-        assert list(screen.permissions.queue) == []  # one dialog for the id, not a second one queued
+        assert list(screen.session.permissions.queue) == []  # one dialog for the id, not a second one queued

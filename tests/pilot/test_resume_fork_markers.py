@@ -44,12 +44,12 @@ def transcript(path: Path, cost: float) -> Path:
 
 def status_text(app: ClaudeTuiApp) -> str:
     bar = chat(app).query_one(StatusBar)
-    return str(bar.render_status(chat(app).conversation.status))
+    return str(bar.render_status(chat(app).session.conversation.status))
 
 
 def ready(app: ClaudeTuiApp) -> bool:
     screen = app.chat
-    return screen is not None and screen.connection.alive and bool(screen.conversation.commands)
+    return screen is not None and screen.session.connection.alive and bool(screen.session.conversation.commands)
 
 
 async def test_a_fork_from_the_session_browser_shows_the_parents_cost(tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ async def test_a_fork_from_the_session_browser_shows_the_parents_cost(tmp_path: 
         await app._switch_session(choice, conversation_for(choice))
         await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the forked session ready")
         await wait_for(pilot, lambda: "$0.3133" in status_text(app), what="the parent's cost shown")
-        assert chat(app).conversation.status.cost_total == 0.3133
+        assert chat(app).session.conversation.status.cost_total == 0.3133
 
 
 async def test_a_resumed_session_does_not_show_the_transcripts_model(tmp_path: Path) -> None:
@@ -78,7 +78,7 @@ async def test_a_resumed_session_does_not_show_the_transcripts_model(tmp_path: P
         assert status_text(app).startswith("…")  # unknown until the CLI says
         await send(pilot, "kw:plain hello")
         await wait_for(pilot, lambda: idle(app), what="the turn")
-        model = chat(app).conversation.status.model
+        model = chat(app).session.conversation.status.model
         assert model and model != OLD_MODEL and status_text(app).startswith(model)
 
 
@@ -88,7 +88,7 @@ async def test_a_background_agents_end_is_marked_between_the_answers(tmp_path: P
         await send(pilot, "kw:agent go")
         await wait_for(pilot, lambda: idle(app), what="the turn")
         await pilot.pause(0.2)
-        items = chat(app).conversation.items
+        items = chat(app).session.conversation.items
         notes = [i for i in items if isinstance(i, NoteItem) and i.kind is NoteKind.INFO]
         assert [n.text for n in notes] == ['Agent "Explore tree" finished']
         answer = max(i for i, item in enumerate(items) if isinstance(item, TextItem))
@@ -107,14 +107,14 @@ async def test_what_you_told_claude_is_noted_and_the_card_says_denied(tmp_path: 
         await pilot.press(*"use ls instead")
         await pilot.press("enter")
         await wait_for(pilot, lambda: idle(app), what="the turn")
-        tool = next(i for i in chat(app).conversation.items if isinstance(i, ToolItem))
+        tool = next(i for i in chat(app).session.conversation.items if isinstance(i, ToolItem))
         assert tool.state is ToolState.DENIED
-        notes = [i for i in chat(app).conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.DECISION]
+        notes = [i for i in chat(app).session.conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.DECISION]
         assert [(n.title, n.text) for n in notes] == [("Bash", "Denied: use ls instead")]
 
 
 def fork_notes(app: ClaudeTuiApp) -> list[str]:
-    return [i.text for i in chat(app).conversation.items if isinstance(i, NoteItem) and "Forked" in i.text]
+    return [i.text for i in chat(app).session.conversation.items if isinstance(i, NoteItem) and "Forked" in i.text]
 
 
 async def test_every_way_of_forking_says_the_same_thing(tmp_path: Path) -> None:
@@ -135,8 +135,8 @@ async def test_every_way_of_forking_says_the_same_thing(tmp_path: Path) -> None:
         assert SESSION[:8] not in status_text(app)  # not the parent's id while the fork has none yet
         # 2. the palette's fork of that (now live) session, once it has an id of its own
         await send(pilot, "kw:plain in the fork")
-        await wait_for(pilot, lambda: idle(app) and bool(chat(app).conversation.status.session_id), what="an id")
-        own = chat(app).conversation.status.session_id
+        await wait_for(pilot, lambda: idle(app) and bool(chat(app).session.conversation.status.session_id), what="an id")
+        own = chat(app).session.conversation.status.session_id
         second = app.chat
         await second.fork_session()
         await wait_for(pilot, lambda: app.chat is not second and ready(app), what="the second fork ready")

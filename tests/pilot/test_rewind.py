@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from claude_tui.session.items import NoteItem, UserItem
+from claude_tui.ui.chat.transcript_tools import item_by_id
 from claude_tui.ui.screens.rewind import RewindScreen
 from claude_tui.ui.widgets.chat_log import ChatLog
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
@@ -21,13 +22,13 @@ async def _edited(pilot) -> None:  # type: ignore[no-untyped-def]
 def _record_requests(screen) -> list[dict]:  # type: ignore[no-untyped-def]
     """The control requests the screen sends from now on (the real ones still go out)."""
     sent: list[dict] = []
-    original = screen.connection.request
+    original = screen.session.connection.request
 
     async def request(payload, timeout=30):  # type: ignore[no-untyped-def]
         sent.append(payload["request"])
         return await original(payload, timeout=timeout)
 
-    screen.connection.request = request
+    screen.session.connection.request = request
     return sent
 
 
@@ -37,7 +38,7 @@ async def _select_prompt(pilot, text: str) -> None:  # type: ignore[no-untyped-d
     await pilot.pause(0.1)
     bar = screen.query_one("SelectBar")
     for _ in range(len(bar.item_ids)):  # type: ignore[attr-defined]
-        item = screen.item_by_id(bar.current)  # type: ignore[attr-defined]
+        item = item_by_id(screen.session.conversation, bar.current)  # type: ignore[arg-type]
         if isinstance(item, UserItem) and item.text == text:
             return
         await pilot.press("up")
@@ -50,7 +51,7 @@ async def test_rewind_from_select_mode_shows_the_files_then_rewinds_on_y(tmp_pat
         await _edited(pilot)
         screen = chat(app)
         sent = _record_requests(screen)
-        [prompt] = [i for i in screen.conversation.items if isinstance(i, UserItem)]
+        [prompt] = [i for i in screen.session.conversation.items if isinstance(i, UserItem)]
         assert prompt.uuid  # learnt from the CLI's echo
         await _select_prompt(pilot, "kw:edit the file")
         await pilot.press("r")
@@ -60,7 +61,7 @@ async def test_rewind_from_select_mode_shows_the_files_then_rewinds_on_y(tmp_pat
         assert (dialog.insertions, dialog.deletions) == (1, 1)  # type: ignore[attr-defined]
         await pilot.press("tab", "y")
         await wait_for(pilot, lambda: any(isinstance(i, NoteItem) and i.text.startswith("Rewound 1 file")
-                                          for i in screen.conversation.items), what="rewound note")
+                                          for i in screen.session.conversation.items), what="rewound note")
         assert [(r["subtype"], r["dry_run"], r["user_message_id"]) for r in sent] == \
             [("rewind_files", True, prompt.uuid), ("rewind_files", False, prompt.uuid)]
         # Selection closes: the prompt has focus again and nothing stays highlighted.
@@ -82,7 +83,7 @@ async def test_n_keeps_the_files_and_sends_nothing_more(tmp_path: Path) -> None:
         await pilot.press("tab", "n")
         await pilot.pause(0.3)
         assert not isinstance(app.screen, RewindScreen)
-        assert not any(isinstance(i, NoteItem) and i.text.startswith("Rewound") for i in screen.conversation.items)
+        assert not any(isinstance(i, NoteItem) and i.text.startswith("Rewound") for i in screen.session.conversation.items)
         assert [(r["subtype"], r["dry_run"]) for r in sent] == [("rewind_files", True)]
 
 

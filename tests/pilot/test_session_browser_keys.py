@@ -104,7 +104,8 @@ async def test_a_current_session_not_listed_falls_back_to_the_newest(tree: Path,
 
 def test_the_open_session_comes_from_the_apps_chat_screen() -> None:
     status = SimpleNamespace(session_id=BASH)
-    assert _open_session_id(SimpleNamespace(chat=SimpleNamespace(conversation=SimpleNamespace(status=status)))) == BASH
+    assert _open_session_id(SimpleNamespace(chat=SimpleNamespace(session=SimpleNamespace(
+        conversation=SimpleNamespace(status=status))))) == BASH
     assert _open_session_id(SimpleNamespace(chat=None)) is None
     assert _open_session_id(SimpleNamespace(chat=SimpleNamespace(conversation=SimpleNamespace(
         status=SimpleNamespace(session_id=""))))) is None

@@ -110,8 +110,8 @@ async def test_the_open_sessions_row_is_live_and_enter_returns_without_a_restart
         await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the resumed session", timeout=30)
         await send(pilot, "kw:plain more")
         await wait_for(pilot, lambda: idle(app), what="the turn", timeout=30)
-        open_chat, connection = app.chat, chat(app).connection
-        status = chat(app).conversation.status
+        open_chat, connection = app.chat, chat(app).session.connection
+        status = chat(app).session.conversation.status
         assert status.session_id == SESSION and status.cost_total > 0
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser", timeout=30)
@@ -124,10 +124,10 @@ async def test_the_open_sessions_row_is_live_and_enter_returns_without_a_restart
         assert row.title == "earlier question"
         assert browser.table.current_row is row  # the cursor starts on the open session
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen is open_chat, what="back in the chat", timeout=30)
+        await wait_for(pilot, lambda: app.screen is app.chat_screen, what="back in the chat", timeout=30)
         await pilot.pause(0.3)
-        assert app.chat is open_chat and chat(app).connection is connection and connection.alive
-        assert chat(app).conversation.status.cost_total == pytest.approx(status.cost_total)
+        assert app.chat is open_chat and chat(app).session.connection is connection and connection.alive
+        assert chat(app).session.conversation.status.cost_total == pytest.approx(status.cost_total)
 
 
 async def test_a_search_hit_opens_find_on_the_match(tmp_path: Path, resumable: Path) -> None:
@@ -148,7 +148,7 @@ async def test_a_search_hit_opens_find_on_the_match(tmp_path: Path, resumable: P
                        what="find open", timeout=30)
         bar = app.chat.query_one(FindBar)
         assert bar.query == "earlier answer" and bar.current is not None
-        item = next(i for i in chat(app).conversation.items if i.id == bar.current)
+        item = next(i for i in chat(app).session.conversation.items if i.id == bar.current)
         assert "earlier answer" in item.text
 
 
@@ -171,4 +171,4 @@ async def test_the_palette_finds_a_session_by_its_short_id_and_resumes_it(tmp_pa
                                           app.screen.query("OptionList").first().options), what="the session hit", timeout=30)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the resumed session", timeout=30)
-        assert chat(app).conversation.status.session_id == SESSION
+        assert chat(app).session.conversation.status.session_id == SESSION

@@ -26,9 +26,9 @@ async def test_switching_with_help_open_replaces_the_chat_and_closes_what_was_ab
         await app._switch_session(choice, conversation_for(choice))
         await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the resumed session ready")
         chats = [screen for screen in app.screen_stack if isinstance(screen, ChatScreen)]
-        assert chats == [app.chat], "one chat screen, the new one"
-        assert app.screen is app.chat, "help belonged to the old session and closed with it"
-        assert not first.connection.alive  # type: ignore[union-attr]
+        assert chats == [app.chat_screen], "one chat screen"
+        assert app.screen is app.chat_screen, "help belonged to the old session and closed with it"
+        assert not first.session.connection.alive  # type: ignore[union-attr]
 
 
 async def test_an_unreadable_session_is_reported_and_the_current_one_stays(tmp_path: Path) -> None:
@@ -40,5 +40,5 @@ async def test_an_unreadable_session_is_reported_and_the_current_one_stays(tmp_p
         app._load_choice(missing)
         await wait_for(pilot, lambda: any("Could not open that session" in str(n.message)
                                           for n in app._notifications), what="the error shown")
-        assert app.chat is first and first.connection.alive  # type: ignore[union-attr]
+        assert app.chat is first and first.session.connection.alive  # type: ignore[union-attr]
         assert app.is_running

@@ -22,7 +22,7 @@ from claude_tui.session.items import TextItem
 from claude_tui.ui.screens.agent_transcript import AgentTranscriptScreen
 from claude_tui.ui.widgets.sidebar import TaskSidebar
 from tests.conftest import recording
-from tests.styles import APP_CSS, CHAT_CSS
+from tests.styles import APP_CSS, MAIN_ROW_CSS
 
 TOOL_ID = "toolu_msg_21_1"
 TASK_ID = "ad71a6bd4f5c340b4"
@@ -30,7 +30,8 @@ SUBAGENT_TEXT = "Subagent here, exploring."
 
 
 class SidebarHost(App[None]):
-    CSS_PATH: ClassVar[CSSPathType] = [APP_CSS, CHAT_CSS]
+    CSS_PATH: ClassVar[CSSPathType] = [APP_CSS]
+    CSS = MAIN_ROW_CSS
     # A Static stands in for the ChatLog: it takes the log's own size (ChatLog.DEFAULT_CSS).
     CSS = "#chat-log { height: 1fr; scrollbar-size-vertical: 1; }"
     AUTO_FOCUS = None  # like the chat screen, where the prompt has focus, not the sidebar

@@ -19,18 +19,18 @@ from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
 def status_text(app: ClaudeTuiApp) -> str:
     screen = chat(app)
-    return str(screen.query_one(StatusBar).render_status(screen.conversation.status))
+    return str(screen.query_one(StatusBar).render_status(screen.session.conversation.status))
 
 
 def ready(app: ClaudeTuiApp) -> bool:
     screen = app.chat
-    return screen is not None and screen.connection.alive and bool(screen.conversation.commands)
+    return screen is not None and screen.session.connection.alive and bool(screen.session.conversation.commands)
 
 
 def from_cli(app: ClaudeTuiApp, *lines: dict[str, Any]) -> None:
     """Lines as if the running CLI printed them (the path every CLI message takes)."""
     screen = chat(app)
-    screen.post_message(CliConnection.Events([decode_obj(line) for line in lines], screen.connection))
+    screen.post_message(CliConnection.Events([decode_obj(line) for line in lines], screen.session.connection))
 
 
 async def test_the_mode_started_in_is_shown_before_the_first_prompt(tmp_path: Path) -> None:
@@ -42,7 +42,7 @@ async def test_the_mode_started_in_is_shown_before_the_first_prompt(tmp_path: Pa
         await pilot.pause(0)
         assert "acceptEdits" in status_text(app)  # before the CLI has answered anything
         await wait_for(pilot, lambda: ready(app), what="CLI ready")
-        assert chat(app).conversation.reported_mode == "acceptEdits"  # the CLI's own word
+        assert chat(app).session.conversation.reported_mode == "acceptEdits"  # the CLI's own word
         assert "acceptEdits" in status_text(app)
 
 
@@ -51,16 +51,16 @@ async def test_a_mode_the_cli_switches_to_survives_a_restart(tmp_path: Path) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: ready(app), what="CLI ready")
         screen = chat(app)
-        assert screen.options.permission_mode is None
+        assert screen.session.options.permission_mode is None
         # A plan approved with "accept edits" (or the suggestion "accept edits for this session").
         from_cli(app, {"type": "system", "subtype": "status", "status": None, "permissionMode": "acceptEdits",
-                       "session_id": screen.conversation.status.session_id})
+                       "session_id": screen.session.conversation.status.session_id})
         await wait_for(pilot, lambda: "acceptEdits" in status_text(app), what="the mode shown")
-        assert screen.options.permission_mode == "acceptEdits"
-        old = screen.connection
+        assert screen.session.options.permission_mode == "acceptEdits"
+        old = screen.session.connection
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: screen.connection is not old and ready(app), what="the restarted CLI")
-        assert screen.conversation.reported_mode == "acceptEdits"  # the new process runs in it
+        await wait_for(pilot, lambda: screen.session.connection is not old and ready(app), what="the restarted CLI")
+        assert screen.session.conversation.reported_mode == "acceptEdits"  # the new process runs in it
         assert "acceptEdits" in status_text(app)
 
 
@@ -69,17 +69,17 @@ async def test_model_typed_as_a_slash_command_moves_the_status_and_the_palettes_
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: ready(app), what="CLI ready")
         screen = chat(app)
-        screen.options.model = "sonnet"  # picked earlier in the palette
-        models = screen.conversation.models
+        screen.session.options.model = "sonnet"  # picked earlier in the palette
+        models = screen.session.conversation.models
         haiku = next(m for m in models if m.get("value") == "haiku")
-        from_cli(app, {"type": "user", "session_id": screen.conversation.status.session_id,
+        from_cli(app, {"type": "user", "session_id": screen.session.conversation.status.session_id,
                        "parent_tool_use_id": None, "uuid": "u-9", "message": {"role": "user", "content": (
                            f"<local-command-stdout>Set model to `haiku ({haiku['resolvedModel']})` for this "
                            "session only</local-command-stdout>")}})
         await wait_for(pilot, lambda: haiku["resolvedModel"] in status_text(app), what="the new model shown")
-        assert screen.options.model == "haiku"  # Ctrl+R and a new session keep it
-        status = screen.conversation.status
-        assert current_model_value(models, status.model, screen.options.model) == "haiku"
+        assert screen.session.options.model == "haiku"  # Ctrl+R and a new session keep it
+        status = screen.session.conversation.status
+        assert current_model_value(models, status.model, screen.session.options.model) == "haiku"
 
 
 async def test_rewound_files_leave_what_changed(tmp_path: Path) -> None:
@@ -90,9 +90,9 @@ async def test_rewound_files_leave_what_changed(tmp_path: Path) -> None:
         await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         screen = chat(app)
-        assert [f.path for f in screen.conversation.changes.session] == [str(tmp_path / "a.txt")]
+        assert [f.path for f in screen.session.conversation.changes.session] == [str(tmp_path / "a.txt")]
         screen.rewind_last_prompt()
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
         await pilot.press("tab", "y")
-        await wait_for(pilot, lambda: not screen.conversation.changes.session, what="the change set emptied")
-        assert screen.conversation.changes.turn == []
+        await wait_for(pilot, lambda: not screen.session.conversation.changes.session, what="the change set emptied")
+        assert screen.session.conversation.changes.turn == []

@@ -84,8 +84,8 @@ async def show(kind: str, app: Any, pilot: Any, run: int) -> GuardedModal[Any]:
         request = {"permission": lambda: request_from("bash-allow", "Bash", request_id=rid),
                    "question": lambda: request_from("ask-single", "AskUserQuestion", request_id=rid),
                    "plan": lambda: plan_request(rid)}[kind]()
-        screen.permissions.asked(request)  # as when the CLI's can_use_tool arrives
-        return screen.permissions.dialog  # type: ignore[no-any-return]
+        screen.dialogs.asked(request)  # as when the CLI's can_use_tool arrives
+        return screen.dialogs.dialog  # type: ignore[no-any-return]
     if kind == "always":
         dialog: GuardedModal[Any] = PermissionScreen(request_from("bash-allow", "Bash", request_id=rid))
         await app.push_screen(dialog, lambda result: None)
@@ -125,14 +125,14 @@ async def test_no_typing_answers_any_dialog_and_no_key_is_lost(runs: int, tmp_pa
     typed_keys = lost = reordered = paused = 0
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="CLI ready")
         sent: list[dict[str, Any]] = []
 
         async def answer_permission(payload: dict[str, Any]) -> bool:
             sent.append(payload)
             return False
 
-        screen.connection.answer_permission = answer_permission  # type: ignore[method-assign]
+        screen.session.connection.answer_permission = answer_permission  # type: ignore[method-assign]
         prompt = screen.query_one("#prompt")
         for run in range(runs):
             text = prose(rng)
@@ -165,10 +165,10 @@ async def test_no_typing_answers_any_dialog_and_no_key_is_lost(runs: int, tmp_pa
             assert app.screen is dialog and not dialog.settled and dialog.waiting, f"run {run}: {kind} answered"
             # Close it the way the app would (the CLI withdraws a request; a modal is dismissed).
             if kind in ("permission", "question", "plan"):
-                screen.permissions.closed(f"fuzz-{run}", "cancelled")
+                screen.dialogs.closed(f"fuzz-{run}", "cancelled")
             else:
                 app.pop_screen()
-            await wait_for(pilot, lambda: app.screen is screen, what=f"run {run}: the dialog closed")
+            await wait_for(pilot, lambda: app.screen is app.chat_screen, what=f"run {run}: the dialog closed")
             prompt.text = ""  # type: ignore[attr-defined]
         print(f"\n{runs} runs ({dict(kinds)}), {typed_keys} keys typed, {paused} pauses of 0.3-3 s: "
               f"{len(answers)} answers, {len(sent)} sent to the CLI, {lost} runs lost characters, "

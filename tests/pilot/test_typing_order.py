@@ -29,7 +29,7 @@ async def test_keys_typed_at_once_after_enter_stay_in_order(tmp_path: Path) -> N
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="CLI ready")
         sent: list[str] = []
 
         async def slow_send(message: dict[str, Any]) -> bool:
@@ -39,7 +39,7 @@ async def test_keys_typed_at_once_after_enter_stay_in_order(tmp_path: Path) -> N
             sent.append(message["message"]["content"][-1]["text"])
             return True
 
-        screen.connection.send = slow_send  # type: ignore[method-assign]
+        screen.session.connection.send = slow_send  # type: ignore[method-assign]
         prompt = screen.query_one("#prompt")
         reorders = 0
         for index in range(PROMPTS):

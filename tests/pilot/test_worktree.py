@@ -50,10 +50,10 @@ def branches(repo: Path) -> set[str]:
 
 
 async def _quit_to_dialog(pilot, app: ClaudeTuiApp) -> WorktreeCloseScreen:  # type: ignore[no-untyped-def]
-    await wait_for(pilot, lambda: chat(app).connection.alive and chat(app).conversation.commands, what="CLI ready")
+    await wait_for(pilot, lambda: chat(app).session.connection.alive and chat(app).session.conversation.commands, what="CLI ready")
     await pilot.press("ctrl+q")
     await wait_for(pilot, lambda: isinstance(app.screen, WorktreeCloseScreen), what="worktree dialog")
-    assert not chat(app).connection.alive  # the CLI stopped before anyone looks at the worktree
+    assert not chat(app).session.connection.alive  # the CLI stopped before anyone looks at the worktree
     await pilot.press("tab")  # the dialog opens waiting: Tab moves to it
     return app.screen  # type: ignore[return-value]
 
@@ -64,11 +64,11 @@ async def test_the_session_runs_in_the_worktree_and_says_so(repo: Path) -> None:
     async with app.run_test(size=(160, 40)) as pilot:
         await send(pilot, "kw:plain hi")
         await wait_for(pilot, lambda: idle(app), what="turn")
-        assert Path(chat(app).conversation.status.cwd).resolve() == wt.path.resolve()  # from system/init
+        assert Path(chat(app).session.conversation.status.cwd).resolve() == wt.path.resolve()  # from system/init
         assert "worktree-shown" in str(chat(app).query_one(StatusBar).render())
         from claude_tui.ui.screens.help import session_sections
 
-        rows = [row for section in session_sections(chat(app), app) for row in section.rows]
+        rows = [row for section in session_sections(chat(app).session, app) for row in section.rows]
         assert any(left == "Worktree" and "worktree-shown" in right for left, right in rows)
         await app.shutdown()
 
@@ -144,7 +144,7 @@ async def test_palette_command_restarts_the_session_in_a_new_worktree(repo: Path
     app = make_app(repo)
     async with app.run_test(size=(120, 40)) as pilot:
         old = chat(app)
-        await wait_for(pilot, lambda: old.connection.alive and old.conversation.commands, what="CLI ready")
+        await wait_for(pilot, lambda: old.session.connection.alive and old.session.conversation.commands, what="CLI ready")
         from claude_tui.ui.palette import chat_commands
 
         entry = next(c for c in chat_commands(old) if c.text == "New session in a git worktree…")
@@ -159,11 +159,11 @@ async def test_palette_command_restarts_the_session_in_a_new_worktree(repo: Path
                        what="new session")
         wt = app.worktrees[0]
         assert wt.branch == "worktree-from-palette"
-        assert chat(app).options.cwd == str(wt.session_dir) and wt.branch in branches(repo)
-        assert not old.connection.alive
+        assert chat(app).session.options.cwd == str(wt.session_dir) and wt.branch in branches(repo)
+        assert not old.session.connection.alive
         await send(pilot, "kw:plain hi")
         await wait_for(pilot, lambda: idle(app), what="turn")
-        assert Path(chat(app).conversation.status.cwd).resolve() == wt.path.resolve()
+        assert Path(chat(app).session.conversation.status.cwd).resolve() == wt.path.resolve()
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, WorktreeCloseScreen), what="worktree dialog")
         await pilot.press("tab", "r")
@@ -175,9 +175,9 @@ async def test_palette_command_outside_a_repository_says_why(tmp_path: Path) -> 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive, what="CLI ready")
-        await new_worktree_session(screen)
-        assert app.chat is screen and screen.connection.alive and not app.worktrees
+        await wait_for(pilot, lambda: screen.session.connection.alive, what="CLI ready")
+        await new_worktree_session(app, app, screen.session)
+        assert app.chat is screen and screen.session.connection.alive and not app.worktrees
         await wait_for(pilot, lambda: any("not in a git repository" in str(n.message) for n in app._notifications),
                        what="the reason, in a notification")
         await app.shutdown()
@@ -187,14 +187,14 @@ async def test_esc_in_the_name_prompt_starts_nothing(repo: Path) -> None:
     app = make_app(repo)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
-        await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+        await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="CLI ready")
         from claude_tui.ui.worktree_flow import ask_worktree_session
 
-        ask_worktree_session(screen)
+        ask_worktree_session(app, app, screen.session)
         await wait_for(pilot, lambda: isinstance(app.screen, WorktreeNameScreen), what="name prompt")
         await pilot.press(*"abc", "escape")
-        await wait_for(pilot, lambda: app.screen is screen, what="back in the chat")
+        await wait_for(pilot, lambda: app.screen is app.chat_screen, what="back in the chat")
         await pilot.pause(0.2)
-        assert app.chat is screen and screen.connection.alive and not app.worktrees
+        assert app.chat is screen and screen.session.connection.alive and not app.worktrees
         assert branches(repo) == {"main"}
         await app.shutdown()

@@ -17,7 +17,8 @@ from claude_tui.session.items import NoteItem, TextItem, ToolItem, UserItem
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.screens.chat import ChatScreen
+from claude_tui.ui.chat.session import ChatSession
+from claude_tui.ui.chat.view import ChatView
 
 SIZE = (120, 40)
 
@@ -35,10 +36,16 @@ def make_app(options: CliOptions, config: Config | None = None, debug_log: Path 
     return ClaudeTuiApp(options, config or Config(), debug_log=debug_log)
 
 
-def chat(app: ClaudeTuiApp) -> ChatScreen:
-    screen = app.chat
-    assert screen is not None, "the chat screen is gone"
-    return screen
+def chat(app: ClaudeTuiApp) -> ChatView:
+    """The active tab's view (log, prompt, sidebar); its session is `.session`."""
+    view = app.chat
+    assert view is not None, "the chat screen is gone"
+    return view
+
+
+def active_session(app: ClaudeTuiApp) -> ChatSession:
+    """The active tab's session (CLI, conversation, permission queue, drafts)."""
+    return chat(app).session
 
 
 async def wait_for(pilot: Pilot[Any], predicate: Callable[[], object], timeout: float = 15.0,
@@ -51,7 +58,7 @@ async def wait_for(pilot: Pilot[Any], predicate: Callable[[], object], timeout: 
 
 
 def items(app: ClaudeTuiApp) -> list[Any]:
-    return list(chat(app).conversation.main.items)
+    return list(chat(app).session.conversation.main.items)
 
 
 def notes(app: ClaudeTuiApp) -> list[NoteItem]:
@@ -75,7 +82,7 @@ def tools(app: ClaudeTuiApp) -> list[ToolItem]:
 
 
 def activity(app: ClaudeTuiApp) -> Activity:
-    return chat(app).conversation.status.activity
+    return chat(app).session.conversation.status.activity
 
 
 def prompt_text(app: ClaudeTuiApp) -> str:
@@ -83,18 +90,18 @@ def prompt_text(app: ClaudeTuiApp) -> str:
 
 
 def client_argv(app: ClaudeTuiApp) -> list[str]:
-    client = chat(app).connection.client
+    client = chat(app).session.connection.client
     return list(client.argv) if client is not None else []
 
 
 def client_pid(app: ClaudeTuiApp) -> int | None:
-    client = chat(app).connection.client
+    client = chat(app).session.connection.client
     return client.pid if client is not None else None
 
 
 async def wait_ready(pilot: Pilot[Any], app: ClaudeTuiApp, timeout: float = 20.0) -> None:
     """The CLI answered initialize (the status leaves STARTING) and is alive."""
-    await wait_for(pilot, lambda: chat(app).connection.alive and chat(app).conversation.commands,
+    await wait_for(pilot, lambda: chat(app).session.connection.alive and chat(app).session.conversation.commands,
                    timeout, "the initialize response")
 
 
@@ -114,18 +121,18 @@ async def submit(pilot: Pilot[Any], app: ClaudeTuiApp, text: str) -> None:
 
 async def wait_turn_end(pilot: Pilot[Any], app: ClaudeTuiApp, turns: int, timeout: float = 30.0) -> None:
     try:
-        await wait_for(pilot, lambda: chat(app).conversation.status.turns >= turns
+        await wait_for(pilot, lambda: chat(app).session.conversation.status.turns >= turns
                        and activity(app) is Activity.IDLE, timeout, f"turn {turns} to end")
     except AssertionError as error:  # say where it stood: a rare failure must be readable from CI's log
-        status = chat(app).conversation.status
+        status = chat(app).session.conversation.status
         items = [f"{type(i).__name__}:{getattr(i, 'text', getattr(i, 'name', ''))!r:.60}"
-                 for i in chat(app).conversation.items[-6:]]
+                 for i in chat(app).session.conversation.items[-6:]]
         raise AssertionError(f"{error}; activity={status.activity}, turns={status.turns}, "
-                             f"alive={chat(app).connection.alive}, screen={app.screen!r}, last items={items}") from None
+                             f"alive={chat(app).session.connection.alive}, screen={app.screen!r}, last items={items}") from None
 
 
 async def run_turn(pilot: Pilot[Any], app: ClaudeTuiApp, text: str, timeout: float = 30.0) -> None:
-    turns = chat(app).conversation.status.turns
+    turns = chat(app).session.conversation.status.turns
     await submit(pilot, app, text)
     await wait_turn_end(pilot, app, turns + 1, timeout)
 

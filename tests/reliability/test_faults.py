@@ -51,7 +51,7 @@ PLAIN_ANSWER = "Hello! You said: Hello there, kw:plain "
 
 def _clear_fault(app: ClaudeTuiApp) -> None:
     """The next CLI the app starts behaves (the options object is the one Ctrl+R reuses)."""
-    options = chat(app).options
+    options = chat(app).session.options
     options.env.pop("FAKE_CLAUDE_FAULT", None)
     options.claude_path = None
     options.command = claude_tui.fakecli.command()
@@ -62,18 +62,18 @@ async def _assert_recovers(pilot: Pilot[Any], app: ClaudeTuiApp, *, note: str | 
     """The common tail of every fault: still up, nothing lost, told why, one key to resume."""
     screen = chat(app)
     assert app.is_running
-    assert app.screen is screen, f"unexpected screen on top: {app.screen!r}"
+    assert app.screen is app.chat_screen, f"unexpected screen on top: {app.screen!r}"
     for text in users:
         assert text in user_texts(app), f"the prompt {text!r} vanished from the transcript"
     assert prompt_text(app) == draft
-    await wait_for(pilot, lambda: screen.drafts.load() == draft, 5, "the draft to be saved")
+    await wait_for(pilot, lambda: screen.session.drafts.load() == draft, 5, "the draft to be saved")
     for words in [note] if isinstance(note, str) else note:
         assert words in note_text(app), f"no note saying {words!r}; notes:\n{note_text(app)}"
 
     _clear_fault(app)
     old_pid = client_pid(app)
-    old_connection = screen.connection
-    busy = screen.busy and screen.connection.alive  # a silent CLI's turn never ended: Ctrl+R asks first
+    old_connection = screen.session.connection
+    busy = screen.session.busy and screen.session.connection.alive  # a silent CLI's turn never ended: Ctrl+R asks first
     await pilot.press("ctrl+r")
     if busy:
         from claude_tui.ui.screens.confirm import ConfirmScreen
@@ -82,21 +82,21 @@ async def _assert_recovers(pilot: Pilot[Any], app: ClaudeTuiApp, *, note: str | 
         await pilot.press("y")
     # The restart runs in a worker: wait for the new process and its handshake, not for the old
     # one (still "ready" until the worker gets to close it).
-    await wait_for(pilot, lambda: screen.connection is not old_connection, 30, "the new process")
+    await wait_for(pilot, lambda: screen.session.connection is not old_connection, 30, "the new process")
     await wait_ready(pilot, app, timeout=20)
     await wait_for(pilot, lambda: activity(app) is Activity.IDLE, 20, "the restarted session idle")
     assert client_pid(app) != old_pid
     argv = client_argv(app)
     assert argv[argv.index("--resume") + 1] == session_id, argv
-    assert screen.connection.options.resume == session_id
+    assert screen.session.connection.options.resume == session_id
     assert prompt_text(app) == draft, "restarting lost the draft"
 
     # A new turn works: send the kept draft.
-    turns = screen.conversation.status.turns
+    turns = screen.session.conversation.status.turns
     answers = len(assistant_texts(app))
     await pilot.press("enter")
     await wait_turn_end(pilot, app, turns + 1, timeout=60)
-    assert screen.conversation.status.session_id == session_id
+    assert screen.session.conversation.status.session_id == session_id
     assert len(assistant_texts(app)) == answers + 1 and assistant_texts(app)[-1] == PLAIN_ANSWER
     assert prompt_text(app) == ""
     for text in users:
@@ -108,8 +108,8 @@ async def _first_turn_then_fault(pilot: Pilot[Any], app: ClaudeTuiApp, prompt: s
     await wait_ready(pilot, app)
     await submit(pilot, app, prompt)
     await type_prompt(pilot, app, DRAFT)
-    await wait_for(pilot, lambda: chat(app).conversation.status.session_id, 10, "system/init")
-    return chat(app).conversation.status.session_id
+    await wait_for(pilot, lambda: chat(app).session.conversation.status.session_id, 10, "system/init")
+    return chat(app).session.conversation.status.session_id
 
 
 async def _wait_exited(pilot: Pilot[Any], app: ClaudeTuiApp, timeout: float = 15) -> None:
@@ -233,7 +233,7 @@ async def test_stderr_flood(tmp_path: Path) -> None:
         sid = await _first_turn_then_fault(pilot, app, "first kw:plain")
         await wait_turn_end(pilot, app, 1)
         assert assistant_texts(app) == [PLAIN_ANSWER]
-        client = chat(app).connection.client
+        client = chat(app).session.connection.client
         assert client is not None and "stderr flood done" in client.stderr_tail
         assert len(client.stderr_tail) <= 64 * 1024 + 16  # bounded tail, not 10 MB in memory
         await _assert_recovers(pilot, app, note=[], users=["first kw:plain"], session_id=sid)
@@ -249,8 +249,8 @@ async def _silent_permission_dialog(pilot: Pilot[Any], app: ClaudeTuiApp) -> tup
     # Silence: the dialog stays up, the app keeps handling input and timers.
     await pilot.pause(0.5)
     assert isinstance(app.screen, PermissionScreen)
-    assert chat(app).connection.alive
-    ticks = chat(app).conversation.status.activity, time.monotonic()
+    assert chat(app).session.connection.alive
+    ticks = chat(app).session.conversation.status.activity, time.monotonic()
     started = time.monotonic()
     await pilot.press("down", "up", "x", "backspace")  # handled at once; none answers (x and Backspace: the draft)
     await pilot.pause()
@@ -296,7 +296,7 @@ async def test_keys_typed_during_a_slow_restart_reach_the_prompt_at_once(tmp_pat
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is not dialog, 5, "the dialog to close")
         screen = chat(app)
-        old = screen.connection
+        old = screen.session.connection
         prompt = screen.query_one("#prompt")
         prompt.focus()
         draft = prompt.text  # type: ignore[attr-defined]
@@ -306,8 +306,8 @@ async def test_keys_typed_during_a_slow_restart_reach_the_prompt_at_once(tmp_pat
         await wait_guard_down(pilot, app, ConfirmScreen, "the restart question")
         await pilot.press("y", *"abc")
         await wait_for(pilot, lambda: prompt.text == draft + "abc", 5, "the keys in the prompt")  # type: ignore[attr-defined]
-        assert screen.connection is old, "the keys were handled while the old CLI was still closing"
-        await wait_for(pilot, lambda: screen.connection is not old and screen.connection.alive, 30, "the restart")
+        assert screen.session.connection is old, "the keys were handled while the old CLI was still closing"
+        await wait_for(pilot, lambda: screen.session.connection is not old and screen.session.connection.alive, 30, "the restart")
 
 
 async def test_stdout_closed_while_process_lives(tmp_path: Path) -> None:
@@ -358,6 +358,6 @@ async def test_slow_consumer_loses_nothing(tmp_path: Path) -> None:
         expected = _recorded_result("long-stream")
         assert assistant_texts(app) == [expected]
         assert "".join(appended) == expected, "streamed deltas were lost or reordered"
-        sid = screen.conversation.status.session_id
+        sid = screen.session.conversation.status.session_id
         screen.show_changes = show  # type: ignore[method-assign]
         await _assert_recovers(pilot, app, note=[], users=["first kw:longstream"], session_id=sid)

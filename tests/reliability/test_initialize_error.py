@@ -15,12 +15,12 @@ async def test_an_initialize_error_leaves_a_working_session(tmp_path: Path) -> N
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
         await wait_for(pilot, lambda: any(isinstance(i, NoteItem) and "start-up handshake" in i.text
-                                          for i in screen.conversation.items), what="the warning")
-        assert screen.connection.alive
-        assert screen.conversation.status.activity is Activity.IDLE, "not EXITED: the CLI runs"
+                                          for i in screen.session.conversation.items), what="the warning")
+        assert screen.session.connection.alive
+        assert screen.session.conversation.status.activity is Activity.IDLE, "not EXITED: the CLI runs"
         prompt = screen.query_one("#prompt")
         prompt.text = "kw:plain still there?"  # type: ignore[attr-defined]
         prompt.focus()
         await pilot.press("enter")
-        await wait_for(pilot, lambda: any(isinstance(i, TextItem) for i in screen.conversation.items)
-                       and screen.conversation.status.activity is Activity.IDLE, what="an answer")
+        await wait_for(pilot, lambda: any(isinstance(i, TextItem) for i in screen.session.conversation.items)
+                       and screen.session.conversation.status.activity is Activity.IDLE, what="an answer")

@@ -90,13 +90,12 @@ async def test_crash_in_a_handler_leaves_no_cli_behind(tmp_path: Path) -> None:
 
 CRASH_CODE = """
 import sys
-from claude_tui.ui.screens.chat import ChatScreen
 from claude_tui.ui.connection import CliConnection
-original = CliConnection.__init__
-def patched(self, *args, **kwargs):
-    original(self, *args, **kwargs)
-    self.target.set_timer(2.0, lambda: 1 / 0)
-CliConnection.__init__ = patched
+original = CliConnection.start
+def patched(self, target):
+    original(self, target)
+    target.set_timer(2.0, lambda: 1 / 0)
+CliConnection.start = patched
 """
 
 

@@ -80,7 +80,7 @@ async def test_task_status_and_id_are_inert_in_the_sidebar_its_toast_and_the_tra
     async with app.run_test(size=(160, 40), notifications=True) as pilot:
         await wait_ready(pilot, app)
         await feed(pilot, app, _task_lines())
-        board = chat(app).conversation.tasks
+        board = chat(app).session.conversation.tasks
         assert board.agents["agent1"].status.startswith(SHOWN)  # normalized in the session
         await wait_for(pilot, lambda: any(SHOWN in row for row in screen_rows(app)), 5, "the sidebar rows")
         assert_inert(app, "sidebar")
@@ -109,8 +109,8 @@ async def test_control_request_errors_and_titles_are_inert_in_notifications(tmp_
         async def failing(payload: Any, timeout: float = 10) -> None:
             raise RuntimeError(f"the CLI said {EVIL}")
 
-        screen.connection.request = failing  # type: ignore[method-assign]
-        screen._control({"subtype": "set_model", "model": "x"}, "Could not set the model")
+        screen.session.connection.request = failing  # type: ignore[method-assign]
+        screen.set_model("x")
         await wait_for(pilot, lambda: any("the CLI said ␛" in r for r in screen_rows(app)), 5, "the error toast")
         assert_inert(app, "control request error toast")
         app.clear_notifications()

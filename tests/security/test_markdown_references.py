@@ -24,7 +24,7 @@ from claude_tui.ui.widgets.safe_markdown import SafeMarkdown, safe_parser
 from claude_tui.ui.widgets.tool_card import ToolCard
 from tests.reliability.harness import chat, fake_options, make_app, wait_for, wait_ready
 from tests.security.test_untrusted_text import assert_inert, feed, screen_rows, svg_text
-from tests.styles import CHAT_CSS
+from tests.styles import MAIN_ROW_CSS
 
 # Bidi embeddings/overrides/isolates and the marks (LRM, RLM, ALM) that references can name.
 BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -67,7 +67,7 @@ async def test_an_answer_shows_references_as_written(tmp_path: Path) -> None:
 
 
 class Host(App[None]):
-    CSS_PATH = [CHAT_CSS]
+    CSS = MAIN_ROW_CSS
 
     def __init__(self, widget: Widget) -> None:
         super().__init__()

@@ -50,7 +50,7 @@ async def test_y_typed_right_after_r_never_rewinds(tmp_path: Path) -> None:
         await pilot.pause(PAST_GUARD)
         await pilot.press("y")
         await wait_for(pilot, lambda: any(isinstance(i, NoteItem) and i.text.startswith("Rewound 1 file")
-                                          for i in screen.conversation.items), what="rewound note")
+                                          for i in screen.session.conversation.items), what="rewound note")
         assert [(r["subtype"], r["dry_run"]) for r in sent] == [("rewind_files", True), ("rewind_files", False)]
 
 
@@ -73,7 +73,7 @@ async def test_escape_typed_as_the_rewind_dialog_appears_is_ignored_too(tmp_path
         await pilot.pause(PAST_GUARD)
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen is not dialog, what="the dialog to close")
-        assert not any(isinstance(i, NoteItem) and i.text.startswith("Rewound") for i in chat(app).conversation.items)
+        assert not any(isinstance(i, NoteItem) and i.text.startswith("Rewound") for i in chat(app).session.conversation.items)
 
 
 async def test_quit_confirmation_ignores_an_instant_y(tmp_path: Path) -> None:
@@ -83,7 +83,7 @@ async def test_quit_confirmation_ignores_an_instant_y(tmp_path: Path) -> None:
     app = make_app(tmp_path, guard_ms=guard, env={"FAKE_CLAUDE_DELAY_MS": "30"})
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:slow story")
-        await wait_for(pilot, lambda: chat(app).busy, what="a running turn")
+        await wait_for(pilot, lambda: chat(app).session.busy, what="a running turn")
         await pilot.press("ctrl+q", "y")  # "y" typed before the question appears
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the quit question")
         dialog = app.screen

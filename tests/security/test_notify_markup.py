@@ -27,10 +27,10 @@ async def test_palette_escapes_model_names(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 30)) as pilot:
         chat = app.chat
         for _ in range(100):
-            if chat.conversation.models:
+            if chat.session.conversation.models:
                 break
             await pilot.pause(0.05)
-        chat.conversation.models.append({"value": "evil", "displayName": "Evil [/] $5/[MTok]",
+        chat.session.conversation.models.append({"value": "evil", "displayName": "Evil [/] $5/[MTok]",
                                          "description": "desc [b]x"})
         await pilot.press("ctrl+p")
         await pilot.pause(0.2)

@@ -80,7 +80,7 @@ class Harness:
         return self.app.screen  # type: ignore[return-value]
 
     def request_id(self) -> str:
-        dialog = chat(self.app).permissions.current
+        dialog = chat(self.app).session.permissions.current
         assert dialog is not None
         return dialog.request_id
 
@@ -220,7 +220,7 @@ async def test_cancel_request_closes_the_dialog_and_nothing_is_sent(tmp_path: Pa
     async with h.app.run_test(size=SIZE) as pilot:
         dialog = await h.ask(pilot)
         rid = h.request_id()
-        connection = chat(h.app).connection
+        connection = chat(h.app).session.connection
         # An interrupt (from anywhere) makes the CLI withdraw the request with control_cancel_request.
         await connection.request(builders.interrupt(), timeout=10)
         await wait_for(pilot, lambda: h.app.screen is not dialog, 5, "the dialog to close")
@@ -241,7 +241,7 @@ async def test_late_answer_after_the_cli_exits_is_not_sent(tmp_path: Path) -> No
     async with h.app.run_test(size=SIZE) as pilot:
         dialog = await h.ask(pilot)
         rid = h.request_id()
-        connection = chat(h.app).connection
+        connection = chat(h.app).session.connection
         client = connection.client
         assert isinstance(client, ClaudeClient)
         pid = client_pid(h.app)
@@ -269,17 +269,17 @@ async def test_closing_a_dialog_from_the_cli_side_keeps_the_chat_screen(tmp_path
             if attempt:
                 await pilot.press("ctrl+r")
                 await wait_ready(pilot, h.app)
-            turns = chat(h.app).conversation.status.turns
+            turns = chat(h.app).session.conversation.status.turns
             await submit(pilot, h.app, f"run it {attempt} kw:bash")
             await wait_for(pilot, lambda: isinstance(h.app.screen, PermissionScreen), 10, "the dialog")
             dialog = h.app.screen
             if how == "cli-killed":
                 os.kill(client_pid(h.app) or 0, signal.SIGKILL)
             else:
-                await chat(h.app).connection.request(builders.interrupt(), timeout=10)
+                await chat(h.app).session.connection.request(builders.interrupt(), timeout=10)
             await wait_for(pilot, lambda: h.app.screen is not dialog, 10, "the dialog to close")
             await pilot.pause(0.2)
-            assert h.app.chat is not None and h.app.screen is h.app.chat, f"attempt {attempt}: {h.app.screen_stack}"
+            assert h.app.chat is not None and h.app.screen is h.app.chat_screen, f"attempt {attempt}: {h.app.screen_stack}"
             if how == "request-cancelled":
                 await wait_turn_end(pilot, h.app, turns + 1)
         _assert_nothing_ran(h)
@@ -290,7 +290,7 @@ async def test_answer_to_an_unknown_or_already_answered_request_is_dropped(tmp_p
     async with h.app.run_test(size=SIZE) as pilot:
         await h.ask(pilot)
         rid = h.request_id()
-        connection = chat(h.app).connection
+        connection = chat(h.app).session.connection
         assert await connection.answer_permission(builders.allow("not-a-request", {})) is False
         await pilot.press("tab")
         await _past_guard(pilot)

@@ -45,7 +45,7 @@ def _rows(app: ClaudeTuiApp) -> list[str]:
 
 async def _ready(pilot) -> None:  # type: ignore[no-untyped-def]
     screen = chat(pilot.app)
-    await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+    await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="CLI ready")
 
 
 async def test_names_history_and_pastes_show_as_stand_ins_and_are_sent_as_shown(tmp_path: Path,
@@ -97,9 +97,9 @@ async def test_names_history_and_pastes_show_as_stand_ins_and_are_sent_as_shown(
         # What is sent is what was shown.
         shown = prompt.text
         await pilot.press("enter")
-        await wait_for(pilot, lambda: any(isinstance(i, UserItem) for i in chat(app).conversation.items),
+        await wait_for(pilot, lambda: any(isinstance(i, UserItem) for i in chat(app).session.conversation.items),
                        what="the prompt in the log")
-        sent = next(i.text for i in chat(app).conversation.items if isinstance(i, UserItem))
+        sent = next(i.text for i in chat(app).session.conversation.items if isinstance(i, UserItem))
         assert sent == shown and not CONTROLS.search(sent.replace("\n", ""))
         await wait_for(pilot, lambda: idle(app), what="the turn")
         await pilot.pause()
@@ -120,7 +120,7 @@ async def test_every_copy_is_clean_text(tmp_path: Path, monkeypatch) -> None:  #
         await wait_for(pilot, lambda: idle(app), what="the Bash turn")
 
         # Ctrl+Y: the last answer, whose hostile tail ends a bracketed paste and runs a command.
-        answer = chat(app).conversation.items[-1].text  # type: ignore[attr-defined]
+        answer = chat(app).session.conversation.items[-1].text  # type: ignore[attr-defined]
         assert "\x1b[201~echo PASTEJACK" in answer
         await pilot.press("ctrl+y")
         copied = app.clipboard
@@ -131,7 +131,7 @@ async def test_every_copy_is_clean_text(tmp_path: Path, monkeypatch) -> None:  #
         # Select mode: `o` on the Bash card copies its output, `y` a message; both clean.
         outputs = []
         await pilot.press("f2")
-        for _ in range(len(chat(app).conversation.items)):
+        for _ in range(len(chat(app).session.conversation.items)):
             for key in ("o", "y"):
                 app.copy_to_clipboard("")
                 await pilot.press(key)

@@ -15,7 +15,7 @@ from claude_tui.protocol import decode_line
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.screens.chat import ChatScreen
+from claude_tui.ui.chat.view import ChatView
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "claude-code-2.1.330"
 INERT_CLI = [sys.executable, "-c", "import sys, time; sys.stdin.read(); time.sleep(0.1)"]
@@ -40,17 +40,17 @@ class StateApp(ClaudeTuiApp):
 
     async def feed(self) -> None:
         screen = self.chat
-        assert isinstance(screen, ChatScreen)
-        screen.conversation.status.activity = Activity.IDLE
+        assert isinstance(screen, ChatView)
+        screen.session.conversation.status.activity = Activity.IDLE
         for prompt, name, limit in self.feeds:
             if prompt:
-                await screen.show_changes(screen.conversation.add_user_prompt(prompt))
+                await screen.show_changes(screen.session.conversation.add_user_prompt(prompt))
             lines = recorded(name)
             for line in lines[: limit if limit is not None else len(lines)]:
                 message = decode_line(line)
                 if type(message).__name__ == "ControlResponse":
                     continue
-                await screen.show_changes(screen.conversation.apply(message))
+                await screen.show_changes(screen.session.conversation.apply(message))
         if self.after:
             screen.query_one("#prompt").text = self.after  # type: ignore[attr-defined]
 

@@ -82,7 +82,7 @@ def test_retrying_status(snap_compare) -> None:  # type: ignore[no-untyped-def]
         screen = pilot.app.chat
         retry = {"type": "system", "subtype": "api_retry", "attempt": 2, "max_retries": 10,
                  "retry_delay_ms": 1200, "error_status": 529, "session_id": "s"}
-        await screen.show_changes(screen.conversation.apply(decode_obj(retry)))
+        await screen.show_changes(screen.session.conversation.apply(decode_obj(retry)))
         await settle(pilot)
 
     assert snap_compare(StateApp([("Hello there, kw:plain", "text", None)]), terminal_size=SIZE,

@@ -27,8 +27,8 @@ async def _ready(pilot) -> None:  # type: ignore[no-untyped-def]
     await app.feed()
     screen = app.chat
     response = _init_response()
-    screen.conversation.apply_initialize(response)
-    screen.initialize_response = response
+    screen.session.conversation.apply_initialize(response)
+    screen.session.initialize_response = response
     await settle(pilot)
 
 

@@ -20,16 +20,16 @@ from claude_tui.session import tasks as tasks_module
 from claude_tui.session.conversation import Conversation
 from claude_tui.ui.widgets.sidebar import TaskSidebar
 from tests.conftest import recording
-from tests.styles import APP_CSS, CHAT_CSS
+from tests.styles import APP_CSS, MAIN_ROW_CSS
 
 SIZE = (100, 32)
 TOOL_ID = "toolu_msg_21_1"
 
 
 class SidebarApp(App[None]):
-    CSS_PATH: ClassVar[CSSPathType] = [APP_CSS, CHAT_CSS]
+    CSS_PATH: ClassVar[CSSPathType] = [APP_CSS]
     # A Static stands in for the ChatLog: it takes the log's own size (ChatLog.DEFAULT_CSS).
-    CSS = "#chat-log { height: 1fr; scrollbar-size-vertical: 1; }"
+    CSS = MAIN_ROW_CSS + "#chat-log { height: 1fr; scrollbar-size-vertical: 1; }"
     AUTO_FOCUS = None  # like the chat screen, where the prompt has focus, not the sidebar
 
     def __init__(self, conversation: Conversation, mode: str = "auto", theme: str = "textual-dark") -> None:

@@ -18,7 +18,7 @@ from claude_tui.session.permissions import PermissionRequest
 from claude_tui.session.status import Activity
 from claude_tui.ui.widgets.tool_card import ToolCard
 from tests.conftest import recording
-from tests.styles import APP_CSS, CHAT_CSS
+from tests.styles import APP_CSS, MAIN_ROW_CSS
 
 
 def until_asked(name: str) -> tuple[Conversation, PermissionRequest]:
@@ -104,7 +104,8 @@ def test_answers_are_on_the_card_only() -> None:
 
 
 class CardApp(App[None]):
-    CSS_PATH = [APP_CSS, CHAT_CSS]  # type: ignore[assignment]
+    CSS_PATH = [APP_CSS]  # type: ignore[assignment]
+    CSS = MAIN_ROW_CSS
 
     def __init__(self, card: ToolCard) -> None:
         super().__init__()

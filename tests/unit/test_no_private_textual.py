@@ -34,9 +34,6 @@ PKG = Path(__file__).resolve().parents[2] / "claude_tui"
 TEXTUAL = Path(textual.__file__).resolve().parent
 
 ALLOWED: set[tuple[str, str]] = {
-    # h-core is rewriting typeahead (the chat session / tabs work) and removes this use; the lead
-    # deletes this entry when that lands.
-    ("ui/typeahead.py", "_modal_binding_chain"),
     # Textual has no public way to write an escape sequence to the terminal (App.bell itself goes
     # through the driver); the desktop notification does it here only, guarded and commented.
     ("ui/screens/dialog_attention.py", "_driver"),

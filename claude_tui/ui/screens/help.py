@@ -24,6 +24,7 @@ from textual.widgets import Input, Static
 
 from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.protocol.versions import NEWEST_TESTED, OLDEST_SUPPORTED, support_note
+from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.keymap import applied_keymap, effective_keys
 from claude_tui.ui.theme import theme_color
 
@@ -82,7 +83,7 @@ def binding_rows(bindings: Iterable[Any], keymap: dict[str, str]) -> list[tuple[
 
 
 def key_sections(app: Any) -> list[Section]:
-    from claude_tui.ui.screens.chat import ChatScreen
+    from claude_tui.ui.chat.view import ChatView
     from claude_tui.ui.screens.permission import PermissionScreen
     from claude_tui.ui.screens.plan import PlanScreen
     from claude_tui.ui.screens.question import QuestionScreen
@@ -92,11 +93,17 @@ def key_sections(app: Any) -> list[Section]:
 
     config = getattr(app, "config", None)
     keymap = applied_keymap(config.keymap) if config is not None else {}
-    general = binding_rows(type(app).BINDINGS, keymap)
+    app_bindings = [b for b in type(app).BINDINGS if isinstance(b, Binding)]
+    general = binding_rows([b for b in app_bindings if not (b.id or "").startswith("tabs.")], keymap)
     if getattr(app, "ENABLE_COMMAND_PALETTE", False):
         general.append((display_keys(app.COMMAND_PALETTE_BINDING), "Command palette"))
+    # Alt+1 … Alt+9 are one row, not nine.
+    tabs = binding_rows([b for b in app_bindings if (b.id or "").startswith("tabs.")
+                         and not (b.id or "").startswith("tabs.switch_")], keymap)
+    tabs.insert(0, (display_keys("alt+1") + " … 9", "Go to tab 1 … 9"))
     return [
-        Section("Keys", general + binding_rows(ChatScreen.BINDINGS, keymap)),
+        Section("Keys", general + binding_rows(ChatView.BINDINGS, keymap)),
+        Section("Tabs", tabs),
         Section("Prompt", list(PROMPT_KEYS)),
         Section("Find (Ctrl+F)", binding_rows(FindBar.BINDINGS, keymap) + [("enter", "Next match")]),
         Section("Select a message (Ctrl+Up / F2)", binding_rows(SelectBar.BINDINGS, keymap)),
@@ -107,12 +114,13 @@ def key_sections(app: Any) -> list[Section]:
     ]
 
 
-def session_sections(chat: Any, app: Any) -> list[Section]:
-    if chat is None:
+def session_sections(session: ChatSession | None, app: Any) -> list[Section]:
+    """The active tab's session: its commands, agents, tools, MCP servers and versions."""
+    if session is None:
         return []
-    conversation = chat.conversation
+    conversation = session.conversation
     status = conversation.status
-    init: dict[str, Any] = getattr(chat, "initialize_response", None) or {}
+    init: dict[str, Any] = session.initialize_response or {}
     sections: list[Section] = []
     commands = Section("Slash commands")
     for command in conversation.commands:
@@ -161,7 +169,7 @@ def session_sections(chat: Any, app: Any) -> list[Section]:
         about.rows.append(("Model", printable(status.model)))
     if status.session_id:
         about.rows.append(("Session", printable(status.session_id)))
-    worktree = app.worktree_for(chat.options.cwd) if hasattr(app, "worktree_for") else None
+    worktree = app.worktree_for(session.options.cwd) if hasattr(app, "worktree_for") else None
     if worktree is not None:
         about.rows.append(("Worktree", f"{printable(worktree.branch)} at {printable(str(worktree.path))}"))
     about.rows.append(("Theme", str(app.theme)))
@@ -227,7 +235,8 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         app = self.app
-        self.sections = key_sections(app) + session_sections(getattr(app, "chat", None), app)
+        chat = getattr(app, "chat", None)
+        self.sections = key_sections(app) + session_sections(chat.session if chat is not None else None, app)
         self._show("")
 
     def _show(self, needle: str) -> None:

@@ -369,7 +369,8 @@ def _open_session_id(app: object) -> str | None:
 
 
 def _open_conversation(app: object) -> Conversation | None:
-    return getattr(getattr(app, "chat", None), "conversation", None)
+    # The active tab's session (the browser names no chat class: it is opened from the app).
+    return getattr(getattr(getattr(app, "chat", None), "session", None), "conversation", None)
 
 
 __all__ = ["BrowserChoice", "SessionBrowserScreen", "conversation_for"]

@@ -1,0 +1,153 @@
+"""Finding text in a chat view's log (Ctrl+F, F3) and selecting a message (Ctrl+Up / F2).
+
+The bars are mounted into the view above its prompt on first use. Their messages reach the
+view, which hands them here; this marks the item found or selected and scrolls to it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from textual.widget import Widget
+
+from claude_tui.session.conversation import Conversation
+from claude_tui.session.export import find_items
+from claude_tui.session.items import UserItem
+from claude_tui.ui.chat.transcript_tools import describe_item, item_by_id
+from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.find_bar import FindBar
+from claude_tui.ui.widgets.select_bar import SelectBar
+
+FIND_CLASS = "-find-current"
+SELECT_CLASS = "-selected"
+FIND_CONTEXT_LINES = 2  # lines shown above a match found inside a long message
+
+
+def line_showing(widget: Widget, needle: str) -> int | None:
+    """The first of `widget`'s own lines showing `needle` (case-insensitive), as drawn; None if none does.
+
+    Lines as drawn: a wrapped match (or one split by Markdown styling) is not found, and the
+    caller keeps the message's top in view.
+    """
+    folded = needle.strip().casefold()
+    if not folded:
+        return None
+    for y in range(widget.size.height):
+        if folded in widget.render_line(y).text.casefold():
+            return y
+    return None
+
+
+class LogNavigator:
+    def __init__(self, view: Widget, log: ChatLog, above: Widget, conversation: Conversation) -> None:
+        self.view = view
+        self.log = log
+        self.above = above
+        """The widget the bars are mounted before (the prompt)."""
+        self.conversation = conversation
+
+    # -- highlight + reveal -------------------------------------------------------------------
+    async def reveal_item(self, item_id: str | None, css_class: str, needle: str = "") -> None:
+        """Mark `item_id`'s widget and scroll to it; with `needle`, to its first line showing it."""
+        log = self.log
+        for widget in log.query(f".{css_class}"):
+            widget.remove_class(css_class)
+        if item_id is None:
+            return
+        found = await log.reveal(item_id)
+        if found is None:
+            return
+        found.add_class(css_class)
+        log.call_after_refresh(self.scroll_to_match, found, needle)
+
+    def scroll_to_match(self, widget: Widget, needle: str, top: bool = True, tries: int = 0) -> None:
+        """Scroll to `widget` (its top, with `top`); in a message taller than the log, to its line showing `needle`."""
+        log = self.log
+        if needle and not widget.size.height and widget.is_mounted and tries < 5:
+            # Not laid out yet: its lines are unknown.
+            log.call_after_refresh(self.scroll_to_match, widget, needle, top, tries + 1)
+            return
+        if top:
+            log.scroll_to_widget(widget, animate=False, top=True)
+        # A long answer's top can be hundreds of lines above the match: show the match.
+        tall = widget.size.height > log.scrollable_content_region.height
+        line = line_showing(widget, needle) if tall and widget.parent is log else None
+        if line is not None:
+            log.scroll_to(y=widget.virtual_region.y + max(0, line - FIND_CONTEXT_LINES), animate=False)
+
+    # -- find ------------------------------------------------------------------------------------
+    def find_bar(self) -> FindBar:
+        bars = self.view.query(FindBar)
+        if bars:
+            return bars.first()
+        bar = FindBar()
+        bar.search = lambda query: find_items(self.conversation.items, query)
+        self.view.mount(bar, before=self.above)
+        return bar
+
+    def find(self) -> None:
+        bar = self.find_bar()
+        self.view.call_after_refresh(bar.open)
+
+    def find_at(self, query: str, turn: int | None = None) -> None:
+        """Open find on ``query`` at its first match in ``turn`` (0-based; a session search hit's turn).
+
+        Session search matches words, find matches the text: when the whole query is not in the
+        log as typed, its longest word is looked for instead.
+        """
+        items = self.conversation.items
+        words = re.findall(r"\w[\w.-]*", query)
+        needle = query.strip()
+        if not find_items(items, needle) and words:
+            needle = max(words, key=len)
+        found = set(find_items(items, needle))
+        in_order: list[tuple[int, str]] = []  # (turn, id) of the matches, in log order
+        prompts = -1
+        for item in items:
+            prompts += isinstance(item, UserItem)
+            if item.id in found:
+                in_order.append((prompts, item.id))
+        target = next((item_id for at, item_id in in_order if turn is None or at >= turn),
+                      in_order[0][1] if in_order else None)
+        bar = self.find_bar()
+
+        def show() -> None:
+            bar.open(needle)
+            if target is not None:
+                bar.run_search(keep=target)
+
+        self.view.call_after_refresh(show)
+
+    def find_next(self) -> None:
+        bar = self.find_bar()
+        if bar.display and bar.query:
+            bar.action_next()
+        else:
+            self.view.call_after_refresh(bar.open)
+
+    def narrowed(self, item_id: str, needle: str) -> None:
+        widget = self.log.widget_for_item(item_id)
+        if widget is not None:
+            self.scroll_to_match(widget, needle, top=False)
+
+    # -- message selection --------------------------------------------------------------------------
+    def select(self) -> None:
+        bars = self.view.query(SelectBar)
+        bar = bars.first() if bars else None
+        if bar is None:
+            bar = SelectBar()
+            bar.describe = self._describe_id
+            self.view.mount(bar, before=self.above)
+        ids = [item.id for item in self.conversation.items]
+        self.view.call_after_refresh(bar.open, ids)
+
+    def _describe_id(self, item_id: str) -> str:
+        item = item_by_id(self.conversation, item_id)
+        return describe_item(item) if item is not None else ""
+
+    def close_selection(self) -> None:
+        """The selection did its job: back to the prompt, with the end of the log in view."""
+        for bar in self.view.query(SelectBar):
+            if bar.display:
+                bar.action_close()
+        self.log.anchor()

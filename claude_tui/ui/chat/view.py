@@ -1,0 +1,539 @@
+"""The chat view: one session drawn (log, sidebar, prompt, status bar) and the keys that act on it.
+
+Data flow: the session's `CliConnection` (the one worker, run by this view) posts batches of
+protocol messages here; `ChatSession.apply` feeds them to the conversation and the changes
+it returns are drawn by `ChangeDrawer`. Nothing else mutates the conversation. A window holds
+one view per tab (`ui/screens/chat.py`); a view never reaches past its session and its host.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from textual import events, on, work
+from textual.actions import SkipAction
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.notifications import SeverityLevel
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Input
+
+from claude_tui.completion import project_files, slash_candidates
+from claude_tui.session.changes import TurnEnded
+from claude_tui.session.items import UserItem
+from claude_tui.transport.locate import installed_version
+from claude_tui.ui.chat.drawing import ChangeDrawer
+from claude_tui.ui.chat.host import ChatHost
+from claude_tui.ui.chat.log_navigator import FIND_CLASS, SELECT_CLASS, LogNavigator
+from claude_tui.ui.chat.permission_dialogs import PermissionDialogs
+from claude_tui.ui.chat.rewind_files import last_rewindable_prompt, start_rewind
+from claude_tui.ui.chat.session import ChatSession, fresh_options
+from claude_tui.ui.chat.transcript_tools import Copier, export_transcript, item_by_id
+from claude_tui.ui.chat.typeahead import TypeaheadRouter
+from claude_tui.ui.connection import CliConnection
+from claude_tui.ui.modes import bypass_allowed, next_mode
+from claude_tui.ui.welcome import welcome_text
+from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.composer import Composer, PromptInput
+from claude_tui.ui.widgets.find_bar import FindBar
+from claude_tui.ui.widgets.select_bar import SelectBar
+from claude_tui.ui.widgets.sidebar import TaskSidebar
+from claude_tui.ui.widgets.status_bar import StatusBar
+
+
+ROW_CSS = """
+#main {
+    height: 1fr;
+}
+#chat-log {
+    width: 1fr;
+    padding: 0 1;
+    /* Always room for the scrollbar: its appearing would change the answers' width and make
+       every answer render again (they are rendered to lines per width). */
+    scrollbar-gutter: stable;
+}
+"""
+"""The log-and-sidebar row (scoped to ChatView; test apps that lay the parts out alike use it too)."""
+
+
+class ChatView(Widget):
+    DEFAULT_CSS = """
+    ChatView {
+        layout: vertical;
+        height: 1fr;
+    }
+    """ + ROW_CSS
+
+    # Priority: these keys work from the prompt too, also when the user remaps one to a key the
+    # prompt would take for itself (keymap `chat.toggle_sidebar = "ctrl+k"`). Esc, Shift+Tab and
+    # ? stay below the focused widget: dialogs, menus and text use them first.
+    BINDINGS = [
+        # Shift+Tab first: the footer lists keys in the order the screen's own (Tab, Shift+Tab) are.
+        Binding("shift+tab", "cycle_mode", "Mode", show=True, id="chat.cycle_mode"),
+        Binding("escape", "interrupt", "Interrupt", show=True, priority=False, id="chat.interrupt"),
+        Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=True, priority=True, id="chat.toggle_sidebar"),
+        Binding("ctrl+t", "toggle_thinking", "Thinking", show=False, priority=True, id="chat.toggle_thinking"),
+        Binding("ctrl+r", "restart", "Restart CLI", show=False, priority=True, id="chat.restart"),
+        Binding("ctrl+o", "open_sessions", "Sessions", show=True, priority=True, id="chat.open_sessions"),
+        Binding("ctrl+g", "what_changed", "Changes", show=True, priority=True, id="chat.what_changed"),
+        Binding("ctrl+s", "focus_sidebar", "Focus sidebar", show=False, priority=True, id="chat.focus_sidebar"),
+        # Ctrl+Y is TextArea's redo, hence priority.
+        Binding("ctrl+y", "copy_last_answer", "Copy answer", show=False, priority=True, id="chat.copy_last_answer"),
+        Binding("ctrl+f", "find", "Find", show=False, priority=True, id="chat.find"),
+        Binding("f3", "find_next", "Find next", show=False, id="chat.find_next"),  # the find bar shows its own F3
+        Binding("ctrl+up,f2", "select_messages", "Select message", show=False, priority=True,
+                id="chat.select_messages"),
+        Binding("question_mark", "app.help", "Help", show=False, id="chat.help"),
+        # Ctrl+E is TextArea's end-of-line (End still does that in the prompt), hence priority.
+        Binding("ctrl+e", "toggle_last_tool", "Expand tool", show=False, priority=True, id="chat.toggle_last_tool"),
+        Binding("pageup", "page(-1)", "Page up", show=False, priority=True, id="chat.page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, priority=True, id="chat.page_down"),
+    ]
+
+    class Changed(Message):
+        """The session's tab summary may have changed (state, name, cost, attention): redraw its tab."""
+
+        def __init__(self, view: ChatView) -> None:
+            super().__init__()
+            self.view = view
+
+        @property
+        def control(self) -> ChatView:
+            return self.view
+
+    class NeedsAttention(Message):
+        """A dialog of this (background) tab waits: mark the tab and ring once."""
+
+        def __init__(self, view: ChatView) -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(self, session: ChatSession, host: ChatHost) -> None:
+        super().__init__(id=session.tab_id)
+        self.session = session
+        self.host = host
+        config = host.config
+        self.log_widget = ChatLog(session.conversation.main, show_thinking=config.show_thinking, id="chat-log")
+        self.sidebar = TaskSidebar(session.conversation, mode=config.sidebar, id="sidebar")
+        self.composer = Composer(history=session.history, id="composer")
+        self.status_bar = StatusBar(id="status-bar")
+        self.navigator = LogNavigator(self, self.log_widget, self.composer, session.conversation)
+        self._draft_timer: Timer | None = None
+        self._ticker: Timer | None = None
+        self._prompt_before = ""
+
+    # Made on mount, where the app they talk to is known.
+    dialogs: PermissionDialogs
+    drawer: ChangeDrawer
+    copier: Copier
+    typeahead: TypeaheadRouter
+    prompt: PromptInput
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield self.log_widget
+            yield self.sidebar
+        yield self.composer
+        yield self.status_bar
+
+    def on_mount(self) -> None:
+        session, composer = self.session, self.composer
+        self.dialogs = PermissionDialogs(session, self.app, self.host.config, self.show_changes,
+                                         shown=lambda: self.display and self.is_attached,
+                                         marked=self._needs_attention)
+        self.drawer = ChangeDrawer(session, self.log_widget, self.sidebar, self.status_bar, self.dialogs,
+                                   self._turn_ended)
+        self.copier = Copier(self.app, session.conversation)
+        self.prompt = composer.prompt  # kept: the draft is read from it while the view unmounts
+        self.typeahead = TypeaheadRouter(self, self.prompt, self.host.config.keymap)
+        composer.load_files = self._load_files
+        composer.prompt.project_root = Path(session.options.cwd or ".").resolve()
+        draft = session.drafts.load()
+        if draft:
+            composer.prompt.text = draft
+            composer.prompt.move_cursor(composer.prompt.document.end)
+        composer.prompt.focus()
+        self.log_widget.show_welcome(welcome_text(session.options))
+        worktree = self.host.worktree_for(session.options.cwd)
+        self.status_bar.worktree = worktree.branch if worktree is not None else ""
+        self.status_bar.show(session.conversation.status)
+        self._ticker = self.set_interval(0.25, self._tick)
+        session.start(self)
+
+    async def shutdown(self) -> None:
+        """Stop the session's CLI, the prompt's text saved as its draft."""
+        await self.session.shutdown(self.prompt.text if hasattr(self, "prompt") else None)
+
+    async def on_unmount(self) -> None:
+        # However the view ends (its tab closed, quit, crash, test teardown), its CLI goes with it.
+        await self.shutdown()
+
+    # -- the clock -----------------------------------------------------------------------
+    def collect_garbage(self) -> None:
+        # The young generations only: a full collection took 5 -> 367 ms as a session's heap grew
+        # and landed while the next answer was drawn. Older garbage is left to CPython's own
+        # full collections, which run only once the long-lived heap has grown by a quarter.
+        if not self.session.busy:
+            gc.collect(1)
+
+    def _tick(self) -> None:
+        self.status_bar.turn_started_at = self.session.turn_started_at
+        self.status_bar.tick()
+        self.log_widget.tick()
+        self.sidebar.tick()
+        if self._ticker is not None and not self._something_runs():
+            self._ticker.pause()  # no timer while nothing runs; news from the CLI wakes it (show_changes)
+
+    def _something_runs(self) -> bool:
+        """A turn, or an agent still working after it: what the spinners and elapsed times follow."""
+        from claude_tui.ui.widgets.sidebar_rows import ACTIVE
+
+        return self.session.busy or any(entry.status in ACTIVE
+                                        for entry in self.session.conversation.tasks.agents.values())
+
+    @work(thread=True, exclusive=True, group="files", exit_on_error=False)
+    def _load_files(self) -> None:
+        options = self.session.options
+        if options.ssh is not None:  # `git ls-files` on the machine the CLI runs on
+            from claude_tui.remote.machine import machine_for
+
+            try:
+                files = machine_for(options).list_files(self.session.conversation.status.cwd or options.cwd or ".")
+            except OSError:
+                files = []
+        else:
+            files = project_files(Path(options.cwd or "."))
+        # Back on the UI thread: only there may the widget be changed.
+        self.app.call_from_thread(self.composer.set_files, files)
+
+    # -- drawing ---------------------------------------------------------------------------
+    async def show_changes(self, changes: list[Any]) -> None:
+        """Draw what the conversation reports as changed (see `ui.chat.drawing`)."""
+        await self.drawer.draw(changes)
+        if self._ticker is not None and self._something_runs():
+            self._ticker.resume()
+        self.post_message(self.Changed(self))
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """A notice from a tab in the background says which tab it comes from (the app shows it)."""
+        if not title and not self.display:
+            title = self.session.display_name()
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def _needs_attention(self) -> None:
+        self.post_message(self.NeedsAttention(self))
+
+    def _turn_ended(self, change: TurnEnded) -> None:
+        self.host.notify_turn_ended(self.session, change)
+        # Collection is tuned down while streaming (see app._tune_gc); sweep the
+        # turn's young cyclic garbage once the turn is over and you are reading.
+        self.set_timer(1.0, self.collect_garbage)
+
+    def shown(self) -> None:
+        """This tab came to the front: its waiting dialog (if any) opens, the prompt takes the keys."""
+        self.session.attention = False
+        self.composer.prompt.focus()
+        self.dialogs.show_next()
+        self.post_message(self.Changed(self))
+
+    def hidden(self) -> None:
+        """This tab went to the back: its dialog comes down unanswered and waits for its return."""
+        self.dialogs.hide()
+
+    # -- from the CLI ----------------------------------------------------------------
+    @on(CliConnection.Events)
+    async def _events(self, message: CliConnection.Events) -> None:
+        message.stop()
+        if self.session.owns(message.connection):  # else the last lines of a process Ctrl+R replaced
+            await self.show_changes(self.session.apply(message.items))
+
+    @on(CliConnection.Ready)
+    async def _ready(self, message: CliConnection.Ready) -> None:
+        message.stop()
+        if not self.session.owns(message.connection):
+            return
+        options = self.session.options
+        # The version (for the supported-range note) from the package when the CLI does not say it.
+        installed = installed_version(options.claude_path) if options.command is None else None
+        changes = self.session.ready(message.response, installed)
+        conversation = self.session.conversation
+        self.composer.slash = slash_candidates(conversation.commands, conversation.status.slash_commands)
+        self.status_bar.show(conversation.status)
+        await self.show_changes(changes)
+
+    @on(CliConnection.Exited)
+    async def _exited(self, message: CliConnection.Exited) -> None:
+        message.stop()
+        if self.session.owns(message.connection):
+            await self.show_changes(self.session.exited(message.exited))
+
+    @on(CliConnection.Failed)
+    async def _failed(self, message: CliConnection.Failed) -> None:
+        message.stop()
+        if self.session.owns(message.connection):
+            await self.show_changes(self.session.failed(message.error))
+            self.status_bar.show(self.session.conversation.status)
+
+    @on(CliConnection.Unready)
+    async def _unready(self, message: CliConnection.Unready) -> None:
+        message.stop()
+        if self.session.owns(message.connection) and self.session.alive:  # else an exit says more, itself
+            await self.show_changes(self.session.unready(message.error))
+            self.status_bar.show(self.session.conversation.status)
+
+    # -- from the user ---------------------------------------------------------------
+    @on(PromptInput.Submitted)
+    async def _submit(self, message: PromptInput.Submitted) -> None:
+        await self.send_prompt(message.text, from_prompt=True)
+
+    async def send_prompt(self, raw: str, *, from_prompt: bool = False) -> bool:
+        """Send a prompt (or a slash command); `from_prompt`: it is the prompt's text, which then leaves it."""
+        text = raw.strip()
+        if not text:
+            return False
+        session = self.session
+        if not session.alive:
+            self.notify("Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
+                        severity="error", timeout=6)
+            return False
+        if not await session.send(text):
+            self.notify("Could not send: Claude Code is not accepting input. Your draft is kept.", severity="error")
+            return False
+        prompt = self.composer.prompt
+        # Keys typed while the send was awaited stay: only the sent text leaves the prompt. Deleted
+        # as an edit, not by setting `text` (which put the cursor at the start, so the next keys
+        # landed before the ones already typed: "also" came out "lsoa").
+        if from_prompt and prompt.text.startswith(raw):
+            rest = prompt.text[len(raw):]
+            cut = len(raw) + len(rest) - len(rest.lstrip("\n"))
+            prompt.delete((0, 0), prompt.document.get_location_from_index(cut))
+            session.save_draft(prompt.text)
+        # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
+        self.log_widget.anchor()
+        await self.show_changes(session.prompt_sent(text))
+        return True
+
+    async def send_slash(self, command: str) -> None:
+        """Send `/command` the way a prompt is sent; the draft in the prompt is left alone."""
+        await self.send_prompt(command)
+
+    @on(PromptInput.Edited)
+    def _edited(self) -> None:
+        prompt = self.composer.prompt
+        if prompt.text == "?" and self._prompt_before == "":  # "?" on an empty prompt: help
+            prompt.text = ""
+            self._prompt_before = ""
+            self.host.action_help()
+            return
+        self._prompt_before = prompt.text
+        # Save the draft shortly after typing pauses (and always on exit).
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        self._draft_timer = self.set_timer(0.5, self.save_draft)
+
+    def save_draft(self) -> None:
+        self.session.save_draft(self.prompt.text)
+
+    def clear_prompt(self) -> bool:
+        """Ctrl+C on a draft: empty the prompt, keeping the text in the history. False if it was empty."""
+        prompt = self.composer.prompt
+        if not prompt.text.strip():
+            return False
+        self.session.history.add(prompt.text)
+        prompt.text = ""
+        self.save_draft()
+        self.notify("Prompt cleared. Press Up to get it back.", timeout=3)
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        self.typeahead.on_key(event)  # typing where nothing takes text goes to the prompt
+
+    @on(TypeaheadRouter.Drained)
+    def _drained(self, message: TypeaheadRouter.Drained) -> None:
+        message.stop()
+        self.typeahead.drained()
+
+    # -- control requests -------------------------------------------------------------------
+    # They run in workers: awaiting one in a handler would stall this view's message queue
+    # (and the stream) for as long as the CLI takes to answer.
+    def _control(self, request: Callable[[], Awaitable[None]], failure: str) -> None:
+        async def run() -> None:
+            try:
+                await request()
+            except Exception as error:  # noqa: BLE001 - shown, never raised
+                self.notify(f"{failure}: {error}", severity="error")
+                return
+            self.status_bar.show(self.session.conversation.status)
+
+        self.run_worker(run(), group="control", exit_on_error=False)
+
+    def action_interrupt(self) -> None:
+        composer = self.composer
+        if composer.menu.display:
+            composer.menu.close()
+            return
+        focused = self.screen.focused
+        if focused is not composer.prompt and not isinstance(focused, Input):
+            composer.prompt.focus()  # Esc always brings you back to the prompt
+        if not self.session.busy or not self.session.alive:
+            return
+        self._control(self.session.interrupt, "Interrupt failed")
+
+    def action_cycle_mode(self) -> None:
+        self.set_mode(next_mode(self.session.conversation.status, bypass_allowed(self.session.options)))
+
+    def set_mode(self, mode: str) -> None:
+        self._control(lambda: self.session.set_mode(mode), f"Could not switch to {mode}")
+
+    def set_model(self, model: str) -> None:
+        self._control(lambda: self.session.set_model(model), "Could not switch model")
+
+    @on(TaskSidebar.StopRequested)
+    def _stop_task(self, message: TaskSidebar.StopRequested) -> None:
+        self._control(lambda: self.session.stop_task(message.task_id), "Could not stop the task")
+
+    # -- restart and other sessions ------------------------------------------------------------
+    def action_restart(self) -> None:
+        if self.session.busy and self.session.alive:  # a restart stops the turn: ask, as quitting does
+            from claude_tui.ui.screens.confirm import ConfirmScreen
+
+            self.app.push_screen(ConfirmScreen("A turn is still running. Restart Claude Code and stop it?",
+                                               yes="Restart", no="Keep working"), self._restart_confirmed)
+            return
+        self._restart_confirmed(True)
+
+    def _restart_confirmed(self, confirmed: bool | None) -> None:
+        # In a worker: closing the old CLI can take seconds (interrupt, EOF, SIGTERM), and the keys
+        # typed meanwhile must reach the prompt rather than wait behind this handler.
+        if confirmed:
+            self.run_worker(self.restart(), group="restart", exclusive=True, exit_on_error=False)
+
+    async def restart(self) -> None:
+        """Restart the CLI in the same session (`--resume`), keeping transcript and draft."""
+        await self.show_changes(await self.session.stop_for_restart())
+        await self.show_changes(self.session.start_again())
+
+    async def new_session(self) -> None:
+        """A fresh session in this tab (its CLI restarted without --resume), an empty log."""
+        await self.host.open_session(fresh_options(self.session.options))
+
+    async def fork_session(self) -> None:
+        """This session's history as a new session (--resume <id> --fork-session), in this tab."""
+        session_id = self.session.conversation.status.session_id
+        if not session_id:
+            self.notify("Nothing to fork yet: the session has no id.", severity="warning")
+            return
+        await self.host.fork_session(self.session.conversation, session_id, self.session.options)
+
+    def action_open_sessions(self) -> None:
+        self.host.action_open_sessions()
+
+    def action_toggle_split_diffs(self) -> None:
+        self.host.action_toggle_split_diffs()
+
+    # -- the log ------------------------------------------------------------------------------------
+    def action_page(self, direction: int) -> None:
+        """PageUp/PageDown scroll the conversation from anywhere (the prompt included)."""
+        if direction < 0:
+            self.log_widget.scroll_page_up(animate=False)
+        else:
+            self.log_widget.scroll_page_down(animate=False)
+
+    def action_toggle_last_tool(self) -> None:
+        """Ctrl+E: expand or collapse the newest tool card (its input and output)."""
+        from claude_tui.ui.widgets.tool_card import ToolCard
+
+        if isinstance(self.screen.focused, Input):
+            raise SkipAction()  # a one-line field (the find bar) keeps Ctrl+E as end-of-line
+        cards = list(self.log_widget.query(ToolCard))
+        if cards:
+            cards[-1].toggle()
+            cards[-1].scroll_visible(animate=False)
+
+    def action_toggle_sidebar(self) -> None:
+        self.sidebar.toggle()
+
+    def action_focus_sidebar(self) -> None:
+        if not self.sidebar.display:
+            self.sidebar.toggle()
+        self.sidebar.focus()
+
+    def action_toggle_thinking(self) -> None:
+        from claude_tui.ui.widgets.messages import ThinkingBlock
+
+        blocks = self.query(ThinkingBlock)
+        if blocks:
+            blocks.last().toggle()  # the latest: blocks cannot take focus, so there is no "this one"
+
+    def action_what_changed(self) -> None:
+        from claude_tui.ui.widgets.changes_panel import ChangesScreen
+
+        conversation = self.session.conversation
+        self.app.push_screen(ChangesScreen(conversation.changes, root=conversation.status.cwd
+                                           or self.session.options.cwd))
+
+    def action_copy_last_answer(self) -> None:
+        self.copier.last_answer()
+
+    def export_transcript(self, fmt: str = "md") -> Path | None:
+        return export_transcript(self.app, self.session.conversation, self.session.options.cwd, fmt)
+
+    # -- find and select ---------------------------------------------------------------------------
+    def action_find(self) -> None:
+        self.navigator.find()
+
+    def action_find_next(self) -> None:
+        self.navigator.find_next()
+
+    def find_at(self, query: str, turn: int | None = None) -> None:
+        self.navigator.find_at(query, turn)
+
+    def action_select_messages(self) -> None:
+        self.navigator.select()
+
+    @on(FindBar.Moved)
+    async def _find_moved(self, message: FindBar.Moved) -> None:
+        await self.navigator.reveal_item(message.item_id, FIND_CLASS, message.bar.query)
+
+    @on(FindBar.Narrowed)
+    def _find_narrowed(self, message: FindBar.Narrowed) -> None:
+        self.navigator.narrowed(message.item_id, message.bar.query)
+
+    @on(FindBar.Closed)
+    async def _find_closed(self) -> None:
+        await self.navigator.reveal_item(None, FIND_CLASS)
+        self.composer.prompt.focus()
+
+    @on(SelectBar.Moved)
+    async def _select_moved(self, message: SelectBar.Moved) -> None:
+        await self.navigator.reveal_item(message.item_id, SELECT_CLASS)
+
+    @on(SelectBar.CopyRequested)
+    def _select_copy(self, message: SelectBar.CopyRequested) -> None:
+        self.copier.item(message.item_id, message.what)
+
+    @on(SelectBar.RewindRequested)
+    def _select_rewind(self, message: SelectBar.RewindRequested) -> None:
+        item = item_by_id(self.session.conversation, message.item_id)
+        if not isinstance(item, UserItem):
+            self.notify("Select one of your prompts to rewind files to before it.", severity="warning")
+            return
+        self.rewind_to(item)
+
+    @on(SelectBar.Closed)
+    async def _select_closed(self) -> None:
+        await self.navigator.reveal_item(None, SELECT_CLASS)
+        self.composer.prompt.focus()
+
+    def rewind_last_prompt(self) -> None:
+        self.rewind_to(last_rewindable_prompt(self.session.conversation))
+
+    def rewind_to(self, item: UserItem | None) -> None:
+        start_rewind(self, self.session, item, self.show_changes, self.navigator.close_selection)
