@@ -5,12 +5,18 @@ temporary ``authorized_keys`` holding a fresh client key, so the current user ca
 "another machine" that is this one. `client_config()` writes an ssh_config with Host aliases for
 the good path and for each fault (unknown host key, changed host key, a refused key); tests pass
 it as the ``ssh_options`` ``["-F", path]``, so nothing of the developer's own ~/.ssh is used.
+
+Other login shells: sshd hands a command to the user's login shell as ``SHELL -c COMMAND``. One more
+port per shell has ``ForceCommand SHELL -c "$SSH_ORIGINAL_COMMAND"`` (a ``Match LocalPort`` block),
+which hands fish or tcsh exactly the string a login with that shell would get — without creating a
+user or touching /etc/passwd.
 """
 
 from __future__ import annotations
 
 import getpass
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -22,6 +28,8 @@ SSHD = os.environ.get("CLAUDE_TUI_E2E_SSHD", "/usr/sbin/sshd")
 INSTALL_HINT = "install Debian's openssh-server (apt-get install -y openssh-server); .ci/run does"
 
 GOOD, UNKNOWN, CHANGED, BAD_KEY = "e2e-remote", "e2e-unknown-host", "e2e-changed-key", "e2e-refused-key"
+LOGIN_SHELLS = {"e2e-fish": "fish", "e2e-tcsh": "tcsh"}
+"""Host aliases whose commands run under that login shell (see `SshServer.shell_ports`)."""
 SLOW = "e2e-far-away"
 """The good host behind `delay_proxy.py`: ``FAR_RTT`` seconds of round trip."""
 FAR_RTT = 0.2
@@ -49,6 +57,8 @@ class SshServer:
         self.user = getpass.getuser()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = root / "sshd.log"
+        self.shell_ports: dict[str, int] = {}
+        """login shell -> the port whose commands it runs (shells installed here only)."""
 
     # -- set-up ----------------------------------------------------------------------
     def start(self) -> SshServer:
@@ -63,6 +73,7 @@ class SshServer:
             Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)  # sshd's privilege separation dir
         for _attempt in range(5):
             self.port = _free_port()
+            self.shell_ports = {shell: _free_port() for shell in LOGIN_SHELLS.values() if shutil.which(shell)}
             config = self._write_server_config()
             with open(self.log, "ab") as log:
                 self.proc = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stdout=log, stderr=log,
@@ -77,6 +88,7 @@ class SshServer:
         config = self.root / "sshd_config"
         config.write_text("\n".join([
             f"Port {self.port}",
+            *(f"Port {port}" for port in self.shell_ports.values()),
             "ListenAddress 127.0.0.1",
             f"HostKey {self.root / 'host_key'}",
             f"PidFile {self.root / 'sshd.pid'}",
@@ -90,6 +102,8 @@ class SshServer:
             "UsePAM no",
             "PrintMotd no",
             "LogLevel VERBOSE",
+            *(f"Match LocalPort {port}\n  ForceCommand {shutil.which(shell)} -c \"$SSH_ORIGINAL_COMMAND\""
+              for shell, port in self.shell_ports.items()),
         ]) + "\n")
         return config
 
@@ -114,13 +128,14 @@ class SshServer:
         (self.root / "known_hosts_changed").write_text(f"{entry} {' '.join(impostor)}\n")
         (self.root / "known_hosts_empty").write_text("")
 
-        def host(alias: str, known_hosts: str, key: str = "client_key", proxy: str = "") -> str:
+        def host(alias: str, known_hosts: str, key: str = "client_key", proxy: str = "", port: int = 0) -> str:
             return "\n".join([
                 f"Host {alias}",
                 *([f"  ProxyCommand {proxy}"] if proxy else []),
                 # The proxy's host: the known_hosts entry stays [127.0.0.1]:port.
-                f"  HostKeyAlias [127.0.0.1]:{self.port}" if proxy else "  HostName 127.0.0.1",
-                f"  Port {self.port}",
+                f"  HostKeyAlias [127.0.0.1]:{self.port}" if proxy or port else "  HostName 127.0.0.1",
+                *(["  HostName 127.0.0.1"] if port else []),
+                f"  Port {port or self.port}",
                 f"  User {self.user}",
                 f"  IdentityFile {self.root / key}",
                 "  IdentitiesOnly yes",
@@ -139,6 +154,8 @@ class SshServer:
             host(BAD_KEY, "known_hosts", key="other_key"),
             host(SLOW, "known_hosts", proxy=f"{sys.executable} {Path(__file__).with_name('delay_proxy.py')} "
                                           f"127.0.0.1 {self.port} {FAR_RTT / 2}"),
+            *(host(alias, "known_hosts", port=self.shell_ports[shell]) for alias, shell in LOGIN_SHELLS.items()
+              if shell in self.shell_ports),
         ]))
 
     @property

@@ -1,0 +1,157 @@
+"""`sessions`, `search`, `export` and `--resume NAME` with --ssh, `hosts` entries, and fish/tcsh login
+shells, against the real sshd of `test_ssh_remote.py` (its fixtures) and the real CLI there.
+
+The subcommands run as a user runs them: ``python -m claude_tui …`` in a subprocess, configured by a
+config file (``ssh_options``, ``cli_env``, ``hosts``), so "never a traceback" is checked on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from claude_tui.transport.options import CliOptions
+from tests.e2e.app_driver import drive
+from tests.e2e.ssh_server import GOOD, LOGIN_SHELLS, UNKNOWN, SshServer
+from tests.e2e.test_ssh_remote import assert_no_remote_cli, remote_cli_pids, remote_env, remote_options, ssh_server
+
+__all__ = ["remote_env", "remote_options", "ssh_server"]  # fixtures, used by name
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def config_file(tmp_path: Path, ssh_server: SshServer, remote_env: dict[str, str], project_dir: Path) -> Path:
+    """ssh_options and cli_env as a user would set them, and a `hosts` entry "devbox" for the good host."""
+    path = tmp_path / "claude-tui.toml"
+    store = {"CLAUDE_CONFIG_DIR": remote_env["CLAUDE_CONFIG_DIR"], "HOME": remote_env["HOME"]}
+    path.write_text("\n".join([
+        f"ssh_options = {json.dumps(ssh_server.ssh_options)}",
+        "[cli_env]",
+        *(f"{name} = {json.dumps(value)}" for name, value in store.items()),
+        "",
+        "[[hosts]]",
+        'name = "devbox"',
+        f'destination = "{GOOD}"',
+        f"cwd = {json.dumps(str(project_dir))}",
+        "",
+    ]))
+    return path
+
+
+def cli(config: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CLAUDE_TUI_CONFIG": str(config), "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-m", "claude_tui", *argv], capture_output=True, text=True, env=env,
+                            cwd=ROOT, timeout=120)
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+async def make_session(options: CliOptions, prompt: str) -> str:
+    async with drive(options) as d:
+        await d.turn(prompt)
+        return d.conversation.status.session_id
+
+
+async def test_sessions_search_and_export_read_the_remote_store(
+        remote_options: Callable[..., CliOptions], config_file: Path, ssh_server: SshServer,
+        project_dir: Path) -> None:
+    session = await make_session(remote_options(), "zebra remote topic")
+    logins = ssh_server.log.read_text().count("Accepted publickey")
+    listed = cli(config_file, "sessions", "--ssh", GOOD, "--cwd", str(project_dir), "--json")
+    assert listed.returncode == 0, listed.stderr
+    rows = json.loads(listed.stdout)
+    assert [row["session_id"] for row in rows] == [session]
+    assert rows[0]["title"] == "zebra remote topic"
+    # Listing, fetching and resolving the directory: one connection (one login), not one each.
+    assert ssh_server.log.read_text().count("Accepted publickey") == logins + 1
+    # A `hosts` name: its destination and its cwd.
+    table = cli(config_file, "sessions", "--ssh", "devbox")
+    assert table.returncode == 0 and session in table.stdout and "zebra remote topic" in table.stdout, table
+    # The login's home has no sessions: the cwd really is the remote one.
+    home = cli(config_file, "sessions", "--ssh", GOOD, "--json")
+    assert home.returncode == 0 and json.loads(home.stdout) == [], home
+    found = cli(config_file, "search", "zebra", "--ssh", "devbox")
+    assert found.returncode == 0 and session in found.stdout, found
+    exported = cli(config_file, "export", "zebra remote topic", "--ssh", "devbox")  # by title, not id
+    assert exported.returncode == 0, exported.stderr
+    assert "Hello! You said: zebra remote topic" in exported.stdout
+    assert cli(config_file, "export", session[:8], "--ssh", "devbox", "--format", "json").returncode == 0
+    unknown = cli(config_file, "export", "no such title", "--ssh", "devbox")
+    assert unknown.returncode == 1
+    assert "no session 'no such title' (try `claude-tui sessions --ssh devbox --all`)" in unknown.stderr
+    missing = cli(config_file, "sessions", "--ssh", GOOD, "--cwd", str(project_dir / "nope"))
+    assert missing.returncode == 1 and "no directory" in missing.stderr
+
+
+@pytest.mark.parametrize(("host", "says"), [
+    (UNKNOWN, "is not a known host"),
+    ("box:2222", "ssh does not take host:port"),
+])
+async def test_subcommand_ssh_failures_are_explained(config_file: Path, host: str, says: str) -> None:
+    result = cli(config_file, "sessions", "--ssh", host)
+    assert result.returncode == 2 and says in result.stderr, result
+    assert "Ctrl+R" not in result.stderr  # advice for a command, not for the app
+    if host == UNKNOWN:
+        assert "run the command again" in result.stderr and "ssh said:" in result.stderr
+
+
+async def test_resume_by_name_resolves_in_the_remote_store(remote_options: Callable[..., CliOptions],
+                                                           ssh_server: SshServer) -> None:
+    from claude_tui.ui.launch import _remote_history
+
+    first = await make_session(remote_options(), "twin title")
+    second = await make_session(remote_options(), "twin title")
+    only = await make_session(remote_options(), "the lonely one")
+    options = remote_options(resume="the lonely one")
+    conversation, problem = _remote_history(options, False, GOOD)
+    assert not problem and options.resume == only
+    assert conversation is not None and conversation.status.session_id == only
+    options = remote_options(resume="twin title")
+    conversation, problem = _remote_history(options, False, GOOD)
+    assert conversation is None and "'twin title' fits 2 sessions" in problem
+    assert first in problem and second in problem
+    options = remote_options(resume="nobody")
+    assert _remote_history(options, False, GOOD) == (
+        None, f"no session 'nobody' (try `claude-tui sessions --ssh {GOOD} --all`)")
+    # A name cannot be looked up when the store cannot be read: that stops the start, explained.
+    options = remote_options(UNKNOWN, resume="the lonely one")
+    conversation, problem = _remote_history(options, False, UNKNOWN)
+    assert conversation is None and "could not read the sessions" in problem and "not a known host" in problem
+
+
+@pytest.mark.parametrize("host", sorted(LOGIN_SHELLS))
+async def test_a_fish_or_tcsh_login_shell_runs_the_cli_and_the_reads(
+        host: str, remote_options: Callable[..., CliOptions], ssh_server: SshServer, config_file: Path,
+        project_dir: Path) -> None:
+    shell = LOGIN_SHELLS[host]
+    if shell not in ssh_server.shell_ports:
+        pytest.fail(f"{shell} is not installed (apt-get install -y fish tcsh; .ci/run does)", pytrace=False)
+    from claude_tui.remote.machine import machine_for
+
+    # A cwd and an argument that shells quote differently: a space, a quote, a backslash pair, "!".
+    odd = project_dir / "it's a \\\\ dir!"
+    odd.mkdir()
+    (odd / "b.txt").write_text("x\n")
+    options = remote_options(host, cwd=str(odd), extra_args=["--append-system-prompt", "say 'hi' \\\\ $HOME !!"])
+    async with drive(options) as d:
+        await d.turn(f"hello from {shell}")
+        assert f"Hello! You said: hello from {shell}" in d.texts()
+        assert d.conversation.status.cwd == str(odd)
+        pids = remote_cli_pids()
+        assert pids
+        argv = Path(f"/proc/{pids[0]}/cmdline").read_bytes().split(b"\0")
+        assert "say 'hi' \\\\ $HOME !!".encode() in argv  # the word arrived as it was
+        files = machine_for(d.chat.options).list_files(str(odd))  # a read, through the same login shell
+        assert files == ["b.txt"]
+        session = d.conversation.status.session_id
+    assert_no_remote_cli()
+    listed = cli(config_file, "sessions", "--ssh", host, "--cwd", str(odd), "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [row["session_id"] for row in json.loads(listed.stdout)] == [session]
