@@ -24,6 +24,8 @@ from tests.e2e.test_ssh_remote import assert_no_remote_cli, remote_cli_pids, rem
 __all__ = ["remote_env", "remote_options", "ssh_server"]  # fixtures, used by name
 
 ROOT = Path(__file__).resolve().parents[2]
+ODD_WORD = "say 'hi' \\\\ $HOME !!"
+"""Quoted differently by sh, fish (``\\\\`` in single quotes) and csh (``!``)."""
 
 
 @pytest.fixture
@@ -139,7 +141,7 @@ async def test_a_fish_or_tcsh_login_shell_runs_the_cli_and_the_reads(
     odd = project_dir / "it's a \\\\ dir!"
     odd.mkdir()
     (odd / "b.txt").write_text("x\n")
-    options = remote_options(host, cwd=str(odd), extra_args=["--append-system-prompt", "say 'hi' \\\\ $HOME !!"])
+    options = remote_options(host, cwd=str(odd), extra_args=["--append-system-prompt", ODD_WORD])
     async with drive(options) as d:
         await d.turn(f"hello from {shell}")
         assert f"Hello! You said: hello from {shell}" in d.texts()
@@ -147,7 +149,7 @@ async def test_a_fish_or_tcsh_login_shell_runs_the_cli_and_the_reads(
         pids = remote_cli_pids()
         assert pids
         argv = Path(f"/proc/{pids[0]}/cmdline").read_bytes().split(b"\0")
-        assert "say 'hi' \\\\ $HOME !!".encode() in argv  # the word arrived as it was
+        assert ODD_WORD.encode() in argv  # the word arrived as it was
         files = machine_for(d.chat.options).list_files(str(odd))  # a read, through the same login shell
         assert files == ["b.txt"]
         session = d.conversation.status.session_id
