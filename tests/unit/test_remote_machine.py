@@ -137,3 +137,29 @@ def test_file_list_from_git_and_without(tmp_path: Path) -> None:
     (repo / ".gitignore").write_text("ignored.txt\n")
     (repo / "ignored.txt").write_text("")
     assert sorted(m.list_files(str(repo))) == [".gitignore", "kept.txt"]
+
+
+FAKE_SSH = '#!/bin/sh\n# Stands in for ssh + sshd: the last word is the remote command, run by the login shell.\n' \
+           'for last; do :; done\nexec "$LOGIN_SHELL" -c "$last"\n'
+
+
+@pytest.mark.parametrize("shell", ["sh", "fish", "tcsh"])
+def test_the_real_reads_run_under_any_login_shell(tmp_path: Path, shell: str, monkeypatch: pytest.MonkeyPatch,
+                                                  store: Path) -> None:
+    import shutil
+
+    login = shutil.which(shell)
+    if login is None:
+        pytest.fail(f"{shell} is not installed (apt-get install -y fish tcsh; .ci/run does)", pytrace=False)
+    fake = tmp_path / "ssh"
+    fake.write_text(FAKE_SSH)
+    fake.chmod(0o755)
+    monkeypatch.setenv("LOGIN_SHELL", login)
+    machine = SshMachine(SshTarget("box", ssh=str(fake)), {"CLAUDE_CONFIG_DIR": str(store)}, cache=tmp_path / "c")
+    machine.sockets = tmp_path
+    odd = tmp_path / "it's a \\\\ file!"
+    odd.write_bytes(b"hello\n")
+    assert machine.read_head(str(odd), 100) == (True, b"hello\n")
+    assert machine.read_head(str(tmp_path / "gone"), 100) == (False, b"")
+    assert machine.sync_sessions() == 3  # the listing and the tar fetch, with their many arguments
+    assert (machine.session_root() / "projects" / "-srv-app" / f"{SID}.jsonl").is_file()
