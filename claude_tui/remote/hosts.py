@@ -3,13 +3,14 @@ destination as ssh takes it. Shared by the app (`ui/launch.py`) and the subcomma
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from claude_tui.config import Config
+from claude_tui.transport.options import CliOptions
 from claude_tui.transport.ssh import parse_destination
 from claude_tui.transport.ssh_target import SshTarget
 
-__all__ = ["RemoteSetup", "remote_setup"]
+__all__ = ["RemoteSetup", "options_on_host", "remote_setup"]
 
 
 @dataclass(frozen=True)
@@ -39,3 +40,14 @@ def remote_setup(text: str, config: Config) -> RemoteSetup:
     # The host's own ssh options first: ssh keeps the first value it sees.
     target = parse_destination(entry.target_text, [*entry.ssh_options, *config.ssh_options])
     return RemoteSetup(target, {**config.cli_env, **entry.cli_env}, entry.cwd, entry.claude_path, entry.name)
+
+
+def options_on_host(base: CliOptions, setup: RemoteSetup) -> CliOptions:
+    """A new session on ``setup``'s machine, keeping the current one's model, mode and CLI flags.
+
+    What names this machine does not travel: its directories (``add_dirs``), its claude binary, a
+    demo's scripted CLI; nor does the current session (a new one starts). The environment is the
+    host's (global ``cli_env`` with the entry's over it), not the current host's."""
+    return replace(base, ssh=setup.target, cwd=setup.cwd, claude_path=setup.claude_path, command=None,
+                   add_dirs=[], env=dict(setup.env), extra_args=list(base.extra_args), resume=None,
+                   continue_session=False, fork_session=False)

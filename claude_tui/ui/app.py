@@ -28,6 +28,7 @@ from claude_tui.transport.options import CliOptions
 from claude_tui.transport.reaper import kill_all_children
 from claude_tui.ui.inert import TerminalSafe
 from claude_tui.ui.palette import ChatCommands
+from claude_tui.ui.palette_hosts import HostCommands
 from claude_tui.ui.palette_sessions import SessionCommands
 from claude_tui.ui.screens.chat import ChatScreen
 from claude_tui.ui.screens.dialog_attention import request_attention
@@ -65,7 +66,7 @@ class ClaudeTuiApp(App[None]):
         Binding("ctrl+c", "clear_or_quit", "Clear prompt / quit", show=False),
         Binding("f1", "help", "Help", show=True, id="app.help"),
     ]
-    COMMANDS = App.COMMANDS | {ChatCommands, SessionCommands}
+    COMMANDS = App.COMMANDS | {ChatCommands, SessionCommands, HostCommands}  # HostCommands: h-remote
 
     def __init__(self, options: CliOptions, config: Config | None = None, *, debug_log: Path | None = None,
                  conversation: Conversation | None = None, open_browser: bool = False,

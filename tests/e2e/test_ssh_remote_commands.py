@@ -157,3 +157,38 @@ async def test_a_fish_or_tcsh_login_shell_runs_the_cli_and_the_reads(
     listed = cli(config_file, "sessions", "--ssh", host, "--cwd", str(odd), "--json")
     assert listed.returncode == 0, listed.stderr
     assert [row["session_id"] for row in json.loads(listed.stdout)] == [session]
+
+
+async def test_the_palette_opens_a_session_on_a_configured_host(
+        app_options: Callable[..., CliOptions], remote_options: Callable[..., CliOptions], claude_bin: Path,
+        remote_env: dict[str, str], ssh_server: SshServer, project_dir: Path) -> None:
+    """A local session; "Open session on devbox" from the palette; the new session runs there."""
+    from textual.command import CommandPalette
+
+    from claude_tui.config import HostEntry
+    from tests.e2e.app_driver import quiet_config
+
+    remote_dir = project_dir / "remote side"
+    remote_dir.mkdir()
+    host = HostEntry(name="devbox", destination=GOOD, cwd=str(remote_dir), claude_path=str(claude_bin),
+                     ssh_options=ssh_server.ssh_options, cli_env=remote_env)
+    async with drive(app_options(), quiet_config(hosts=[host])) as d:
+        assert d.chat.connection.client is not None and d.chat.connection.client.argv[0] != "ssh"
+        local = d.chat
+        await d.press("ctrl+p")
+        await d.wait(lambda: isinstance(d.app.screen, CommandPalette), "the palette")
+        await d.press(*"open session on dev")
+        palette = d.app.screen
+        commands = palette.query_one("CommandList")
+        await d.wait(lambda: any("Open session on devbox" in str(commands.get_option_at_index(i).prompt)
+                                 for i in range(commands.option_count)), "the host's entry")
+        await d.press("enter")
+        await d.wait(lambda: d.app.chat is not None and d.app.chat is not local, "the new session")
+        await d.wait_ready()
+        assert d.chat.options.ssh is not None and d.chat.options.ssh.dest == GOOD
+        assert d.chat.connection.client is not None and d.chat.connection.client.argv[0] == "ssh"
+        await d.turn("hello devbox")
+        assert "Hello! You said: hello devbox" in d.texts()
+        assert d.conversation.status.cwd == str(remote_dir)
+        assert remote_cli_pids(), "the session does not run over ssh"
+    assert_no_remote_cli()

@@ -1,0 +1,77 @@
+"""The palette's "Open session on <host>" entries, one per ``hosts`` entry of the config.
+
+Until sessions open in tabs this replaces the current session (its CLI is closed), as resuming
+from the browser does; `open_on_host` is the one place to change into "open in a new tab".
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+from claude_tui.config import HostEntry
+from claude_tui.protocol.sanitize import one_line
+from claude_tui.remote.hosts import options_on_host, remote_setup
+from claude_tui.ui.palette import escape, highlighted
+
+if TYPE_CHECKING:
+    from claude_tui.ui.app import ClaudeTuiApp
+
+
+def host_text(entry: HostEntry) -> str:
+    return f"Open session on {one_line(entry.name)}"
+
+
+def host_help(entry: HostEntry) -> str:
+    where = one_line(entry.target_text)
+    return escape(f"{where}:{one_line(entry.cwd)}" if entry.cwd else f"{where} (the login's home)")
+
+
+async def open_on_host(app: ClaudeTuiApp, name: str) -> None:
+    """Leave the current session and start a new one on the host ``name``."""
+    from claude_tui.ui.screens.chat import ChatScreen
+
+    try:
+        setup = remote_setup(name, app.config)
+    except ValueError as error:  # validated with the config: only if it changed under us
+        app.notify(f"Cannot open a session on {one_line(name)}: {error}", severity="error", timeout=8)
+        return
+    options = options_on_host(app.options, setup)
+    current = app.chat
+    if current is not None:
+        await current.shutdown()
+    app.options = options
+    await app.install_chat(current, ChatScreen(options, None, app.debug_log))
+
+
+def _start(app: ClaudeTuiApp, name: str) -> None:
+    # An app worker, as the palette's other session switches: closing the old CLI can take seconds,
+    # keys are read meanwhile, and the old screen (whose workers end with it) is replaced half-way.
+    app.run_worker(open_on_host(app, name), group="switch-session", exclusive=True, exit_on_error=False)
+
+
+class HostCommands(Provider):
+    """"Open session on <host>" for each ``hosts`` entry (none in the demo: its CLI is local)."""
+
+    def _entries(self) -> list[HostEntry]:
+        app: ClaudeTuiApp = self.app  # type: ignore[assignment]
+        return [] if app.options.command is not None else list(app.config.hosts)
+
+    async def discover(self) -> Hits:
+        app: ClaudeTuiApp = self.app  # type: ignore[assignment]
+        for entry in self._entries():
+            yield DiscoveryHit(Content(host_text(entry)), partial(_start, app, entry.name), text=host_text(entry),
+                               help=host_help(entry))
+
+    async def search(self, query: str) -> Hits:
+        app: ClaudeTuiApp = self.app  # type: ignore[assignment]
+        matcher = self.matcher(query)
+        for entry in self._entries():
+            text = host_text(entry)
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, highlighted(matcher, text), partial(_start, app, entry.name), text=text,
+                          help=host_help(entry))
