@@ -110,3 +110,22 @@ def test_an_unknown_remote_name_points_at_the_remote_listing() -> None:
     problem = Resolution("nobody").problem("claude-tui sessions --ssh devbox --all")
     assert problem == "no session 'nobody' (try `claude-tui sessions --ssh devbox --all`)"
     assert Resolution("nobody").problem() == "no session 'nobody' (try `claude-tui sessions --all`)"
+
+
+def test_a_session_on_a_host_keeps_the_flags_and_drops_this_machines_paths(tmp_path: Path) -> None:
+    from claude_tui.remote.hosts import options_on_host
+
+    config = load_config(config_at(tmp_path, TABLES), environ={})
+    base = CliOptions(cwd="/home/me/local", model="opus", permission_mode="plan", resume="abc", fork_session=True,
+                      add_dirs=["/home/me/other"], extra_args=["--max-turns", "3"], env={"LOCAL_ONLY": "1"},
+                      claude_path="/usr/local/bin/claude", command=["python", "-m", "fake"])
+    options = options_on_host(base, remote_setup("devbox", config))
+    assert (options.model, options.permission_mode, options.extra_args) == ("opus", "plan", ["--max-turns", "3"])
+    assert options.ssh is not None and options.ssh.dest == "me@devbox.example"
+    assert (options.cwd, options.claude_path, options.command, options.add_dirs) == (
+        "/srv/app", "/opt/claude/bin/claude", None, [])
+    assert options.env == {"SHARED": "devbox", "ONLY_GLOBAL": "g"}
+    assert (options.resume, options.fork_session, options.continue_session) == (None, False, False)
+    assert base.cwd == "/home/me/local" and base.ssh is None  # the current session's options are untouched
+    gpu = options_on_host(base, remote_setup("gpu", config))
+    assert gpu.cwd is None and gpu.claude_path is None  # the login's home, `claude` on the PATH there
