@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from claude_tui.transport.options import CliOptions
 from tests.e2e.app_driver import drive
-from tests.e2e.ssh_server import GOOD, LOGIN_SHELLS, UNKNOWN, SshServer
+from tests.e2e.ssh_server import GOOD, LOGIN_SHELLS, UNKNOWN, SshServer, SshServerError, ThrowawayUser
 from tests.e2e.test_ssh_remote import assert_no_remote_cli, remote_cli_pids, remote_env, remote_options, ssh_server
 
 __all__ = ["remote_env", "remote_options", "ssh_server"]  # fixtures, used by name
@@ -192,3 +193,57 @@ async def test_the_palette_opens_a_session_on_a_configured_host(
         assert d.conversation.status.cwd == str(remote_dir)
         assert remote_cli_pids(), "the session does not run over ssh"
     assert_no_remote_cli()
+
+
+@pytest.fixture(scope="module")
+def shell_users(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SshServer, dict[str, ThrowawayUser]]]:
+    """Real accounts whose login shells are fish and tcsh, and an sshd that lets them in."""
+    users: dict[str, ThrowawayUser] = {}
+    server = None
+    try:
+        for shell in ("fish", "tcsh"):
+            users[shell] = ThrowawayUser(shell).create()
+        server = SshServer(tmp_path_factory.mktemp("sshd-users"), users=tuple(u.name for u in users.values()))
+        server.start()
+        yield server, users
+    except SshServerError as error:
+        pytest.fail(f"no throwaway login for the shell test: {error}", pytrace=False)
+    finally:
+        if server is not None:
+            server.stop()
+        for user in users.values():
+            user.remove()
+
+
+@pytest.mark.parametrize("shell", ["fish", "tcsh"])
+def test_a_real_account_with_a_fish_or_tcsh_login_shell(
+        shell: str, shell_users: tuple[SshServer, dict[str, ThrowawayUser]]) -> None:
+    """The accounts' own login shell (from /etc/passwd, as sshd takes it) parses our command line."""
+    from claude_tui.remote.machine import SshMachine
+    from claude_tui.transport.ssh import cli_command, ssh_argv
+    from claude_tui.transport.ssh_target import SshTarget
+
+    server, users = shell_users
+    user = users[shell]
+    target = SshTarget(f"e2e-as-{user.name}", options=tuple(server.ssh_options))
+    words = ["two words", "it's", "$HOME", "back\\\\slash", "!!", "new\nline", "`id`"]
+    probe = ("import json, os, sys; print(json.dumps({'argv': sys.argv[1:], 'cwd': os.getcwd(), "
+             "'shell': os.environ.get('SHELL'), 'env': os.environ.get('CT_VALUE'), 'stdin': sys.stdin.read()}))")
+    remote = cli_command(["/usr/bin/python3", "-c", probe, *words], cwd="~", env={"CT_VALUE": "a 'b' \\\\ $c !d"})
+    machine = SshMachine(target, cache=server.root / f"cache-{shell}")
+    with machine.connection():  # the -N master: the same login, no command for the shell
+        argv = ssh_argv(target, master=False, sockets=machine.sockets)
+        done = subprocess.run([*argv, remote.command], input=remote.stdin + b"the CLI's stdin\n",
+                              capture_output=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        seen = json.loads(done.stdout)
+        assert seen["shell"] == user.shell  # sshd ran the account's login shell
+        assert seen["argv"] == words and seen["env"] == "a 'b' \\\\ $c !d"
+        assert seen["cwd"] == str(user.home) and seen["stdin"] == "the CLI's stdin\n"
+        folder = user.home / "a $dir!"
+        folder.mkdir()
+        (folder / "note it's.txt").write_text("hi\n")
+        for path in (folder, folder / "note it's.txt"):
+            shutil.chown(path, user.name, user.name)
+        assert machine.read_head(str(folder / "note it's.txt"), 10) == (True, b"hi\n")
+        assert machine.list_files(str(folder)) == ["note it's.txt"]
