@@ -31,7 +31,7 @@ from claude_tui.diff.model import FileDiff
 from claude_tui.protocol.sanitize import printable
 from claude_tui.transport import reaper
 from claude_tui.transport.options import CliOptions
-from claude_tui.transport.ssh import SshTarget, control_dir, remote_command, ssh_argv
+from claude_tui.transport.ssh import SshSetupError, SshTarget, control_dir, remote_command, ssh_argv
 from claude_tui.transport.ssh_faults import SshFault, diagnose
 
 __all__ = ["LocalMachine", "Machine", "RemoteReadError", "SshConnectError", "SshMachine", "machine_for",
@@ -132,7 +132,15 @@ class SshMachine(Machine):
 
         Its control socket is in a private dir: an app started meanwhile must not make its CLI a
         client of a connection that ends with this block."""
-        sockets = Path(tempfile.mkdtemp(prefix="", dir=control_dir()))
+        if shutil.which(self.target.ssh) is None:
+            raise SshConnectError(SshFault("no-ssh", f"{self.target.ssh!r} was not found",
+                                           "--ssh runs the system's OpenSSH client; install it "
+                                           "(e.g. apt install openssh-client)."))
+        try:
+            sockets = Path(tempfile.mkdtemp(prefix="", dir=control_dir()))
+        except SshSetupError as error:  # someone else's directory where our sockets go
+            raise SshConnectError(SshFault("no-socket-dir", "No place for the ssh connection's socket",
+                                           str(error))) from None
         log = tempfile.TemporaryFile()
         argv = ssh_argv(self.target, sockets=sockets, extra=["-N"])
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
@@ -161,10 +169,12 @@ class SshMachine(Machine):
             if proc.poll() is not None:
                 log.seek(0)
                 stderr = log.read().decode("utf-8", "replace")
-                fault = diagnose(255 if proc.returncode == 255 else proc.returncode, stderr, self.target,
-                                 interactive=False)
-                raise SshConnectError(fault or SshFault("connection-lost", f"ssh to {printable(self.label)} failed",
-                                                        printable(stderr.strip()[-500:])))
+                fault = diagnose(255, stderr, self.target, interactive=False)
+                if fault is None or fault.kind == "connection-lost":  # no known cause: ssh's own words
+                    said = "\n".join(printable(line) for line in stderr.strip().splitlines()[-4:])
+                    fault = SshFault("ssh-failed", f"ssh to {printable(self.label)} failed",
+                                     f"ssh exited with status {proc.returncode}" + (f":\n  {said}" if said else "."))
+                raise SshConnectError(fault)
             if time.monotonic() > deadline:
                 raise RemoteReadError(f"{self.label} did not answer within {self.timeout:g} s")
             time.sleep(0.02)

@@ -22,7 +22,7 @@ RESTART_HINT = "Press Ctrl+R to reconnect and resume this session; your draft an
 class SshFault:
     kind: str
     """unknown-host, host-key-changed, key-refused, no-such-host, unreachable, no-claude, no-directory,
-    connection-lost."""
+    connection-lost; and for `remote.machine.SshMachine.connection`: no-ssh, no-socket-dir, ssh-failed."""
     title: str
     text: str
 

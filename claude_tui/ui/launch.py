@@ -8,12 +8,15 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claude_tui.cli import AppArgs
 from claude_tui.config import ConfigError, load_config
-from claude_tui.remote.hosts import RemoteSetup
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
+
+if TYPE_CHECKING:
+    from claude_tui.remote.hosts import RemoteSetup
 
 
 def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[str], cli_env: dict[str, str],
