@@ -25,7 +25,8 @@ _EPILOG = """\
 subcommands (for scripts):
   claude-tui sessions [--all] [--limit N] [--json]   list past sessions
   claude-tui search QUERY [--all] [--json]           full-text search of sessions
-  claude-tui export SESSION_ID [--format md|json]    print a transcript
+  claude-tui export SESSION [--format md|json]       print a transcript (by id, name or title)
+    (each also takes --ssh DEST: another machine's sessions)
   claude-tui config [--path | --show]                where the config lives / what it holds
 
 examples:
@@ -44,6 +45,8 @@ class AppArgs:
     """What the app needs from the command line (independent of argparse)."""
 
     cwd: Path = field(default_factory=Path.cwd)
+    explicit_cwd: bool = False
+    """--cwd was given (else, over ssh, a ``hosts`` entry's cwd applies)."""
     model: str | None = None
     permission_mode: str | None = None
     resume: str | None = None
@@ -70,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"claude-tui {__version__}")
     session = parser.add_argument_group("session")
-    session.add_argument("--cwd", metavar="DIR", type=Path, default=Path("."),
+    session.add_argument("--cwd", metavar="DIR", type=Path,
                          help="working directory of the session (default: .)")
     session.add_argument("--model", metavar="MODEL", help="model for the session, e.g. sonnet or opus")
     session.add_argument("--permission-mode", choices=PERMISSION_MODES, metavar="MODE",
@@ -89,8 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="give Claude access to another directory (repeatable)")
     session.add_argument("--ssh", metavar="DEST",
                          help="run Claude Code on another machine over ssh: user@host, a Host alias from "
-                              "~/.ssh/config, or ssh://user@host:port (--cwd, --add-dir, --claude-path are "
-                              "then paths there)")
+                              "~/.ssh/config, ssh://user@host:port, or the name of a `hosts` entry in the config "
+                              "(--cwd, --add-dir, --claude-path are then paths there)")
     app = parser.add_argument_group("app")
     app.add_argument("--claude-path", metavar="PATH", help="the claude binary to run")
     app.add_argument("--demo", action="store_true",
@@ -108,6 +111,8 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
         argv, extra = argv[:cut], argv[cut + 1 :]
     parser = build_parser()
     ns = parser.parse_args(argv)
+    explicit_cwd = ns.cwd is not None
+    ns.cwd = ns.cwd if explicit_cwd else Path(".")
     if ns.ssh is not None:
         _check_ssh(parser, ns)
         cwd = ns.cwd  # a path on the remote machine: "." is the login's home there
@@ -125,6 +130,7 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
         parser.error("--worktree works on this machine's repository: it cannot be combined with --ssh")
     return AppArgs(
         cwd=cwd,
+        explicit_cwd=explicit_cwd,
         model=ns.model,
         permission_mode=ns.permission_mode,
         resume=ns.resume,

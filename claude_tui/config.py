@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from claude_tui import paths
 
+_HOST_NAME = re.compile(r"^[A-Za-z0-9_.@+][A-Za-z0-9_.@+:/-]*$")
 PermissionMode = Literal["default", "acceptEdits", "plan", "auto", "bypassPermissions", "dontAsk"]
 
 
@@ -28,6 +30,37 @@ class NotificationSettings(BaseModel):
     """Send an OSC 9 / OSC 777 desktop-notification escape in the same cases."""
     long_turn_seconds: float = 30.0
     """A finished turn longer than this notifies too."""
+
+
+class HostEntry(BaseModel):
+    """A machine in ``hosts``: ``claude-tui --ssh NAME`` (and the palette) run Claude Code there.
+
+    A plain string in the list is a destination named by itself."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    destination: str = ""
+    """What ssh takes (user@host, a Host alias, ssh://user@host:port); empty: the name."""
+    cwd: str | None = None
+    """The directory there when --cwd is not given (default: the login's home)."""
+    claude_path: str | None = None
+    """The claude binary there when --claude-path is not given."""
+    ssh_options: list[str] = Field(default_factory=list)
+    """ssh arguments for this host, before the global ``ssh_options`` (ssh keeps the first value)."""
+    cli_env: dict[str, str] = Field(default_factory=dict)
+    """Variables for the CLI there, over the global ``cli_env``."""
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, name: str) -> str:
+        if not _HOST_NAME.match(name):
+            raise ValueError(f"{name!r} is not a host name (letters, digits and . _ @ + -; no leading '-')")
+        return name
+
+    @property
+    def target_text(self) -> str:
+        return self.destination or self.name
 
 
 class Config(BaseModel):
@@ -53,19 +86,36 @@ class Config(BaseModel):
     cli_env: dict[str, str] = Field(default_factory=dict)
     ssh_options: list[str] = Field(default_factory=list)
     """Extra arguments for every ssh call of --ssh, e.g. ["-F", "/path/ssh_config"]."""
-    hosts: list[str] = Field(default_factory=list)
-    """ssh destinations you use (user@host, Host aliases, ssh://user@host:port); checked at start-up."""
+    hosts: list[HostEntry] = Field(default_factory=list)
+    """Machines you use: ssh destinations (user@host, Host aliases, ssh://user@host:port) or tables with
+    a name, a destination and the cwd, claude_path, ssh_options and cli_env to use there."""
     keymap: dict[str, str] = Field(default_factory=dict)
     """Binding id -> keys, e.g. {"chat.toggle_sidebar" = "ctrl+b"} (ids: see the help screen, F1)."""
 
+    @field_validator("hosts", mode="before")
+    @classmethod
+    def _destinations_are_entries(cls, hosts: object) -> object:
+        if not isinstance(hosts, list):
+            return hosts
+        # A bare destination names itself (an ssh:// URL too: it is matched as written).
+        return [{"name": host, "destination": host} if isinstance(host, str) else host for host in hosts]
+
     @field_validator("hosts")
     @classmethod
-    def _ssh_destinations(cls, hosts: list[str]) -> list[str]:
+    def _ssh_destinations(cls, hosts: list[HostEntry]) -> list[HostEntry]:
         from claude_tui.transport.ssh import parse_destination
 
+        seen: set[str] = set()
         for host in hosts:
-            parse_destination(host)  # a ValueError names the bad entry and why
+            parse_destination(host.target_text)  # a ValueError names the bad entry and why
+            if host.name in seen:
+                raise ValueError(f"two hosts are named {host.name!r}")
+            seen.add(host.name)
         return hosts
+
+    def host(self, name: str) -> HostEntry | None:
+        """The ``hosts`` entry called ``name``, if any."""
+        return next((host for host in self.hosts if host.name == name), None)
 
 
 class ConfigError(Exception):

@@ -6,17 +6,40 @@ import argparse
 import sys
 from pathlib import Path
 
+_SSH_HELP = ("another machine's sessions, read over ssh: user@host, a Host alias, ssh://user@host:port or a "
+             "`hosts` name from the config (--cwd is then a directory there; default: the host's cwd or home)")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cwd", metavar="DIR", help="project directory (default .)")
+    parser.add_argument("--ssh", metavar="DEST", help=_SSH_HELP)
+
+
+def _local_cwd(ns: argparse.Namespace) -> Path:
+    return Path(ns.cwd or ".").expanduser().resolve()
+
 
 def _sessions(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="claude-tui sessions", description="List past Claude Code sessions.")
     parser.add_argument("--all", action="store_true", help="all projects, not only the current directory's")
     parser.add_argument("--limit", type=int, default=50, metavar="N", help="at most N sessions (default 50)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--cwd", type=Path, default=Path("."), metavar="DIR", help="project directory (default .)")
+    _common(parser)
     ns = parser.parse_args(argv)
     from claude_tui.history.commands import sessions_command
 
-    return sessions_command(ns.all, ns.limit, ns.json, ns.cwd.resolve(), sys.stdout)
+    if ns.ssh is None:
+        return sessions_command(ns.all, ns.limit, ns.json, _local_cwd(ns), sys.stdout)
+    from claude_tui.remote.commands import open_remote_store
+
+    store = open_remote_store(ns.ssh, ns.cwd)
+    if isinstance(store, int):
+        return store
+    cwd = Path(store.cwd or store.asked_cwd) if ns.all else store.require_cwd()
+    if cwd is None:
+        return 1
+    with store.index() as index:
+        return sessions_command(ns.all, ns.limit, ns.json, cwd, sys.stdout, index=index)
 
 
 def _search(argv: list[str]) -> int:
@@ -24,11 +47,22 @@ def _search(argv: list[str]) -> int:
     parser.add_argument("query")
     parser.add_argument("--all", action="store_true", help="all projects, not only the current directory's")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--cwd", type=Path, default=Path("."), metavar="DIR", help="project directory (default .)")
+    _common(parser)
     ns = parser.parse_args(argv)
     from claude_tui.history.commands import search_command
 
-    return search_command(ns.query, ns.all, ns.json, ns.cwd.resolve(), sys.stdout)
+    if ns.ssh is None:
+        return search_command(ns.query, ns.all, ns.json, _local_cwd(ns), sys.stdout)
+    from claude_tui.remote.commands import open_remote_store
+
+    store = open_remote_store(ns.ssh, ns.cwd)
+    if isinstance(store, int):
+        return store
+    cwd = Path(store.cwd or store.asked_cwd) if ns.all else store.require_cwd()
+    if cwd is None:
+        return 1
+    with store.index() as index:
+        return search_command(ns.query, ns.all, ns.json, cwd, sys.stdout, index=index)
 
 
 def _export(argv: list[str]) -> int:
@@ -36,12 +70,22 @@ def _export(argv: list[str]) -> int:
     parser.add_argument("session", metavar="SESSION",
                         help="a session id, a unique id prefix (4+ characters), its name or its title")
     parser.add_argument("--format", choices=("md", "json"), default="md")
-    parser.add_argument("--cwd", type=Path, default=Path("."), metavar="DIR", help="project directory (default .)")
+    _common(parser)
     ns = parser.parse_args(argv)
     from claude_tui.history.commands import export_command
 
-    return export_command(ns.session, "markdown" if ns.format == "md" else "json", sys.stdout,
-                          cwd=ns.cwd.resolve())
+    fmt = "markdown" if ns.format == "md" else "json"
+    if ns.ssh is None:
+        return export_command(ns.session, fmt, sys.stdout, cwd=_local_cwd(ns))
+    from claude_tui.remote.commands import open_remote_store
+
+    store = open_remote_store(ns.ssh, ns.cwd)
+    if isinstance(store, int):
+        return store
+    with store.index() as index:
+        # The directory only ranks an id's project first: a missing one searches them all.
+        return export_command(ns.session, fmt, sys.stdout, cwd=Path(store.cwd) if store.cwd else None,
+                              root=store.machine.session_root(), index=index, list_command=store.list_command)
 
 
 def _config(argv: list[str]) -> int:

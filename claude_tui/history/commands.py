@@ -128,7 +128,7 @@ def search_command(
 
 def export_command(
     name: str, fmt: str, out: TextIO, *, root: Path | None = None, names: NameStore | None = None,
-    cwd: Path | None = None, index: SessionIndex | None = None,
+    cwd: Path | None = None, index: SessionIndex | None = None, list_command: str = "claude-tui sessions --all",
 ) -> int:
     """Print a session as Markdown (``markdown``/``md``) or JSON (``json``).
 
@@ -148,7 +148,7 @@ def export_command(
         if owned:
             idx.close()
     if not found.found or found.path is None:
-        print(f"claude-tui: {found.problem()}", file=sys.stderr)
+        print(f"claude-tui: {found.problem(list_command)}", file=sys.stderr)
         return 1
     transcript = load_transcript(found.path)
     if title is None:

@@ -38,15 +38,17 @@ class Resolution:
     def found(self) -> bool:
         return self.session_id is not None
 
-    def problem(self) -> str:
-        """A message for the user when nothing (or too much) matched; "" when found."""
+    def problem(self, list_command: str = "claude-tui sessions --all") -> str:
+        """A message for the user when nothing (or too much) matched; "" when found.
+
+        ``list_command``: the command that lists the sessions searched (another machine's: with --ssh)."""
         shown = clean(self.name, 80)
         if self.found:
             return ""
         if not self.candidates:
             if 0 < len(self.name.strip()) < MIN_PREFIX and set(self.name.strip().lower()) <= _HEX:
                 return f"no session {shown!r} (an id prefix needs at least {MIN_PREFIX} characters)"
-            return f"no session {shown!r} (try `claude-tui sessions --all`)"
+            return f"no session {shown!r} (try `{list_command}`)"
         lines = [f"{shown!r} fits {len(self.candidates)} sessions; use one of these ids:"]
         lines += [f"  {describe(row)}" for row in self.candidates[:20]]
         if len(self.candidates) > 20:

@@ -15,11 +15,15 @@ import hashlib
 import json
 import os
 import re
-import shlex
+import shutil
 import subprocess
 import tarfile
-from collections.abc import Mapping, Sequence
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
+from typing import IO
 
 from claude_tui import paths
 from claude_tui.completion import project_files
@@ -27,9 +31,11 @@ from claude_tui.diff.model import FileDiff
 from claude_tui.protocol.sanitize import printable
 from claude_tui.transport import reaper
 from claude_tui.transport.options import CliOptions
-from claude_tui.transport.ssh import SshTarget, ssh_argv
+from claude_tui.transport.ssh import SshSetupError, SshTarget, control_dir, remote_command, ssh_argv
+from claude_tui.transport.ssh_faults import SshFault, diagnose
 
-__all__ = ["LocalMachine", "Machine", "RemoteReadError", "SshMachine", "machine_for", "read_preview"]
+__all__ = ["LocalMachine", "Machine", "RemoteReadError", "SshConnectError", "SshMachine", "machine_for",
+           "read_preview"]
 
 MAX_FILES = 20_000
 # Names the CLI's store uses: encoded project dirs ([A-Za-z0-9-]), uuids, agent-*.jsonl, subagents/.
@@ -38,6 +44,14 @@ _STORE_NAME = re.compile(r"^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*\.jsonl$")
 
 class RemoteReadError(OSError):
     """A read over ssh failed (no connection, a timeout); the message is ssh's, made one line."""
+
+
+class SshConnectError(RemoteReadError):
+    """`SshMachine.connection` could not log in: ``fault`` says what failed and what to do."""
+
+    def __init__(self, fault: SshFault) -> None:
+        super().__init__(fault.title)
+        self.fault = fault
 
 
 class Machine:
@@ -83,18 +97,22 @@ class SshMachine(Machine):
         self.timeout = timeout
         key = hashlib.sha1(f"{target.label}\0{' '.join(target.options)}".encode()).hexdigest()[:16]
         self.cache = (cache or paths.cache_dir() / "remote") / key
+        self.sockets: Path | None = None
+        """The ControlPath dir of the reads: None, claude-tui's shared one; `connection` sets its own."""
 
     # -- running a command there ---------------------------------------------------------------
     def run(self, script: str, args: Sequence[str] = (), *, timeout: float | None = None) -> bytes:
-        """``sh -c script`` on the remote with ``args`` as $1…; its stdout. RemoteReadError on failure."""
-        words = ["exec", "sh", "-c", script, "claude-tui", *args]
-        argv = [*ssh_argv(self.target, master=False), " ".join(shlex.quote(w) for w in words)]
+        """The sh ``script`` on the remote with ``args`` as $1…; its stdout. RemoteReadError on failure.
+
+        Sent as `transport.ssh.remote_command` sends it (the script on stdin), so any login shell runs it."""
+        command = remote_command(script, args)
+        argv = [*ssh_argv(self.target, master=False, sockets=self.sockets), command.command]
         # Our own group, registered like the CLI: a read in flight at quit must not outlive us.
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 start_new_session=True)
         reaper.register(proc.pid)
         try:
-            out, err = proc.communicate(timeout=timeout or self.timeout)
+            out, err = proc.communicate(command.stdin, timeout=timeout or self.timeout)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
@@ -105,6 +123,61 @@ class SshMachine(Machine):
             lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
             raise RemoteReadError(printable(lines[-1]) if lines else f"ssh to {self.label} failed")
         return out
+
+    @contextmanager
+    def connection(self) -> Iterator[SshMachine]:
+        """One ssh connection of our own for the reads inside the block (a command-line run's several
+        reads: one handshake, not one each); ended when the block ends. `SshConnectError` (with the
+        diagnosed fault) when ssh cannot log in.
+
+        Its control socket is in a private dir: an app started meanwhile must not make its CLI a
+        client of a connection that ends with this block."""
+        if shutil.which(self.target.ssh) is None:
+            raise SshConnectError(SshFault("no-ssh", f"{self.target.ssh!r} was not found",
+                                           "--ssh runs the system's OpenSSH client; install it "
+                                           "(e.g. apt install openssh-client)."))
+        try:
+            sockets = Path(tempfile.mkdtemp(prefix="", dir=control_dir()))
+        except SshSetupError as error:  # someone else's directory where our sockets go
+            raise SshConnectError(SshFault("no-socket-dir", "No place for the ssh connection's socket",
+                                           str(error))) from None
+        log = tempfile.TemporaryFile()
+        argv = ssh_argv(self.target, sockets=sockets, extra=["-N"])
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                                start_new_session=True)
+        reaper.register(proc.pid)
+        try:
+            self._wait_for_socket(proc, sockets, log)
+            self.sockets = sockets
+            yield self
+        finally:
+            self.sockets = None
+            proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            reaper.unregister(proc.pid)
+            log.close()
+            shutil.rmtree(sockets, ignore_errors=True)
+
+    def _wait_for_socket(self, proc: subprocess.Popen[bytes], sockets: Path, log: IO[bytes]) -> None:
+        # ssh creates the control socket (under a temporary name, then renamed) once it has logged in.
+        deadline = time.monotonic() + self.timeout
+        while not any(entry.is_socket() and "." not in entry.name for entry in sockets.iterdir()):
+            if proc.poll() is not None:
+                log.seek(0)
+                stderr = log.read().decode("utf-8", "replace")
+                fault = diagnose(255, stderr, self.target, interactive=False)
+                if fault is None or fault.kind == "connection-lost":  # no known cause: ssh's own words
+                    said = "\n".join(printable(line) for line in stderr.strip().splitlines()[-4:])
+                    fault = SshFault("ssh-failed", f"ssh to {printable(self.label)} failed",
+                                     f"ssh exited with status {proc.returncode}" + (f":\n  {said}" if said else "."))
+                raise SshConnectError(fault)
+            if time.monotonic() > deadline:
+                raise RemoteReadError(f"{self.label} did not answer within {self.timeout:g} s")
+            time.sleep(0.02)
 
     def _config_root_words(self) -> list[str]:
         return [self.env.get("CLAUDE_CONFIG_DIR", ""), self.env.get("HOME", "")]

@@ -9,10 +9,14 @@ work because `ssh` itself does the connecting. This module only builds argv:
   stream-json lines unmangled), ``BatchMode`` (ssh must never prompt: it would write over the
   TUI), and one multiplexed connection per host (``ControlMaster=auto`` with a ``ControlPath`` in
   claude-tui's runtime dir), so later reads do not pay a handshake each;
-* `remote_launch` wraps the argv `options.build_argv` builds into one command for the remote shell:
-  every word quoted for sh, ``cli_env`` exported there (never the local environment), and a small
-  sh wrapper that ends the remote CLI (and what it started) when the channel closes — because we
-  quit or because the connection dropped. Without it a CLI busy in a turn could run on for minutes.
+* `remote_command` makes what runs there independent of the login shell. The command line ssh
+  carries is one fixed string of plain words and one single-quoted word free of ``'``, ``\\``, ``!``
+  and line breaks, which sh, bash, zsh, ksh, fish, csh and tcsh all read alike; the script itself —
+  every argv word quoted for sh, ``cli_env`` exported — follows on the channel's stdin, read by
+  ``dd`` to the byte, so the rest of stdin stays the CLI's (and no value shows in `ps` there);
+* `remote_launch` wraps the argv `options.build_argv` builds in a small sh wrapper that ends the
+  remote CLI (and what it started) when the channel closes — because we quit or because the
+  connection dropped. Without it a CLI busy in a turn could run on for minutes.
 """
 
 from __future__ import annotations
@@ -30,8 +34,8 @@ from claude_tui.transport.errors import TransportError
 from claude_tui.transport.options import CliOptions, build_argv, build_env
 from claude_tui.transport.ssh_target import SshTarget
 
-__all__ = ["REMOTE_MARK", "Launch", "SshSetupError", "SshTarget", "control_dir", "env_preamble", "parse_destination",
-           "remote_command", "remote_env", "remote_launch", "ssh_argv"]
+__all__ = ["REMOTE_MARK", "Launch", "RemoteCommand", "SshSetupError", "SshTarget", "cli_command", "control_dir",
+           "parse_destination", "remote_command", "remote_env", "remote_launch", "ssh_argv"]
 
 #: Prefix of the messages the remote wrapper prints itself (on stderr), so they can be told from ssh's.
 REMOTE_MARK = "claude-tui-remote:"
@@ -102,12 +106,14 @@ def control_dir() -> Path:
     return base
 
 
-def ssh_argv(target: SshTarget, *, master: bool = True, sockets: Path | None = None) -> list[str]:
+def ssh_argv(target: SshTarget, *, master: bool = True, sockets: Path | None = None,
+             extra: Sequence[str] = ()) -> list[str]:
     """The ssh prefix up to and including the destination; the remote command follows.
 
     ``master``: this call may become the host's shared connection (the CLI's long-lived session).
     Short reads pass False: they use the shared connection when there is one, else connect on their
     own — a read that became the master would stay alive, serving the others, after its command ended.
+    ``extra``: more ssh arguments (e.g. ``-N``), placed before the destination.
 
     The user's ``ssh_options`` come first: ssh keeps the first value it sees for an option, so theirs
     win over these defaults (e.g. their own ControlPath).
@@ -124,18 +130,17 @@ def ssh_argv(target: SshTarget, *, master: bool = True, sockets: Path | None = N
             "-o", "ServerAliveCountMax=3"]
     if target.port is not None:
         argv += ["-p", str(target.port)]
-    return [*argv, "--", target.dest]
+    return [*argv, *extra, "--", target.dest]
 
 
-# The remote side, run by `sh -c` (so the user's login shell only has to understand one quoted word).
-# Positional parameters: the directory ("" for the login's home), then the argv. The environment comes
-# first on stdin (NAME=value lines up to a blank line): values in argv would show in `ps` there.
+# The remote side, a sh script (`cli_command` sends it on stdin, see `remote_command`).
+# Positional parameters: the directory ("" for the login's home), then the argv; cli_env is exported
+# before it runs.
 # The CLI reads its stdin through a FIFO fed by `cat`; when the channel closes, `cat` ends, the CLI
 # sees EOF (as it does locally) and gets 3 s to save its transcript, then its group is ended.
 # `setsid` (Linux) gives the CLI its own process group, so its tools go with it.
 _WRAPPER = r"""
 d=$1; shift
-while IFS= read -r l && [ -n "$l" ]; do export "$l"; done
 case $d in "~") d=$HOME ;; "~/"*) d=$HOME/${d#"~/"} ;; esac
 if [ -n "$d" ]; then cd -- "$d" 2>/dev/null || { echo "@MARK@ cannot enter the directory $d" >&2; exit @NODIR@; }; fi
 if ! command -v "$1" >/dev/null 2>&1; then
@@ -175,26 +180,41 @@ def _wrapper() -> str:
     return script.strip() + "\n"
 
 
-def remote_command(argv: Sequence[str], *, cwd: str | None = None) -> str:
-    """One string for the remote login shell: ``exec sh -c WRAPPER claude-tui DIR ARGV…``.
+@dataclass(frozen=True)
+class RemoteCommand:
+    """What to run on the remote: ``command`` for ssh's command line, ``stdin`` to send first."""
 
-    Every variable part is a separate word quoted with `shlex.quote`, so spaces, quotes, ``$`` and
-    backticks reach the CLI as they were (the login shell must be POSIX-like: sh, bash, zsh, ksh).
+    command: str
+    stdin: bytes
+
+
+def remote_command(script: str, args: Sequence[str] = (), env: Mapping[str, str] | None = None) -> RemoteCommand:
+    """Run the sh ``script`` there with ``args`` as $1… and ``env`` exported, whatever the login shell.
+
+    sshd hands the command line to the login shell's ``-c``, and shells disagree on quoting: fish
+    reads ``\\`` inside single quotes, csh refuses a line break inside them and expands ``!``. So
+    the command line is fixed — ``exec sh -c 'eval "$(dd bs=1 count=N 2>/dev/null)"'``, the same
+    words for every shell — and the script travels on stdin, where only sh reads it: ``dd`` takes
+    exactly its N bytes (one read each, so nothing more), and what follows on stdin is the
+    program's. The script is one ``{ … }`` group, so a channel cut short gives sh a syntax error,
+    never half a script to run.
     """
-    words = ["exec", "sh", "-c", _wrapper(), "claude-tui", cwd or "", *argv]
-    return " ".join(shlex.quote(str(word)) for word in words)
-
-
-def env_preamble(env: Mapping[str, str]) -> bytes:
-    """The first bytes written to the remote wrapper's stdin: the variables it exports."""
     lines = []
-    for name, value in env.items():
+    for name, value in (env or {}).items():
         if not _ENV_NAME.match(name):
             raise SshSetupError(f"cli_env: {name!r} cannot be exported (not a variable name)")
-        if "\n" in value or "\r" in value or "\0" in value:
-            raise SshSetupError(f"cli_env: the value of {name} has a line break, which cannot be sent to the remote")
-        lines.append(f"{name}={value}\n")
-    return ("".join(lines) + "\n").encode()
+        if "\0" in value:
+            raise SshSetupError(f"cli_env: the value of {name} holds a NUL character")
+        lines.append(f"export {name}={shlex.quote(value)}")
+    lines.append(" ".join(["set --", *(shlex.quote(str(arg)) for arg in args)]))
+    body = "{\n" + "\n".join(lines) + "\n" + script.strip("\n") + "\n}\n"
+    data = body.encode("utf-8", "surrogateescape")  # a path that is not UTF-8 travels as its bytes
+    return RemoteCommand(f"exec sh -c 'eval \"$(dd bs=1 count={len(data)} 2>/dev/null)\"'", data)
+
+
+def cli_command(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None) -> RemoteCommand:
+    """The remote CLI under the wrapper: ``argv`` run in ``cwd`` ("" or None: the login's home)."""
+    return remote_command(_wrapper(), [cwd or "", *argv], env)
 
 
 def remote_env(opts: CliOptions) -> dict[str, str]:
@@ -208,7 +228,7 @@ class Launch:
     argv: list[str]
     env: dict[str, str]
     preamble: bytes = b""
-    """Written to the process's stdin before anything else (the remote environment)."""
+    """Written to the process's stdin before anything else (the remote script)."""
     cwd: str | None = None
 
 
@@ -223,7 +243,7 @@ def remote_launch(opts: CliOptions, target: SshTarget, *, sockets: Path | None =
     # may read it (`options` would look for its package.json to gate version-specific flags).
     binary = [opts.claude_path or "claude"]
     cli_argv = build_argv(opts, list(opts.command) if opts.command else binary)
-    command = remote_command(cli_argv, cwd=opts.cwd)
+    remote = cli_command(cli_argv, cwd=opts.cwd, env=remote_env(opts))
     env = dict(os.environ if base_env is None else base_env)
     env.pop("CLAUDECODE", None)
-    return Launch([*ssh_argv(target, sockets=sockets), command], env, env_preamble(remote_env(opts)))
+    return Launch([*ssh_argv(target, sockets=sockets), remote.command], env, remote.stdin)

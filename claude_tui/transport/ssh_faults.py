@@ -22,7 +22,7 @@ RESTART_HINT = "Press Ctrl+R to reconnect and resume this session; your draft an
 class SshFault:
     kind: str
     """unknown-host, host-key-changed, key-refused, no-such-host, unreachable, no-claude, no-directory,
-    connection-lost."""
+    connection-lost; and for `remote.machine.SshMachine.connection`: no-ssh, no-socket-dir, ssh-failed."""
     title: str
     text: str
 
@@ -33,9 +33,13 @@ def _quote(lines: list[str], limit: int = 4) -> str:
     return ("\n\nssh said:\n" + "\n".join(f"  {line}" for line in kept)) if kept else ""
 
 
-def diagnose(returncode: int | None, stderr: str, target: SshTarget) -> SshFault | None:
-    """The fault behind an exit of the ssh process, or None when the remote CLI itself exited."""
+def diagnose(returncode: int | None, stderr: str, target: SshTarget, *, interactive: bool = True) -> SshFault | None:
+    """The fault behind an exit of the ssh process, or None when the remote CLI itself exited.
+
+    ``interactive``: the advice is for the app (press Ctrl+R); else for a command run again."""
     host = printable(target.label)
+    again = "press Ctrl+R" if interactive else "run the command again"
+    retry = RESTART_HINT if interactive else "Run the command again."
     lines = stderr.splitlines()
     mine = [line[len(REMOTE_MARK):].strip() for line in lines if line.startswith(REMOTE_MARK)]
     ssh_lines = [line for line in lines if not line.startswith(REMOTE_MARK)]
@@ -59,17 +63,17 @@ def diagnose(returncode: int | None, stderr: str, target: SshTarget) -> SshFault
                         f"{host} presented a different key than the one in your known_hosts. Either the machine "
                         "was reinstalled, or someone is intercepting the connection. If you expected the change, "
                         f"remove the old key (ssh-keygen -R {host}), connect once in a terminal (ssh {host}) to "
-                        f"check and accept the new one, then press Ctrl+R.{said}")
+                        f"check and accept the new one, then {again}.{said}")
     if has("Host key verification failed", "host key is known for", "authenticity of host"):
         return SshFault("unknown-host", f"{host} is not a known host",
                         f"ssh does not know {host}'s host key yet, and claude-tui cannot ask you to confirm it. "
-                        f"Connect once in a terminal (ssh {host}) and accept the key, then press Ctrl+R.{said}")
+                        f"Connect once in a terminal (ssh {host}) and accept the key, then {again}.{said}")
     if has("Permission denied", "Too many authentication failures", "No supported authentication methods"):
         return SshFault("key-refused", f"{host} refused the login",
                         f"None of your keys was accepted. Add your public key to ~/.ssh/authorized_keys there "
                         f"(ssh-copy-id {host}). A key with a passphrase must be loaded into your ssh-agent "
                         f"(ssh-add): claude-tui runs ssh in batch mode and cannot ask for passphrases or "
-                        f"passwords. Then press Ctrl+R.{said}")
+                        f"passwords. Then {again}.{said}")
     if has("Could not resolve hostname", "Name or service not known", "nodename nor servname"):
         return SshFault("no-such-host", f"Unknown host {host}",
                         f"The name {host} could not be resolved. Check the spelling, or add a Host entry to "
@@ -78,10 +82,10 @@ def diagnose(returncode: int | None, stderr: str, target: SshTarget) -> SshFault
            "Operation timed out"):
         return SshFault("unreachable", f"Cannot reach {host}",
                         f"The machine did not accept the connection (is it up, and is sshd listening on that "
-                        f"port?). Press Ctrl+R to try again.{said}")
+                        f"port?). {again[0].upper() + again[1:]} to try again.{said}")
     return SshFault("connection-lost", f"The connection to {host} was lost",
                     f"The ssh connection ended before Claude Code did (the network dropped, the machine "
-                    f"restarted, or the server closed it). {RESTART_HINT}{said}")
+                    f"restarted, or the server closed it). {retry}{said}")
 
 
 def describe_exit(target: SshTarget | None, exited: ProcessExited) -> tuple[str, str]:

@@ -31,6 +31,7 @@ from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.inert import TerminalSafe
 from claude_tui.ui.modes import bypass_allowed
 from claude_tui.ui.palette import ChatCommands
+from claude_tui.ui.palette_hosts import HostCommands
 from claude_tui.ui.palette_sessions import SessionCommands
 from claude_tui.ui.screens.chat import ChatScreen
 from claude_tui.ui.screens.dialog_attention import request_attention
@@ -64,7 +65,7 @@ class ClaudeTuiApp(App[None]):
     """Theme rules only: widgets carry their layout (DEFAULT_CSS), each screen its own file (CSS_PATH).
     Absolute: Textual resolves a relative path beside the subclass's module (tests subclass the app)."""
     BINDINGS = APP_BINDINGS
-    COMMANDS = App.COMMANDS | {ChatCommands, SessionCommands}
+    COMMANDS = App.COMMANDS | {ChatCommands, SessionCommands, HostCommands}
 
     def __init__(self, options: CliOptions, config: Config | None = None, *, debug_log: Path | None = None,
                  conversation: Conversation | None = None, open_browser: bool = False,

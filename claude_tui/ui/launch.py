@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claude_tui.cli import AppArgs
 from claude_tui.config import ConfigError, load_config
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
+
+if TYPE_CHECKING:
+    from claude_tui.remote.hosts import RemoteSetup
 
 
 def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[str], cli_env: dict[str, str],
@@ -41,6 +46,8 @@ def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[
         options.cwd = str(demo_project())
     return options
 
+
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 DEMO_SESSIONS_CWD = "/home/user/project"
 """Where the bundled demo sessions were recorded; rewritten to the demo project on install."""
@@ -115,15 +122,22 @@ def run_app(args: AppArgs) -> int:
                             config.model, config.permission_mode, config.file_checkpoints, config.thinking_display)
     conversation = None
     if args.ssh is not None:
-        from claude_tui.transport.ssh import parse_destination
+        from claude_tui.remote.hosts import remote_setup
 
         try:
-            options.ssh = parse_destination(args.ssh, config.ssh_options)
-            options.claude_path = args.claude_path  # the config's claude_path is a path on this machine
+            setup = remote_setup(args.ssh, config)
         except ValueError as error:
             print(f"claude-tui: --ssh: {error}", file=sys.stderr)
             return 2
-        conversation = _remote_history(options, args.continue_session)
+        apply_remote_setup(options, setup, args)
+        conversation, problem = _remote_history(options, args.continue_session, args.ssh)
+        if problem:
+            print(f"claude-tui: {problem}", file=sys.stderr)
+            return 1
+        if conversation is not None and args.fork and options.resume:
+            from claude_tui.resume import begin_fork
+
+            begin_fork(conversation, options.resume)
         args.continue_session = False  # resolved there (or left to the remote CLI)
     elif options.command is None:
         from claude_tui.transport.errors import ClaudeNotFoundError
@@ -177,36 +191,64 @@ def run_app(args: AppArgs) -> int:
     return app.return_code or 0
 
 
-def _remote_history(options: CliOptions, continue_session: bool) -> Conversation | None:
-    """--resume ID / --continue under --ssh: the remote store, mirrored before the app starts (nothing
-    to keep responsive yet). A failure is a warning: the remote CLI resumes without shown history."""
+def apply_remote_setup(options: CliOptions, setup: RemoteSetup, args: AppArgs) -> None:
+    """Run on ``setup``'s machine: its ssh target, its cli_env, and a ``hosts`` entry's cwd and claude
+    path where the flags give none (the config's claude_path is a path on this machine)."""
+    options.ssh = setup.target
+    options.env.update(setup.env)
+    options.claude_path = args.claude_path or setup.claude_path
+    if not args.explicit_cwd and setup.cwd:
+        options.cwd = setup.cwd
+
+
+def _looks_like_id(text: str) -> bool:
+    return bool(_UUID.match(text.strip().lower()))
+
+
+def _remote_history(options: CliOptions, continue_session: bool, dest: str = "") -> tuple[Conversation | None, str]:
+    """--resume NAME / --continue under --ssh: the remote store, mirrored before the app starts (nothing
+    to keep responsive yet), over one connection. (history shown, a problem that stops the start).
+
+    A name resolves as it does locally (`history/resolve.py`), against the remote store; an unknown or
+    ambiguous one is a problem, worded as locally. A store that cannot be read is a warning for a full
+    id or --continue (the remote CLI resumes without shown history) and a problem for any other name."""
     if not options.resume and not continue_session:
-        return None
+        return None, ""
+    from claude_tui.history.resolve import resolve
     from claude_tui.remote.history import load_remote_conversation, newest_remote_session, remote_directory
-    from claude_tui.remote.machine import SshMachine, machine_for
+    from claude_tui.remote.machine import SshConnectError, SshMachine, machine_for
 
     machine = machine_for(options)
     assert isinstance(machine, SshMachine)
     print(f"claude-tui: reading the sessions on {machine.label}…", file=sys.stderr)
     try:
-        machine.sync_sessions()
-        cwd = remote_directory(machine, options.cwd or ".")
-        if continue_session and cwd is not None:
-            session_id = newest_remote_session(machine, cwd)
-            if session_id is None:
-                print(f"claude-tui: no previous session in {cwd} on {machine.label}; starting a new one.",
-                      file=sys.stderr)
-                options.continue_session = False
-                return None
-            options.resume, options.continue_session = session_id, False
-        if not options.resume:
-            return None
-        conversation = load_remote_conversation(machine, options.resume, cwd)
+        with machine.connection():
+            machine.sync_sessions()
+            cwd = remote_directory(machine, options.cwd or ".")
     except OSError as error:
-        print(f"claude-tui: could not read the sessions on {machine.label} ({error}); "
+        why = f"{error.fault.title}: {error.fault.text}" if isinstance(error, SshConnectError) else str(error)
+        if options.resume and not _looks_like_id(options.resume):
+            return None, f"could not read the sessions on {machine.label} to find {options.resume!r}. {why}"
+        print(f"claude-tui: could not read the sessions on {machine.label} ({why}); "
               "Claude Code will resume without showing earlier history.", file=sys.stderr)
-        return None
+        return None, ""
+    if continue_session and cwd is not None:
+        session_id = newest_remote_session(machine, cwd)
+        if session_id is None:
+            print(f"claude-tui: no previous session in {cwd} on {machine.label}; starting a new one.",
+                  file=sys.stderr)
+            options.continue_session = False
+            return None, ""
+        options.resume, options.continue_session = session_id, False
+    if not options.resume:
+        return None, ""
+    found = resolve(options.resume, root=machine.session_root(), cwd=cwd, index_path=machine.index_path())
+    if found.found and found.session_id:
+        options.resume = found.session_id
+    elif not _looks_like_id(options.resume):
+        return None, found.problem(f"claude-tui sessions --ssh {dest or machine.label} --all")
+    conversation = load_remote_conversation(machine, options.resume, cwd)
     if conversation is None:
         print(f"claude-tui: no transcript found for session {options.resume} on {machine.label}; "
               "Claude Code will resume it without showing earlier history.", file=sys.stderr)
-    return conversation
+    return conversation, ""

@@ -261,16 +261,16 @@ async def test_resume_and_continue_from_the_command_line_read_the_remote_store(
         await d.turn("a remote first prompt")
         session = d.conversation.status.session_id
     options = remote_options(continue_session=True)
-    conversation = _remote_history(options, True)  # what `claude-tui --ssh HOST --continue` does first
-    assert options.resume == session and not options.continue_session
+    conversation, problem = _remote_history(options, True)  # what `claude-tui --ssh HOST --continue` does first
+    assert options.resume == session and not options.continue_session and not problem
     assert conversation is not None and conversation.status.session_id == session
     options = remote_options(resume=session)
-    conversation = _remote_history(options, False)
-    assert conversation is not None
+    conversation, problem = _remote_history(options, False)
+    assert conversation is not None and not problem
     assert any("a remote first prompt" in getattr(item, "text", "") for item in conversation.items)
-    # An unreachable store is a warning, never a traceback.
+    # An unreachable store is a warning for a full id (the remote CLI resumes it), never a traceback.
     options = remote_options(UNKNOWN, resume=session)
-    assert _remote_history(options, False) is None
+    assert _remote_history(options, False) == (None, "")
 
 
 async def test_a_far_away_machine_streams_and_the_browser_opens_at_once(

@@ -137,3 +137,66 @@ def test_file_list_from_git_and_without(tmp_path: Path) -> None:
     (repo / ".gitignore").write_text("ignored.txt\n")
     (repo / "ignored.txt").write_text("")
     assert sorted(m.list_files(str(repo))) == [".gitignore", "kept.txt"]
+
+
+FAKE_SSH = '#!/bin/sh\n# Stands in for ssh + sshd: the last word is the remote command, run by the login shell.\n' \
+           'for last; do :; done\nexec "$LOGIN_SHELL" -c "$last"\n'
+
+
+@pytest.mark.parametrize("shell", ["sh", "fish", "tcsh"])
+def test_the_real_reads_run_under_any_login_shell(tmp_path: Path, shell: str, monkeypatch: pytest.MonkeyPatch,
+                                                  store: Path) -> None:
+    import shutil
+
+    login = shutil.which(shell)
+    if login is None:
+        pytest.fail(f"{shell} is not installed (apt-get install -y fish tcsh; .ci/run does)", pytrace=False)
+    fake = tmp_path / "ssh"
+    fake.write_text(FAKE_SSH)
+    fake.chmod(0o755)
+    monkeypatch.setenv("LOGIN_SHELL", login)
+    machine = SshMachine(SshTarget("box", ssh=str(fake)), {"CLAUDE_CONFIG_DIR": str(store)}, cache=tmp_path / "c")
+    machine.sockets = tmp_path
+    odd = tmp_path / "it's a \\\\ file!"
+    odd.write_bytes(b"hello\n")
+    assert machine.read_head(str(odd), 100) == (True, b"hello\n")
+    assert machine.read_head(str(tmp_path / "gone"), 100) == (False, b"")
+    assert machine.sync_sessions() == 3  # the listing and the tar fetch, with their many arguments
+    assert (machine.session_root() / "projects" / "-srv-app" / f"{SID}.jsonl").is_file()
+
+
+@pytest.mark.parametrize(("script", "kind", "words"), [
+    ("echo 'ssh: Could not resolve hostname box: Name or service not known' >&2; exit 255", "no-such-host",
+     "could not be resolved"),
+    ("echo 'something odd happened' >&2; exit 255", "ssh-failed", "something odd happened"),
+    ("exit 3", "ssh-failed", "status 3"),
+])
+def test_a_connection_that_cannot_log_in_is_diagnosed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      script: str, kind: str, words: str) -> None:
+    from claude_tui.remote.machine import SshConnectError
+
+    fake = tmp_path / "ssh"
+    fake.write_text(f"#!/bin/sh\n{script}\n")
+    fake.chmod(0o755)
+    import shutil
+    import tempfile
+
+    runtime = Path(tempfile.mkdtemp(prefix="ct", dir="/tmp"))  # short: a socket path has ~104 bytes
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    machine = SshMachine(SshTarget("box", ssh=str(fake)), cache=tmp_path / "c")
+    try:
+        with pytest.raises(SshConnectError) as caught, machine.connection():
+            pass
+        assert caught.value.fault.kind == kind and words in caught.value.fault.text + caught.value.fault.title
+        assert "Ctrl+R" not in caught.value.fault.text
+        assert not list((runtime / "claude-tui" / "ssh").iterdir())  # the private socket dir is gone
+    finally:
+        shutil.rmtree(runtime)
+
+
+def test_no_ssh_client_is_said_before_anything_starts(tmp_path: Path) -> None:
+    from claude_tui.remote.machine import SshConnectError
+
+    machine = SshMachine(SshTarget("box", ssh="no-such-ssh-client"), cache=tmp_path / "c")
+    with pytest.raises(SshConnectError, match="was not found"), machine.connection():
+        pass

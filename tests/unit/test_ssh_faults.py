@@ -57,3 +57,11 @@ def test_ssh_text_is_made_inert() -> None:
 def test_a_local_cli_keeps_its_old_note() -> None:
     title, text = describe_exit(None, ProcessExited(1, "boom\n", False))
     assert title == "Claude Code stopped" and "boom" in text and "Ctrl+R" in text
+
+
+@pytest.mark.parametrize("stderr", [CHANGED, "Host key verification failed.\n", "Permission denied (publickey).\n",
+                                    "ssh: connect to host box port 22: Connection refused\n", ""])
+def test_a_command_line_run_gets_advice_for_a_command(stderr: str) -> None:
+    fault = diagnose(255, stderr, BOX, interactive=False)
+    assert fault is not None and "Ctrl+R" not in fault.text
+    assert "un the command again" in fault.text

@@ -1,13 +1,15 @@
 """The remote argv: ssh options, destination parsing, and quoting for the remote shell.
 
-The quoting tests run the built command through a real `sh -c` (what sshd does with it), so what
-the "remote" program receives is compared with what it was given, word for word.
+The quoting tests run the built command through a real login shell's ``-c`` (what sshd does with
+it) — sh, and fish, tcsh and csh where installed (`.ci/run` installs them) — so what the "remote"
+program receives is compared with what it was given, word for word.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +21,7 @@ from claude_tui.transport.ssh import (
     REMOTE_MARK,
     SshSetupError,
     SshTarget,
-    env_preamble,
+    cli_command,
     parse_destination,
     remote_command,
     remote_launch,
@@ -27,60 +29,92 @@ from claude_tui.transport.ssh import (
 )
 
 NASTY = ["plain", "two words", "it's", 'say "hi"', "$HOME", "`id`", "$(id)", "a;b", "back\\slash", "*", "",
-         "new\nline", "ünï", "-dash", "~"]
+         "new\nline", "ünï", "-dash", "~", "two\\\\back", "!!", "it\\'s"]
 
 ECHO = "import json, os, sys; print(json.dumps({'argv': sys.argv[1:], 'cwd': os.getcwd(), " \
        "'env': {k: v for k, v in os.environ.items() if k.startswith('CT_')}, 'stdin': sys.stdin.read()}))"
 
 
-def run_remote(command: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    # sshd runs the command string with the login shell's -c; here sh stands in for it.
-    return subprocess.run(["sh", "-c", command], input=stdin, capture_output=True, timeout=30)
+LOGIN_SHELLS = ["sh", "bash", "dash", "zsh", "fish", "tcsh", "csh"]
 
 
-def test_every_word_arrives_as_it_was(tmp_path: Path) -> None:
+def login_shell(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        if name in ("sh", "fish", "tcsh"):  # .ci/run installs fish and tcsh: CI must run these
+            pytest.fail(f"{name} is not installed (apt-get install -y fish tcsh)", pytrace=False)
+        pytest.skip(f"{name} is not installed")
+    return path
+
+
+def run_remote(command: str | object, stdin: bytes = b"", shell: str = "sh") -> subprocess.CompletedProcess[bytes]:
+    """sshd runs the command string with the login shell's -c; here ``shell`` stands in for it."""
+    from claude_tui.transport.ssh import RemoteCommand
+
+    if isinstance(command, RemoteCommand):
+        command, stdin = command.command, command.stdin + stdin
+    assert isinstance(command, str)
+    return subprocess.run([login_shell(shell), "-c", command], input=stdin, capture_output=True, timeout=30,
+                          env={**os.environ, "HOME": os.environ.get("HOME", "/root")})
+
+
+@pytest.mark.parametrize("shell", LOGIN_SHELLS)
+def test_every_word_arrives_as_it_was(tmp_path: Path, shell: str) -> None:
     odd_dir = tmp_path / "dir with 'quote' and $x"
     odd_dir.mkdir()
-    command = remote_command([sys.executable, "-c", ECHO, *NASTY], cwd=str(odd_dir))
-    result = run_remote(command, env_preamble({}) + b"line one\nline two\n")
+    env = {"CT_KEY": "sk-secret value $HOME 'q' `x` \\ !! \nsecond line", "CT_EMPTY": ""}
+    command = cli_command([sys.executable, "-c", ECHO, *NASTY], cwd=str(odd_dir), env=env)
+    assert "sk-secret" not in command.command and "two words" not in command.command  # `ps` there shows these
+    result = run_remote(command, b"line one\nline two\n", shell)
     assert result.returncode == 0, result.stderr
     seen = json.loads(result.stdout)
     assert seen["argv"] == NASTY
     assert os.path.realpath(seen["cwd"]) == os.path.realpath(odd_dir)
-    assert seen["stdin"] == "line one\nline two\n"  # the preamble is consumed, the rest is the CLI's
+    assert seen["env"] == env
+    assert seen["stdin"] == "line one\nline two\n"  # the script is consumed to the byte, the rest is the CLI's
 
 
-def test_env_is_exported_from_the_preamble_not_argv() -> None:
-    env = {"CT_KEY": "sk-secret value $HOME 'q' `x`", "CT_EMPTY": ""}
-    command = remote_command([sys.executable, "-c", ECHO])
-    assert "sk-secret" not in command  # argv shows in `ps` on the remote
-    result = run_remote(command, env_preamble(env))
+@pytest.mark.parametrize("shell", LOGIN_SHELLS)
+def test_a_read_script_runs_under_any_login_shell(shell: str) -> None:
+    result = run_remote(remote_command('printf "%s|" "$#" "$@"', ["a b", "it's", "$HOME", "x\\y", "!x", "l\nm"]),
+                        shell=shell)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["env"] == env
+    assert result.stdout.decode() == "6|a b|it's|$HOME|x\\y|!x|l\nm|"
+
+
+def test_the_command_line_is_the_same_words_for_every_shell() -> None:
+    command = cli_command(["claude", "--model", "it's $x"], cwd="/srv/a b").command
+    quoted = command[command.index("'") + 1:command.rindex("'")]
+    assert command.count("'") == 2 and not set(quoted) & set("'\\!\n")
+    assert command.startswith("exec sh -c ")
+
+
+def test_a_script_cut_short_runs_nothing(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    command = remote_command(f"touch {marker}\necho done")
+    cut = command.stdin[:-3]  # the channel dropped before the end
+    result = subprocess.run(["sh", "-c", command.command.replace(f"count={len(command.stdin)}", f"count={len(cut)}")],
+                            input=cut, capture_output=True, timeout=30)
+    assert result.returncode != 0 and not marker.exists()
 
 
 @pytest.mark.parametrize("name", ["1ABC", "A-B", "A B", "A=B", ""])
 def test_bad_env_names_are_refused(name: str) -> None:
     with pytest.raises(SshSetupError):
-        env_preamble({name: "x"})
-
-
-def test_env_values_with_line_breaks_are_refused() -> None:
-    with pytest.raises(SshSetupError, match="line break"):
-        env_preamble({"CT_X": "a\nb"})
+        remote_command("true", env={name: "x"})
 
 
 def test_missing_directory_and_missing_claude_say_so(tmp_path: Path) -> None:
-    result = run_remote(remote_command([sys.executable, "-c", ECHO], cwd=str(tmp_path / "nope")), b"\n")
+    result = run_remote(cli_command([sys.executable, "-c", ECHO], cwd=str(tmp_path / "nope")))
     assert result.returncode == 97
     assert REMOTE_MARK.encode() in result.stderr and b"nope" in result.stderr
-    result = run_remote(remote_command(["no-such-claude-binary", "--x"]), b"\n")
+    result = run_remote(cli_command(["no-such-claude-binary", "--x"]))
     assert result.returncode == 98
     assert b"no-such-claude-binary' was not found on the remote PATH" in result.stderr
 
 
 def test_remote_exit_status_is_the_clis() -> None:
-    result = run_remote(remote_command([sys.executable, "-c", "import sys; sys.exit(7)"]), b"\n")
+    result = run_remote(cli_command([sys.executable, "-c", "import sys; sys.exit(7)"]))
     assert result.returncode == 7
 
 
@@ -89,11 +123,11 @@ def test_closing_stdin_ends_a_cli_that_ignores_eof(tmp_path: Path) -> None:
     marker = tmp_path / "pid"
     stubborn = f"import os, signal, time; open({str(marker)!r}, 'w').write(str(os.getpid())); " \
                "signal.signal(signal.SIGTERM, signal.SIG_DFL); time.sleep(120)"
-    command = remote_command([sys.executable, "-c", stubborn])
-    proc = subprocess.Popen(["setsid", "sh", "-c", command], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+    command = cli_command([sys.executable, "-c", stubborn])
+    proc = subprocess.Popen(["setsid", "sh", "-c", command.command], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     assert proc.stdin is not None
-    proc.stdin.write(b"\n")
+    proc.stdin.write(command.stdin)
     proc.stdin.flush()
     for _ in range(200):
         if marker.exists() and marker.read_text():
@@ -130,12 +164,13 @@ def test_launch_carries_the_cli_argv_and_not_the_local_env(tmp_path: Path) -> No
     launch = remote_launch(opts, SshTarget("box"), sockets=tmp_path, base_env={"SSH_AUTH_SOCK": "/a", "CLAUDECODE": "1"})
     assert launch.env == {"SSH_AUTH_SOCK": "/a"}  # ssh gets ours; the CLI gets only what we send
     assert launch.cwd is None
-    command = launch.argv[-1]
-    assert "'/srv/other dir'" in command and "/opt/claude" in command and "/srv/app" in command
-    assert b"ANTHROPIC_API_KEY=sk-1\n" in launch.preamble
-    assert b"CLAUDE_CODE_ENABLE_TODO_TOOLS=1\n" in launch.preamble
-    assert launch.preamble.endswith(b"\n\n")
-    assert "PATH=" not in launch.preamble.decode()
+    assert launch.argv[-1].startswith("exec sh -c ") and "/srv" not in launch.argv[-1]
+    script = launch.preamble.decode()
+    assert "'/srv/other dir'" in script and "/opt/claude" in script and "/srv/app" in script
+    assert "export ANTHROPIC_API_KEY=sk-1\n" in script
+    assert "export CLAUDE_CODE_ENABLE_TODO_TOOLS=1\n" in script
+    assert f"count={len(launch.preamble)}" in launch.argv[-1]
+    assert "PATH=" not in script
 
 
 @pytest.mark.parametrize(("text", "dest", "port"), [
