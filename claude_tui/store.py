@@ -84,8 +84,12 @@ class PromptHistory:
 class DraftStore:
     """The unsent prompt, saved so that a crash or restart loses nothing."""
 
-    def __init__(self, cwd: Path, root: Path | None = None) -> None:
-        self.path = (root or paths.data_path()) / "drafts" / f"{_project_key(cwd)}.txt"
+    def __init__(self, cwd: Path, root: Path | None = None, slot: int = 0) -> None:
+        # Several tabs in one directory each keep their own draft: slot 0 is the first tab's (the
+        # file a single session always used), the others get `<project>.<slot>.txt`.
+        suffix = f".{slot}" if slot else ""
+        self.path = (root or paths.data_path()) / "drafts" / f"{_project_key(cwd)}{suffix}.txt"
+        self.slot = slot
 
     def load(self) -> str:
         try:

@@ -134,14 +134,16 @@ class ClaudeTuiApp(App[None]):
         `new_tab`: beside the others; else in place of the active tab, whose CLI is closed first.
         The screens above the chat (help, what-changed, a dialog of the CLI that ends) go with it.
         """
-        session = ChatSession(options, conversation, self.debug_log)
         screen = self.chat_screen
+        old = screen.active_view if screen is not None else None
+        staying = [s for s in self.sessions if new_tab or old is None or s is not old.session]
+        session = ChatSession(options, conversation, self.debug_log,
+                              taken_drafts=[s.drafts.path for s in staying])
         if screen is None:
             await self.push_screen(ChatScreen(self, session))
             return
         while self.screen is not screen:
             await self.pop_screen()
-        old = screen.active_view
         if new_tab or old is None:
             await screen.add_tab(session)
             return

@@ -196,3 +196,32 @@ async def test_quit_with_turns_running_in_two_tabs_asks_once_naming_them(tmp_pat
         await wait_for(pilot, lambda: not app.is_running or all(not pid_alive(pid) for pid in pids if pid),
                        what="both CLIs stopped")
     assert all(not pid_alive(pid) for pid in pids if pid)
+
+
+async def test_two_tabs_in_one_directory_keep_their_own_drafts(tmp_path: Path) -> None:
+    """A new tab opens with an empty prompt (not a copy of the other tab's draft); each tab's
+    draft is saved on its own, and the next run's first tab gets the first tab's back."""
+    from claude_tui.ui.widgets.composer import Composer
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(chat(app).session), what="the first CLI ready")
+        first = chat(app)
+        await pilot.press(*"first draft")
+        first.save_draft()
+        first_file = first.session.drafts.path
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: len(views(app)) == 2, what="the second tab")
+        second = views(app)[1]
+        await pilot.pause()
+        assert second.query_one(Composer).prompt.text == "", "the new tab starts with its own, empty, prompt"
+        await pilot.press(*"second draft")
+        second.save_draft()
+        assert second.session.drafts.path != first_file
+        assert first_file.read_text() == "first draft" and second.session.drafts.path.read_text() == "second draft"
+        await app.shutdown()
+    again = make_app(tmp_path)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: chat(again).query_one(Composer).prompt.text == "first draft",
+                       what="the first tab's draft restored")
+        await again.shutdown()

@@ -12,6 +12,7 @@ import itertools
 import time
 from dataclasses import replace
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 from textual.message_pump import MessagePump
@@ -44,7 +45,7 @@ def fresh_options(base: CliOptions, *, resume: str | None = None, fork: bool = F
 
 class ChatSession:
     def __init__(self, options: CliOptions, conversation: Conversation | None = None,
-                 debug_log: Path | None = None, *, name: str = "") -> None:
+                 debug_log: Path | None = None, *, name: str = "", taken_drafts: Iterable[Path] = ()) -> None:
         self.tab_id = f"tab-{next(_tab_ids)}"
         """Stable for the session's life: its view's widget id and what the tab bar returns."""
         self.name = name
@@ -57,6 +58,9 @@ class ChatSession:
             cwd = Path(f"/ssh-{options.ssh.label}") / (options.cwd or ".").lstrip("/")
         self.history = PromptHistory(cwd)
         self.drafts = DraftStore(cwd)
+        taken = set(taken_drafts)  # the draft files of the other open tabs: one file, one tab
+        while self.drafts.path in taken:
+            self.drafts = DraftStore(cwd, slot=self.drafts.slot + 1)
         self.permissions = PermissionQueue()
         self.connection = CliConnection(options, debug_log)
         self.turn_started_at: float | None = None

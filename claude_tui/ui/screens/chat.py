@@ -183,6 +183,8 @@ class ChatScreen(Screen[None]):
         active = self.active_view
         # Hidden with one tab: a single session looks as it always did.
         self.set_class(len(views) > 1, "-several-tabs")
+        # On the app too: a waiting dialog (a screen of its own) keeps clear of the tab bar's row.
+        self.app.set_class(len(views) > 1, "-several-tabs")
         bar.tabs = tuple(view.session.summary() for view in views)
         bar.active = active.id or "" if active is not None else ""
 
