@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from collections.abc import Iterable
 from typing import Any
 
 from textual.message_pump import MessagePump
