@@ -1,8 +1,9 @@
 """Every open tab on one screen: state, cost, last activity, where it runs and what it waits for.
 
 Up/Down move, Enter dismisses with the chosen tab's id (the opener switches to it), Esc closes
-with None. The screen draws `TabSummary` values only; the opener may set `tabs` again while it
-is open (a tab finished, a question arrived) and the cursor stays on the same tab.
+with None. The app opens it (`open_overview`) from its key and the palette. The screen draws
+`TabSummary` values only; the opener may set `tabs` again while it is open (a tab finished, a
+question arrived) and the cursor stays on the same tab.
 """
 
 from __future__ import annotations
@@ -28,9 +29,6 @@ from textual.widgets import DataTable, Static
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.ui.tab_summary import TabState, TabSummary
 from claude_tui.ui.widgets.tab_layout import GLYPHS, cost_label, state_role
-
-OVERVIEW_KEY = "ctrl+backslash"
-"""Suggested key (free in the chat screen, the app and the prompt); the opener binds it."""
 
 _STATE_WORDS = {
     TabState.STARTING: "starting",
