@@ -155,13 +155,15 @@ async def measure_switch(messages: int, switches: int) -> dict[str, float]:
         for turn in range(switches):
             key, marker = ("alt+1", "tabaendx") if turn % 2 == 0 else ("alt+2", "tabbendx")
             watch.expect(marker)
-            cpu0, start = time.process_time(), time.perf_counter()
+            cpu0, start = time.thread_time(), time.perf_counter()
             await pilot.press(key)
             await wait_until(lambda marker=marker: watch.wanted[marker] is not None,  # type: ignore[misc]
                              f"{marker} painted after {key}", 10)
             times.append(watch.wanted[marker] - start)  # type: ignore[operator]
-            cpu.append(time.process_time() - cpu0)  # the switch's own work, whatever else the machine runs
-            await pilot.pause(0.05)
+            await pilot.pause(0.3)  # what the switch still does after its first frame counts as its work too
+            # The event loop's own work (its thread's CPU), whatever else the machine runs; less the
+            # pause's idle wake-ups, which are negligible (no timer runs in idle tabs).
+            cpu.append(time.thread_time() - cpu0)
     return {"median_s": statistics.median(times), "p95_s": percentile(times, 0.95), "max_s": max(times),
             "cpu_median_s": statistics.median(cpu), "switches": len(times), "messages": messages}
 
@@ -284,8 +286,8 @@ def main() -> int:
                   "key -> the new tab painted:")
             print(f"  median {switch['median_s'] * 1000:.1f} ms, p95 {switch['p95_s'] * 1000:.1f} ms, "
                   f"max {switch['max_s'] * 1000:.1f} ms (budget {BUDGET_SWITCH_S * 1000:.0f} ms; "
-                  f"p95 {switch['p95_s'] / BUDGET_SWITCH_S:.2f}x); CPU per switch, median "
-                  f"{switch['cpu_median_s'] * 1000:.1f} ms")
+                  f"p95 {switch['p95_s'] / BUDGET_SWITCH_S:.2f}x)")
+            print(f"  the event loop's CPU per switch, until it settles: median {switch['cpu_median_s'] * 1000:.1f} ms")
         ok = ok and switch["p95_s"] <= BUDGET_SWITCH_S
     if ns.only in (None, "typing"):
         typing = results["typing"] = asyncio.run(measure_typing(ns.rate, ns.keys, 0.03))

@@ -13,6 +13,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -45,26 +46,75 @@ async def shoot(name: str, feeds: list[tuple[str, str, str | None]], size: tuple
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.3)
         screen = app.chat
-        screen.conversation.status.activity = Activity.IDLE
-        for prompt, scenario, stop in feeds:
-            if prompt:
-                await screen.show_changes(screen.conversation.add_user_prompt(prompt))
-            for line in recorded(scenario):
-                message = decode_line(line.replace(RECORDED, str(cwd)))
-                kind = type(message).__name__
-                # Finished turns are shown without their (answered) dialogs.
-                if kind == "ControlResponse" or (stop is None and kind in ("ControlRequest", "ControlCancelRequest")):
-                    continue
-                await screen.show_changes(screen.conversation.apply(message))
-                if stop and stop in line:
-                    break
-            await pilot.pause(0.2)
+        assert screen is not None
+        screen.session.conversation.status.activity = Activity.IDLE
+        await feed(pilot, screen, feeds, cwd)
         await pilot.pause(0.8)  # previews are computed in a worker
         for key in keys:
             await pilot.press(key)
             await pilot.pause(0.2)
         app.save_screenshot(str(OUT / f"{name}.svg"))
     print("wrote", OUT / f"{name}.svg")
+
+
+async def feed(pilot: Any, view: Any, feeds: list[tuple[str, str, str | None]], cwd: Path) -> None:
+    """Play each recording into `view` (a tab) the way its CLI's messages arrive."""
+    for prompt, scenario, stop in feeds:
+        if prompt:
+            await view.show_changes(view.session.prompt_sent(prompt))
+        for line in recorded(scenario):
+            message = decode_line(line.replace(RECORDED, str(cwd)))
+            kind = type(message).__name__
+            # Finished turns are shown without their (answered) dialogs.
+            if kind == "ControlResponse" or (stop is None and kind in ("ControlRequest", "ControlCancelRequest")):
+                continue
+            await view.show_changes(view.session.apply([message]))
+            if stop and stop in line:
+                break
+        await pilot.pause(0.2)
+
+
+async def tabs() -> None:
+    """Four tabs: the one in view idle, one streaming, one whose Bash call waits for you (marked),
+    one still starting; then the overview (Alt+O) over them."""
+    from claude_tui.ui.chat.session import fresh_options
+
+    cwd = project()
+    app = ClaudeTuiApp(CliOptions(cwd=str(cwd), command=INERT_CLI), Config(typeahead_guard_ms=0))
+    app.animation_level = "none"
+    async with app.run_test(size=(140, 42)) as pilot:
+        await pilot.pause(0.3)
+        first = app.chat
+        assert first is not None
+        first.session.conversation.status.activity = Activity.IDLE
+        await feed(pilot, first, [("kw:think what is the answer?", "thinking", None),
+                                  ("kw:edit the file", "edit-allow", None)], cwd)
+        first.session.name = "refactor the parser"
+        plans = [("tests", [("kw:bash run the tests", "bash-allow", '"can_use_tool"')]),
+                 ("release notes", [("kw:longstream write the notes", "long-stream", "token163 ")]),
+                 ("", [])]
+        opened = []
+        for name, _ in plans:
+            await app.open_session(fresh_options(app.options), new_tab=True)
+            view = app.chat
+            assert view is not None
+            view.session.name = name
+            opened.append(view)
+        screen = app.chat_screen
+        assert screen is not None
+        screen.activate(first)
+        # The others work in the background: the Bash call's dialog waits in its tab, which is marked.
+        for view, (_, feeds) in zip(opened, plans):
+            if feeds:
+                view.session.conversation.status.activity = Activity.IDLE
+                await feed(pilot, view, feeds, cwd)
+        await pilot.pause(1.0)
+        app.save_screenshot(str(OUT / "tabs.svg"))
+        print("wrote", OUT / "tabs.svg")
+        await pilot.press("alt+o")
+        await pilot.pause(0.5)
+        app.save_screenshot(str(OUT / "overview.svg"))
+        print("wrote", OUT / "overview.svg")
 
 
 async def browser() -> None:
@@ -91,6 +141,7 @@ async def main() -> None:
     await shoot("question", [("kw:multiq please", "ask-multi", '"can_use_tool"')])
     await shoot("sidebar", [("kw:tasks do the work", "tasks", None), ("kw:agent go", "subagent", None)])
     await browser()
+    await tabs()
 
 
 if __name__ == "__main__":
