@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual import on
 from textual.app import App, ComposeResult
 from textual.geometry import Region
@@ -103,7 +105,9 @@ async def test_names_that_look_like_markup_or_controls_stay_inert() -> None:
         assert app.is_running
 
 
-async def test_the_spinner_turns_with_frame_only_while_a_tab_streams() -> None:
+async def test_the_spinner_turns_with_frame_only_while_a_tab_streams(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    now = [100.0]
+    monkeypatch.setattr(TabBar, "clock", staticmethod(lambda: now[0]))
     app = BarApp((TabSummary("s", "busy", TabState.STREAMING), TabSummary("i", "calm", TabState.IDLE)), "s")
     async with app.run_test(size=(80, 10)) as pilot:
         app.animation_level = "full"
@@ -114,12 +118,22 @@ async def test_the_spinner_turns_with_frame_only_while_a_tab_streams() -> None:
         await pilot.pause()
         after = line(bar)
         assert before != after and before.replace("⠋", "⠙") == after
+        # News 100 times a second turns it at most SPIN_HZ times a second, one frame per turn.
+        for _ in range(10):
+            bar.frame += 1
+        await pilot.pause()
+        assert line(bar) == after
+        now[0] += 1 / TabBar.SPIN_HZ
+        bar.frame += 1
+        await pilot.pause()
+        assert line(bar) == before.replace("⠋", "⠹")
 
         refreshes: list[object] = []
         bar.tabs = (TabSummary("s", "busy", TabState.IDLE), TabSummary("i", "calm", TabState.IDLE))
         await pilot.pause()
         original = bar.refresh
         bar.refresh = lambda *a, **k: refreshes.append(a) or original(*a, **k)  # type: ignore[method-assign]
+        now[0] += 10
         bar.frame += 1
         await pilot.pause()
         assert refreshes == []  # idle: a tick draws nothing
@@ -134,6 +148,11 @@ async def test_equal_summaries_do_not_redraw_but_changes_do() -> None:
         original = bar.refresh
         bar.refresh = lambda *a, **k: refreshes.append(a) or original(*a, **k)  # type: ignore[method-assign]
         bar.tabs = tuple(TabSummary(t.tab_id, t.name, t.state, t.cost_usd, t.attention, pending=t.pending)
+                         for t in TABS)
+        await pilot.pause()
+        assert refreshes == []
+        # What the bar does not show (the session's news, every batch) draws nothing either.
+        bar.tabs = tuple(replace(t, last_activity=1234.5, pending="other", cost_usd=t.cost_usd * 1.00001)
                          for t in TABS)
         await pilot.pause()
         assert refreshes == []

@@ -4,12 +4,14 @@ State flows down: the screen sets `tabs` (one `TabSummary` per open session, in 
 `active`; the bar only draws them. Events flow up: a click posts `TabBar.Selected`. The bar
 never takes focus, so keys stay in the prompt.
 
-It has no timer of its own. An idle bar is drawn once per change; while a tab streams, whoever
-already ticks (the chat screen's 4 Hz tick) advances `frame` to turn the spinner.
+It has no timer of its own. An idle bar is drawn once per change of what it shows; while a tab
+streams, the owner bumps `frame` on news and the spinner turns (at most `SPIN_HZ` a second).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import events
@@ -64,12 +66,18 @@ class TabBar(Widget):
     TabBar > .tab-bar--exited { color: $text-disabled; }
     """
 
-    tabs: reactive[tuple[TabSummary, ...]] = reactive(())
-    """Every open tab, in order. Summaries are frozen values: setting an equal tuple draws nothing."""
+    tabs: var[tuple[TabSummary, ...]] = var(())
+    """Every open tab, in order. The bar redraws only when something it shows changes: a session
+    refreshes its summary on every batch from its CLI (`last_activity` moves), the bar need not."""
     active: reactive[str] = reactive("")
     """The `tab_id` of the tab in view."""
     frame: var[int] = var(0)
-    """The spinner's frame; the owner's existing tick advances it (the bar redraws only while a tab streams)."""
+    """Bumped by the owner on news (no timer here); the spinner turns at most `SPIN_HZ` times a
+    second, and only while a tab streams."""
+
+    SPIN_HZ: ClassVar[float] = 8.0
+    clock: ClassVar[Callable[[], float]] = staticmethod(time.monotonic)
+    """The spinner's clock (seconds). Tests replace it."""
 
     class Selected(Message):
         """A tab was clicked: show it (the bar does not change `active` itself)."""
@@ -87,15 +95,27 @@ class TabBar(Widget):
         super().__init__(id=id, classes=classes)
         self._spans: list[tuple[int, int, str]] = []
         """(start, end, tab_id) of each drawn tab, from the last render: what a click hits."""
+        self._spin = 0
+        """The spinner frame drawn: advances by one per turn shown, however often `frame` is bumped."""
+        self._spun_at = float("-inf")
+
+    def watch_tabs(self, old: tuple[TabSummary, ...], new: tuple[TabSummary, ...]) -> None:
+        if _drawn(old) != _drawn(new):
+            self.refresh()
 
     def watch_frame(self) -> None:
-        if any(summary.state is TabState.STREAMING for summary in self.tabs):
+        if not any(summary.state is TabState.STREAMING for summary in self.tabs):
+            return
+        now = type(self).clock()
+        if now - self._spun_at >= 1 / self.SPIN_HZ:  # a CLI batch can come 100 times a second
+            self._spun_at = now
+            self._spin += 1
             self.refresh()
 
     def _spinner(self) -> str:
         if self.is_attached and self.app.animation_level == "none":
             return ""  # the still glyph
-        return SPINNER[self.frame % len(SPINNER)]
+        return SPINNER[self._spin % len(SPINNER)]
 
     def render(self) -> Content:
         cells = lay_out(self.tabs, self.active, self.content_region.width, self._spinner())
@@ -136,6 +156,11 @@ class TabBar(Widget):
         tab_id = self.tab_at(offset.x) if offset is not None else None
         summary = next((s for s in self.tabs if s.tab_id == tab_id), None)
         self.tooltip = None if summary is None else describe(summary)
+
+
+def _drawn(tabs: tuple[TabSummary, ...]) -> tuple[tuple[object, ...], ...]:
+    """What the bar shows of each tab (the rest, like `last_activity`, is the overview's)."""
+    return tuple((t.tab_id, t.name, t.state, cost_label(t.cost_usd), t.attention) for t in tabs)
 
 
 def describe(summary: TabSummary) -> Content:
