@@ -146,9 +146,14 @@ async def measure_switch(messages: int, switches: int) -> dict[str, float]:
         watch.expect("tabaendx")
         await wait_until(lambda: watch.wanted["tabaendx"] is not None, "tab 1's last answer painted")
         watch.expect("tabbendx")
-        await app.open_session(CliOptions(cwd="/", command=INERT_CLI), long_conversation("tabb", messages),
-                               new_tab=True)
+        second = long_conversation("tabb", messages)
+        gc.collect()
+        rss_before = rss_mb()
+        await app.open_session(CliOptions(cwd="/", command=INERT_CLI), second, new_tab=True)
         await wait_until(lambda: watch.wanted["tabbendx"] is not None, "tab 2's last answer painted")
+        await pilot.pause(1.0)
+        gc.collect()
+        rss_tab = rss_mb() - rss_before  # the tab's widgets and caches (its conversation existed before)
         for view in views(app):
             view.session.conversation.status.activity = Activity.IDLE  # the inert CLI never says so
         await pilot.pause(1.0)
@@ -165,7 +170,8 @@ async def measure_switch(messages: int, switches: int) -> dict[str, float]:
             # pause's idle wake-ups, which are negligible (no timer runs in idle tabs).
             cpu.append(time.thread_time() - cpu0)
     return {"median_s": statistics.median(times), "p95_s": percentile(times, 0.95), "max_s": max(times),
-            "cpu_median_s": statistics.median(cpu), "switches": len(times), "messages": messages}
+            "cpu_median_s": statistics.median(cpu), "switches": len(times), "messages": messages,
+            "rss_tab_mb": rss_tab}
 
 
 # -- typing while another tab streams ----------------------------------------------------------
@@ -288,6 +294,8 @@ def main() -> int:
                   f"max {switch['max_s'] * 1000:.1f} ms (budget {BUDGET_SWITCH_S * 1000:.0f} ms; "
                   f"p95 {switch['p95_s'] / BUDGET_SWITCH_S:.2f}x)")
             print(f"  the event loop's CPU per switch, until it settles: median {switch['cpu_median_s'] * 1000:.1f} ms")
+            print(f"  RSS the second tab added to claude-tui (its view of {ns.messages:,} messages): "
+                  f"{switch['rss_tab_mb']:.1f} MB")
         ok = ok and switch["p95_s"] <= BUDGET_SWITCH_S
     if ns.only in (None, "typing"):
         typing = results["typing"] = asyncio.run(measure_typing(ns.rate, ns.keys, 0.03))
