@@ -5,7 +5,8 @@ this one looks only at what the terminal shows, the tab bar included, and at the
 Ctrl+N opens a second tab (a second CLI in the same directory); both get a prompt and both
 answer in their own tab. A Bash call in the tab that is *not* in view opens its dialog there:
 the tab bar marks that tab, keys typed in the tab in view never answer it, and only switching
-to it, Tab and `y` approve it. Ctrl+Q then ends the app and both CLIs.
+to it, Tab and `y` approve it. The overview (Alt+O) lists both and Enter goes to one. Ctrl+Q then
+ends the app and both CLIs.
 
 Tabs are switched with Ctrl+PageUp / Ctrl+PageDown: tmux (like xterm and VTE terminals) sends
 Alt+1 as ESC 1, which Textual reads as the macOS Option+1 character "¡", not as alt+1.
@@ -90,6 +91,16 @@ def test_two_real_clis_in_two_tabs(tmux: Tmux, claude_bin: Path, e2e_env: dict[s
         tmux.keys("C-NPage")
         screen = tmux.wait_screen(lambda s: "You said: kw:plain hello from tab two" in s, "tab two again")
         assert DONE_TEXT.strip() not in screen
+
+        # The overview (Alt+O: Esc o, which Textual reads as alt+o): both tabs, the cursor on the
+        # one in view; Up and Enter go to the first.
+        tmux.keys("M-o")
+        screen = tmux.wait_screen(lambda s: "Open tabs" in s and "kw:bash from tab one" in s, "the overview")
+        # Where each runs (a long path is cut with an ellipsis in its column).
+        assert "kw:plain hello from tab two" in screen and str(project_dir)[:30] in screen
+        tmux.keys("Up")
+        tmux.keys("Enter")
+        screen = tmux.wait_screen(lambda s: "Open tabs" not in s and DONE_TEXT.strip() in s, "tab one from the overview")
 
         tmux.keys("C-q")
         deadline = time.monotonic() + 20
