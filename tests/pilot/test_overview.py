@@ -139,3 +139,17 @@ def test_where_label_shortens_home_for_local_sessions_only(monkeypatch) -> None:
     assert where_label(TabSummary("a", "a", cwd="/home/me/src")) == "~/src"
     assert where_label(TabSummary("a", "a", cwd="/home/meat")) == "/home/meat"
     assert where_label(TabSummary("a", "a", cwd="/home/me/src", host="box")) == "box:/home/me/src"
+
+
+async def test_a_digit_goes_straight_to_that_tab_and_one_past_the_last_does_nothing() -> None:
+    """Alt+O then a digit: the way to a tab by number in terminals where Alt+1 arrives as "¡"."""
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.open(active="one")
+        await opened(pilot, screen)
+        await pilot.press("4")
+        await pilot.pause()
+        assert app.screen is screen and not app.results, "no fourth tab: the overview stays"
+        await pilot.press("3")
+        await wait_for(pilot, lambda: app.results, what="a result")
+        assert app.results == ["three"]

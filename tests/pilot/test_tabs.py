@@ -225,3 +225,24 @@ async def test_two_tabs_in_one_directory_keep_their_own_drafts(tmp_path: Path) -
         await wait_for(pilot, lambda: chat(again).query_one(Composer).prompt.text == "first draft",
                        what="the first tab's draft restored")
         await again.shutdown()
+
+
+async def test_the_open_overview_follows_a_tab_that_starts_waiting(tmp_path: Path) -> None:
+    """The overview is open on tab 1 while tab 2's CLI asks: its row turns to "waiting" live."""
+    from claude_tui.ui.screens.overview import OverviewScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        first, second = await open_two(pilot, app)
+        await pilot.press("ctrl+pageup")
+        await wait_for(pilot, lambda: app.chat is first, what="back on tab 1")
+        await pilot.press("alt+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, OverviewScreen), what="the overview")
+        overview = app.screen
+        assert isinstance(overview, OverviewScreen)
+        assert overview.tabs[1].state is TabState.IDLE
+        await second.send_prompt("kw:bash run it")  # tab 2's CLI asks while the overview is open
+        await wait_for(pilot, lambda: overview.tabs[1].state is TabState.WAITING, what="tab 2 waiting, live")
+        await pilot.press("2")
+        await wait_for(pilot, lambda: app.chat is second, what="tab 2 by its digit")
+        await app.shutdown()

@@ -7,6 +7,8 @@ open, so a single session looks exactly as it always did.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -17,6 +19,9 @@ from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.tab_summary import TabSummary
 from claude_tui.ui.widgets.tab_bar import TabBar
+
+if TYPE_CHECKING:
+    from claude_tui.ui.screens.overview import OverviewScreen
 
 
 class ChatScreen(Screen[None]):
@@ -36,6 +41,8 @@ class ChatScreen(Screen[None]):
         super().__init__()
         self.host = host
         self._first = session
+        self._overview: OverviewScreen | None = None
+        """The overview while it is open: kept current as the tabs change."""
 
     def compose(self) -> ComposeResult:
         yield TabBar(id="tab-bar")
@@ -168,8 +175,8 @@ class ChatScreen(Screen[None]):
 
         active = self.active_view
         if active is not None:
-            open_overview(self.app, self.summaries(), active.id or "",
-                          lambda tab_id: self.activate_id(tab_id) if tab_id else None)
+            self._overview = open_overview(self.app, self.summaries(), active.id or "",
+                                           lambda tab_id: self.activate_id(tab_id) if tab_id else None)
 
     def cycle(self, delta: int) -> None:
         views, active = self.views, self.active_view
@@ -187,6 +194,11 @@ class ChatScreen(Screen[None]):
         self.app.set_class(len(views) > 1, "-several-tabs")
         bar.tabs = tuple(view.session.summary() for view in views)
         bar.active = active.id or "" if active is not None else ""
+        if self._overview is not None:
+            if self._overview.is_attached:  # open: it shows the states as they change
+                self._overview.tabs = bar.tabs
+            else:
+                self._overview = None
 
     def summaries(self) -> tuple[TabSummary, ...]:
         return tuple(view.session.summary() for view in self.views)

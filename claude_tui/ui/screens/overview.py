@@ -207,7 +207,13 @@ class OverviewScreen(ModalScreen[str | None]):
     }
     OverviewScreen #overview-keys { color: $text-muted; margin-top: 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close", id="overview.close")]
+    # Digits jump straight to a tab: Alt+1…9 reach the app only in terminals that report Alt as a
+    # modifier (kitty's protocol); tmux, xterm and GNOME Terminal send Esc 1, which Textual reads as
+    # "¡". Alt+O then a digit works everywhere.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="overview.close"),
+        *(Binding(str(n), f"pick({n})", f"Tab {n}", show=False) for n in range(1, 10)),
+    ]
     AUTO_FOCUS = "#overview-table"
 
     tabs: reactive[tuple[TabSummary, ...]] = reactive((), init=False)
@@ -229,7 +235,8 @@ class OverviewScreen(ModalScreen[str | None]):
             box.border_title = Content("Open tabs")
             yield OverviewTable(self._now, id="overview-table")
             yield Static(Content.assemble(("↑↓", "bold"), " Move    ", ("Enter", "bold"), " Switch to the tab    ",
-                                          ("Esc", "bold"), " Close"), id="overview-keys")
+                                          ("1…9", "bold"), " Go to tab N    ", ("Esc", "bold"), " Close"),
+                         id="overview-keys")
 
     def on_mount(self) -> None:
         self._table.show(self.tabs, self.active, None)
@@ -253,6 +260,10 @@ class OverviewScreen(ModalScreen[str | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_pick(self, number: int) -> None:
+        if 1 <= number <= len(self.tabs):
+            self.dismiss(self.tabs[number - 1].tab_id)
 
 
 def open_overview(app: App[object], tabs: Iterable[TabSummary], active: str,
