@@ -46,7 +46,6 @@ from claude_tui.ui.widgets.select_bar import SelectBar
 from claude_tui.ui.widgets.sidebar import TaskSidebar
 from claude_tui.ui.widgets.status_bar import StatusBar
 
-
 ROW_CSS = """
 #main {
     height: 1fr;
