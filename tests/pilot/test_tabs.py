@@ -196,3 +196,28 @@ async def test_quit_with_turns_running_in_two_tabs_asks_once_naming_them(tmp_pat
         await wait_for(pilot, lambda: not app.is_running or all(not pid_alive(pid) for pid in pids if pid),
                        what="both CLIs stopped")
     assert all(not pid_alive(pid) for pid in pids if pid)
+
+
+async def test_a_new_tab_in_another_directory_runs_there(tmp_path: Path) -> None:
+    from claude_tui.ui.screens.tab_directory import TabDirectoryScreen
+
+    other = tmp_path / "other"
+    other.mkdir()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(chat(app).session), what="the first CLI ready")
+        first = chat(app)
+        app.action_new_tab_elsewhere()
+        await wait_for(pilot, lambda: isinstance(app.screen, TabDirectoryScreen) and app.screen.query("#tab-directory"),
+                       what="the directory prompt")
+        field = app.screen.query_one("#tab-directory")
+        field.value = "missing"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        assert isinstance(app.screen, TabDirectoryScreen), "not a directory: it stays and says why"
+        field.value = str(other)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(views(app)) == 2 and ready(views(app)[1].session), what="the new tab")
+        second = views(app)[1]
+        assert Path(second.session.options.cwd or "").resolve() == other.resolve()
+        assert Path(first.session.options.cwd or "").resolve() == tmp_path.resolve()
+        await app.shutdown()
