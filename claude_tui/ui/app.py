@@ -379,6 +379,19 @@ class ClaudeTuiApp(App[None]):
         self.run_worker(self.open_session(fresh_options(self.options), new_tab=True), group="tabs",
                         exit_on_error=False)
 
+    def action_new_tab_elsewhere(self) -> None:
+        """The palette: a fresh session in a new tab, in a directory you type (this machine only)."""
+        from claude_tui.ui.screens.tab_directory import TabDirectoryScreen
+
+        base = Path(self.options.cwd or ".").resolve()
+
+        def chosen(directory: Path | None) -> None:
+            if directory is not None:
+                self.run_worker(self.open_session(fresh_options(self.options, cwd=str(directory)), new_tab=True),
+                                group="tabs", exit_on_error=False)
+
+        self.push_screen(TabDirectoryScreen(base), chosen)
+
     def action_switch_tab(self, number: int) -> None:
         screen = self.chat_screen
         if screen is not None and 1 <= number <= len(screen.views):

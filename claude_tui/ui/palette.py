@@ -89,6 +89,11 @@ def tab_commands(chat: ChatView) -> list[Command]:
 
     commands = [
         Command("New tab", run("new_tab"), "A fresh session beside this one, same directory (Ctrl+N)", True),
+    ]
+    if chat.session.options.ssh is None:  # a directory on this machine (over ssh: Open session on HOST)
+        commands.append(Command("New tab in another directory…", run("new_tab_elsewhere"),
+                                "A fresh session beside this one, in a directory you type", True))
+    commands += [
         Command("Resume a session in a new tab…", run("open_sessions_in_tab"),
                 "Browse past sessions; the one you pick opens beside this tab", True),
         Command("New tab in a git worktree…", partial(ask_worktree_session, app, cast(ChatHost, app), chat.session,

@@ -246,3 +246,28 @@ async def test_the_open_overview_follows_a_tab_that_starts_waiting(tmp_path: Pat
         await pilot.press("2")
         await wait_for(pilot, lambda: app.chat is second, what="tab 2 by its digit")
         await app.shutdown()
+
+
+async def test_a_new_tab_in_another_directory_runs_there(tmp_path: Path) -> None:
+    from claude_tui.ui.screens.tab_directory import TabDirectoryScreen
+
+    other = tmp_path / "other"
+    other.mkdir()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(chat(app).session), what="the first CLI ready")
+        first = chat(app)
+        app.action_new_tab_elsewhere()
+        await wait_for(pilot, lambda: isinstance(app.screen, TabDirectoryScreen) and app.screen.query("#tab-directory"),
+                       what="the directory prompt")
+        field = app.screen.query_one("#tab-directory")
+        field.value = "missing"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        assert isinstance(app.screen, TabDirectoryScreen), "not a directory: it stays and says why"
+        field.value = str(other)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(views(app)) == 2 and ready(views(app)[1].session), what="the new tab")
+        second = views(app)[1]
+        assert Path(second.session.options.cwd or "").resolve() == other.resolve()
+        assert Path(first.session.options.cwd or "").resolve() == tmp_path.resolve()
+        await app.shutdown()
