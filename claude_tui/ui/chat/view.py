@@ -118,7 +118,8 @@ class ChatView(Widget):
         self.session = session
         self.host = host
         config = host.config
-        self.log_widget = ChatLog(session.conversation.main, show_thinking=config.show_thinking, id="chat-log")
+        self.log_widget = ChatLog(session.conversation.main, show_thinking=config.show_thinking, id="chat-log",
+                                  project_dir=lambda: session.options.cwd or session.conversation.status.cwd or "")
         self.sidebar = TaskSidebar(session.conversation, mode=config.sidebar, id="sidebar")
         self.composer = Composer(history=session.history, id="composer")
         self.status_bar = StatusBar(id="status-bar")

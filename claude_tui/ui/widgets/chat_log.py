@@ -14,7 +14,7 @@ brings the window back to the tail, which the view then follows again.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rich.text import Text
@@ -60,7 +60,7 @@ def weight(item: Item) -> int:
     return max(1, len(text)) if isinstance(text, str) else _OTHER_WEIGHT
 
 
-def widget_for(item: Item, show_thinking: bool = False) -> Widget | None:
+def widget_for(item: Item, show_thinking: bool = False, project_dir: Callable[[], str] | None = None) -> Widget | None:
     if isinstance(item, UserItem):
         return UserPrompt(item)
     if isinstance(item, TextItem):
@@ -68,7 +68,7 @@ def widget_for(item: Item, show_thinking: bool = False) -> Widget | None:
     if isinstance(item, ThinkingItem):
         return ThinkingBlock(item, expanded=show_thinking)
     if isinstance(item, ToolItem):
-        return ToolCard(item)
+        return ToolCard(item, project_dir)
     if isinstance(item, NoteItem):
         if item.kind is NoteKind.LOCAL_COMMAND:
             return CommandOutput(item) if looks_like_markdown(item.text) else PlainCommandOutput(item)
@@ -115,9 +115,12 @@ class ChatLog(PlaceKeepingScroll):
     """
 
     def __init__(self, log: Log, *, max_mounted: int = 80, page: int = 40, show_thinking: bool = False,
-                 max_chars: int = MAX_MOUNTED_CHARS, id: str | None = None, classes: str | None = None) -> None:
+                 max_chars: int = MAX_MOUNTED_CHARS, id: str | None = None, classes: str | None = None,
+                 project_dir: Callable[[], str] | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.log_data = log
+        self.project_dir = project_dir
+        """The session's directory, now (tool cards show paths inside it relative to it); None: unknown."""
         self.max_mounted = max_mounted
         self.max_chars = max_chars
         self.page = page
@@ -172,7 +175,7 @@ class ChatLog(PlaceKeepingScroll):
         return sum(weight(item) for item in self.log_data.items[first:end])
 
     def _make(self, item: Item) -> Widget | None:
-        widget = widget_for(item, self.show_thinking)
+        widget = widget_for(item, self.show_thinking, self.project_dir)
         if widget is not None:
             self._widgets[item.id] = widget
         return widget

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.style import Style
@@ -119,9 +120,11 @@ class ToolCard(Vertical):
 
     can_focus = False
 
-    def __init__(self, item: ToolItem) -> None:
+    def __init__(self, item: ToolItem, project_dir: Callable[[], str] | None = None) -> None:
         super().__init__(classes="tool-card")
         self.item = item
+        self.project_dir = project_dir
+        """Its session's directory (not the app's: a background tab may run elsewhere)."""
         self.expanded = False
         self._started = time.monotonic()
         self._diff_shown = False
@@ -153,7 +156,7 @@ class ToolCard(Vertical):
             elapsed = item.elapsed_seconds if item.elapsed_seconds is not None else time.monotonic() - self._started
             text.append(f" {elapsed:.0f}s", style="dim")
         summary = tool_summary(item.name, item.input) if item.input else ""
-        cwd = str(getattr(getattr(self.app, "options", None), "cwd", "") or "") if self.is_attached else ""
+        cwd = self.project_dir() if self.project_dir is not None else ""
         if cwd and cwd != "/" and summary:
             # Paths inside the project read better relative to it.
             summary = summary.replace(cwd.rstrip("/") + "/", "")
