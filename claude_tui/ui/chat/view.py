@@ -251,8 +251,15 @@ class ChatView(Widget):
     @on(CliConnection.Events)
     async def _events(self, message: CliConnection.Events) -> None:
         message.stop()
-        if self.session.owns(message.connection):  # else the last lines of a process Ctrl+R replaced
-            await self.show_changes(self.session.apply(message.items))
+        if not self.session.owns(message.connection):
+            return  # the last lines of a process Ctrl+R replaced
+        # Item by item, each drawn before the next is applied: a change names a live item that later
+        # lines go on changing, so a batch applied first and drawn after drew "word0 word0 word1"
+        # (the widget made from the grown item, then the deltas appended to it again).
+        for item in message.items:
+            changes = self.session.apply([item])
+            if changes:
+                await self.show_changes(changes)
 
     @on(CliConnection.Ready)
     async def _ready(self, message: CliConnection.Ready) -> None:
