@@ -16,19 +16,15 @@ is replaced by a click action that names the address by number; the widget then 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import CodeBlock, Heading
 from rich.markdown import Markdown as RichMarkdown
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import Syntax, SyntaxTheme
 from textual.strip import Strip
 
+from claude_tui.ui.widgets.code_block import HighlightedCode
 from claude_tui.ui.widgets.safe_markdown import safe_parser
 
 _PARSER = safe_parser()
@@ -40,26 +36,11 @@ class LeftHeading(Heading):
     LEVEL_ALIGN = dict.fromkeys(Heading.LEVEL_ALIGN, "left")
 
 
-@lru_cache(maxsize=64)
-def _lexer(name: str) -> Lexer | str:
-    try:
-        return get_lexer_by_name(name, stripnl=False, ensurenl=True, tabsize=4)
-    except ClassNotFound:
-        return name  # Syntax shows it as plain text
-
-
-@lru_cache(maxsize=8)
-def _theme(name: str) -> SyntaxTheme:
-    return Syntax.get_theme(name)
-
-
 class FastCodeBlock(CodeBlock):
-    """A fenced block whose lexer and theme are looked up once per name, not once per block
-    (the look-up cost more than highlighting a short block)."""
+    """A fenced block drawn as Rich draws it, without a `Syntax` per block (see `code_block.py`)."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        code = str(self.text).rstrip()
-        yield Syntax(code, _lexer(self.lexer_name), theme=_theme(self.theme), word_wrap=True, padding=1)
+        yield HighlightedCode(str(self.text).rstrip(), self.lexer_name, self.theme)
 
 
 class InertMarkdown(RichMarkdown):
