@@ -18,6 +18,8 @@ and the first text is painted on the next frame.
 
 from __future__ import annotations
 
+import re
+
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -28,7 +30,7 @@ from textual.widget import Widget
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import TextItem
-from claude_tui.ui.widgets.markdown_lines import LinkTable, render_markdown
+from claude_tui.ui.widgets.markdown_lines import LinkTable, MarkdownPart, render_part
 from claude_tui.ui.widgets.safe_markdown import ask_to_open
 
 SEGMENT_CHARS = 1500
@@ -41,6 +43,7 @@ MAX_SHOWN = 256 * 1024
 """Characters of one answer rendered; the rest is counted, not laid out."""
 
 _FENCES = ("```", "~~~")
+_LIST_ITEM = re.compile(r"([-+*]|[0-9]{1,9}[.)])([ \t]|$)")
 
 
 class TextBuffer:
@@ -75,13 +78,14 @@ class Segmenter:
     it arrived (deltas of any size, or all at once), so a streamed answer ends segmented, and
     drawn, exactly as the finished message is.
 
-    Only complete lines are looked at, each once: a segment is sealed after a blank line that
-    ends at least `SEGMENT_CHARS // 2` characters in, outside a code fence; failing that, after
-    the first line ending `LINE_CUT_CHARS` in, outside a fence; failing that, hard at
-    `HARD_CUT_CHARS`.
+    Only complete lines are looked at, each once. A segment is sealed before a line that starts a
+    new block after a blank line (not indented, not a list item: those may continue the block
+    above, a loose list or an item's second paragraph), at least `SEGMENT_CHARS // 2` characters
+    in, outside a code fence; failing that, after the first line ending `LINE_CUT_CHARS` in,
+    outside a fence; failing that, hard at `HARD_CUT_CHARS`.
     """
 
-    __slots__ = ("sealed", "live", "_pos", "_fenced")
+    __slots__ = ("sealed", "live", "_pos", "_fenced", "_after_blank")
 
     def __init__(self) -> None:
         self.sealed: list[str] = []
@@ -90,26 +94,37 @@ class Segmenter:
         """Where the first line not yet looked at starts, in `live`."""
         self._fenced = False
         """Whether `live[:_pos]` leaves a code fence open."""
+        self._after_blank = False
+        """Whether the last line looked at was blank, outside a fence."""
 
     def feed(self, text: str) -> None:
         self.live += text
         while (cut := self._next_cut()) is not None:
             self.sealed.append(self.live[:cut])
-            self.live, self._pos, self._fenced = self.live[cut:], 0, False
+            self.live, self._pos, self._fenced, self._after_blank = self.live[cut:], 0, False, False
 
     def _next_cut(self) -> int | None:
         live = self.live
         while (end := live.find("\n", self._pos)) >= 0:
             start, self._pos = self._pos, end + 1
-            if start == end and start > 0 and not self._fenced and start > SEGMENT_CHARS // 2:
-                return min(end + 1, HARD_CUT_CHARS)  # a blank line: the paragraph break ends here
-            if live[start:end].lstrip().startswith(_FENCES):
+            line = live[start:end]
+            blank = not line.strip()
+            if (self._after_blank and not blank and start > SEGMENT_CHARS // 2 and not self._fenced
+                    and _starts_block(line)):
+                return min(start, HARD_CUT_CHARS)  # this line starts the next segment
+            self._after_blank = blank and not self._fenced
+            if line.lstrip().startswith(_FENCES):
                 self._fenced = not self._fenced
             if end >= LINE_CUT_CHARS and not self._fenced:
                 return min(end + 1, HARD_CUT_CHARS)
         if len(live) >= HARD_CUT_CHARS:
             return HARD_CUT_CHARS
         return None
+
+
+def _starts_block(line: str) -> bool:
+    """A line after a blank one that cannot continue the block above it."""
+    return not line.startswith((" ", "\t")) and _LIST_ITEM.match(line) is None
 
 
 def segments_of(text: str) -> list[str]:
@@ -149,6 +164,8 @@ class AssistantText(Widget):
         self._sealed_lines: list[Strip] = []
         self._sealed_done = 0
         """How many sealed segments `_sealed_lines` holds."""
+        self._after_rule: bool | None = None
+        """Whether the last sealed segment drawn ends with a rule (None: none drawn yet)."""
         self._live_lines: list[Strip] = []
         self._live_key: tuple[int, int, int] = (-1, -1, -1)
         """(width, sealed segments, length of the live text) `_live_lines` were rendered for."""
@@ -197,26 +214,35 @@ class AssistantText(Widget):
         self.refresh(layout=True)
 
     # -- drawing --------------------------------------------------------------------------
-    def _render(self, source: str, width: int) -> list[Strip]:
+    def _render(self, source: str, width: int) -> MarkdownPart:
         base = self.rich_style if self.is_mounted else Style()
-        lines = render_markdown(source, width, self.app.console, self.app.console_options, base, self._links,
-                                dark=self.app.current_theme.dark)
-        if lines and source.endswith("\n\n"):
-            lines.append(Strip([]))  # the paragraph gap the next segment starts after
-        return lines
+        return render_part(source, width, self.app.console, self.app.console_options, base, self._links,
+                           dark=self.app.current_theme.dark)
+
+    @staticmethod
+    def _joined(part: MarkdownPart, after_rule: bool | None) -> list[Strip]:
+        """A segment's lines, with the blank line a render of the whole text puts before them
+        (`after_rule`: whether the text before ends with a rule; None: nothing is before)."""
+        if not part.lines or after_rule is None:
+            return part.lines
+        blank = part.blank_before if part.blank_before is not None else not after_rule
+        return [Strip([]), *part.lines] if blank else part.lines
 
     def _lines(self, width: int) -> tuple[list[Strip], list[Strip], list[Strip]]:
         """(sealed lines, live lines, the "more characters" line) at `width`, rendering what is not cached."""
         self._layout_asked = False
         if width != self._width:
-            self._width, self._sealed_lines, self._sealed_done = width, [], 0
+            self._width, self._sealed_lines, self._sealed_done, self._after_rule = width, [], 0, None
         sealed, live = self._segments.sealed, self._segments.live
         while self._sealed_done < len(sealed):
-            self._sealed_lines.extend(self._render(sealed[self._sealed_done], width))
+            part = self._render(sealed[self._sealed_done], width)
+            self._sealed_lines.extend(self._joined(part, self._after_rule))
+            if part.lines:
+                self._after_rule = part.ends_with_rule
             self._sealed_done += 1
         key = (width, len(sealed), len(live))
         if key != self._live_key:
-            self._live_key, self._live_lines = key, self._render(live, width)
+            self._live_key, self._live_lines = key, self._joined(self._render(live, width), self._after_rule)
         if self._more_key != (width, self._hidden):
             self._more_key, self._more_lines = (width, self._hidden), []
             if self._hidden:
@@ -274,7 +300,7 @@ class AssistantText(Widget):
     def on_unmount(self) -> None:
         # Dropped from the log's window: a removed widget can wait in a reference cycle until a
         # full collection, and its rendered lines are most of its memory.
-        self._width, self._sealed_lines, self._sealed_done = -1, [], 0
+        self._width, self._sealed_lines, self._sealed_done, self._after_rule = -1, [], 0, None
         self._live_key, self._live_lines = (-1, -1, -1), []
 
     def action_open_link(self, number: int) -> None:

@@ -16,9 +16,10 @@ is replaced by a click action that names the address by number; the widget then 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.markdown import CodeBlock, Heading
+from rich.markdown import CodeBlock, Heading, ListElement
 from rich.markdown import Markdown as RichMarkdown
 from rich.segment import Segment
 from rich.style import Style
@@ -43,11 +44,42 @@ class FastCodeBlock(CodeBlock):
         yield HighlightedCode(str(self.text).rstrip(), self.lexer_name, self.theme)
 
 
+class NumberedList(ListElement):
+    """Rich draws a numbered item as `1 first`; Markdown writes, and Claude Code shows, `1. first`.
+    Numbers are right-aligned after one space (as bullets are), counted from the source's start."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.list_type != "ordered_list_open":
+            yield from super().__rich_console__(console, options)
+            return
+        first = 1 if self.list_start is None else self.list_start
+        label_width = len(str(first + len(self.items) - 1)) + 1  # the widest number and its period
+        indent = label_width + 2
+        number_style = console.get_style("markdown.item.number", default="none")
+        padding = Segment(" " * indent, number_style)
+        new_line = Segment("\n")
+        for index, item in enumerate(self.items):
+            numeral = Segment(f" {f'{first + index}.'.rjust(label_width)} ", number_style)
+            lines = console.render_lines(item.elements, options.update(width=options.max_width - indent),
+                                         style=item.style)
+            for row, line in enumerate(lines):
+                yield padding if row else numeral
+                yield from line
+                yield new_line
+
+
 class InertMarkdown(RichMarkdown):
-    """Rich's Markdown parsed by our safe parser instead of its own."""
+    """Rich's Markdown parsed by our safe parser instead of its own.
+
+    One fix to Rich's spacing: it puts a blank line before a block when the block *just closed*
+    asks for one, and inside a list, a table or a quote that is the block's own last paragraph,
+    so a document that starts with one of those started with a blank line. It is dropped here and
+    remembered (`blank_first`): a segment of an answer starting so needs it between it and the last.
+    """
 
     elements = {**RichMarkdown.elements, "heading_open": LeftHeading, "fence": FastCodeBlock,
-                "code_block": FastCodeBlock}
+                "code_block": FastCodeBlock, "ordered_list_open": NumberedList, "bullet_list_open": NumberedList}
+    blank_first = False
 
     def __init__(self, markup: str, code_theme: str = "monokai") -> None:
         # Rich's own __init__ builds a MarkdownIt parser per document (most of the cost of a short
@@ -56,6 +88,30 @@ class InertMarkdown(RichMarkdown):
         self.markup = markup
         self.code_theme = code_theme
         self.parsed = _PARSER.parse(markup)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rendered = iter(super().__rich_console__(console, options))
+        first = next(rendered, None)
+        # Every block's own drawing starts with text or a styled cell; a bare line break first is
+        # the blank line Rich adds before a block (only ever there, at the start, by the quirk above).
+        if isinstance(first, Segment) and first.text == "\n" and first.style is None and not first.control:
+            self.blank_first = True
+        elif first is not None:
+            yield first
+        yield from rendered
+
+    def blank_line_before(self) -> bool | None:
+        """Whether a render of a longer text puts a blank line before this one (which follows a
+        block there). A list, a table or a quote decides it itself (`blank_first`); before a
+        paragraph, a heading, code or a rule it depends on the block before (None)."""
+        tokens = self.parsed
+        if tokens and tokens[0].nesting == 1 and tokens[0].type not in ("paragraph_open", "heading_open"):
+            return self.blank_first
+        return None
+
+    def ends_with_rule(self) -> bool:
+        """Rich puts no blank line after a horizontal rule."""
+        return bool(self.parsed) and self.parsed[-1].type == "hr"
 
 
 _DEFAULTS = {name: value for name, value in vars(RichMarkdown("", hyperlinks=True)).items()
@@ -88,12 +144,28 @@ def _inert_segments(segments: Iterable[Segment], links: LinkTable, action: str) 
     return out
 
 
-def render_markdown(source: str, width: int, console: Console, options: ConsoleOptions, base: Style,
-                    links: LinkTable, action: str = "open_link", dark: bool = True) -> list[Strip]:
+class MarkdownPart(NamedTuple):
+    """One segment of a longer text, rendered alone, with what joining it to the others needs."""
+
+    lines: list[Strip]
+    blank_before: bool | None
+    """See `InertMarkdown.blank_line_before`."""
+    ends_with_rule: bool
+
+
+def render_part(source: str, width: int, console: Console, options: ConsoleOptions, base: Style,
+                links: LinkTable, action: str = "open_link", dark: bool = True) -> MarkdownPart:
     """`source` (already printable) as lines `width` cells wide, on the `base` style."""
     if not source.strip() or width <= 0:
-        return []
+        return MarkdownPart([], None, False)
     markdown = InertMarkdown(source, "monokai" if dark else "default")
     lines = console.render_lines(markdown, options.update(width=width, highlight=False),
                                  style=base, pad=False)
-    return [Strip(_inert_segments(line, links, action)) for line in lines]
+    return MarkdownPart([Strip(_inert_segments(line, links, action)) for line in lines],
+                        markdown.blank_line_before(), markdown.ends_with_rule())
+
+
+def render_markdown(source: str, width: int, console: Console, options: ConsoleOptions, base: Style,
+                    links: LinkTable, action: str = "open_link", dark: bool = True) -> list[Strip]:
+    """`source` (already printable) as lines `width` cells wide, on the `base` style."""
+    return render_part(source, width, console, options, base, links, action, dark).lines
