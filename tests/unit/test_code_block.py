@@ -1,8 +1,9 @@
-"""The light code-block renderer draws exactly what Rich's own Markdown draws (`Syntax` per block).
+"""The light code-block renderer draws exactly what Rich's `Syntax` draws.
 
 Every sample is rendered by our Markdown (fences through `HighlightedCode`) and by the same
-Markdown with Rich's `CodeBlock` (a `Syntax(word_wrap=True, padding=1)` per block), at several
-widths, in both code themes, and the lines are compared segment by segment: text, style, control.
+Markdown with a `Syntax(word_wrap=True, padding=PADDING)` per block, as Rich's `CodeBlock` makes
+it, at several widths, in both code themes, and the lines are compared segment by segment: text,
+style, control.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import CodeBlock
 from rich.segment import Segment
 from rich.style import Style
@@ -52,10 +53,18 @@ SAMPLES = {
 WIDTHS = [1, 2, 3, 4, 5, 8, 13, 20, 40, 79, 118, 200]
 
 
-class RichCodeBlocks(InertMarkdown):
-    """The reference: the same Markdown, fences drawn by Rich's own CodeBlock (a Syntax per block)."""
+class SyntaxBlock(CodeBlock):
+    """Rich's CodeBlock (a Syntax per block, the lexer looked up by name), with our padding."""
 
-    elements = {**InertMarkdown.elements, "fence": CodeBlock, "code_block": CodeBlock}
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield code_block.Syntax(str(self.text).rstrip(), self.lexer_name, theme=self.theme, word_wrap=True,
+                                padding=code_block.PADDING)
+
+
+class RichCodeBlocks(InertMarkdown):
+    """The reference: the same Markdown, fences drawn by a Syntax per block."""
+
+    elements = {**InertMarkdown.elements, "fence": SyntaxBlock, "code_block": SyntaxBlock}
 
 
 def _lines(markdown: InertMarkdown, console: Console, width: int) -> list[list[Segment]]:

@@ -35,14 +35,18 @@ def test_bullets_are_unchanged() -> None:
 
 
 def test_no_blank_line_before_the_first_block() -> None:
-    for source in ("1. a\n2. b\n", "- a\n", "> quoted\n"):
+    for source in ("1. a\n2. b\n", "- a\n", "> quoted\n", "| a | b |\n|---|---|\n| 1 | 2 |\n"):
         lines = shown(source)
         assert lines and lines[0] != "", source
-    # A table's first row is its own top edge (blank in Rich's box), not a line break before it.
-    table = shown("| a | b |\n|---|---|\n| 1 | 2 |\n")
-    assert table[1] == " a  b"
 
 
 def test_one_blank_line_between_blocks() -> None:
     lines = shown("Para.\n\n- x\n- y\n\nAfter.\n\n---\n\nEnd.\n")
     assert lines[:6] == ["Para.", "", " • x", " • y", "", "After."]
+
+
+def test_code_and_tables_have_no_blank_rows_of_their_own() -> None:
+    """Rich pads a code block with a blank row above and below and draws a table's top and bottom
+    edges as blank rows: with the blank line between blocks, three blank rows around each."""
+    lines = shown("Text.\n\n```python\nx = 1\n```\n\n| a | b |\n|---|--:|\n| 1 | 22 |\n\nEnd.\n")
+    assert lines == ["Text.", "", " x = 1", "", " a   b", " ─────", " 1  22", "", "End."]

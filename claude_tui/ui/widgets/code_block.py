@@ -1,6 +1,7 @@
-"""Fenced code blocks drawn exactly as Rich's Markdown draws them, at a fraction of the cost.
+"""Fenced code blocks drawn exactly as Rich's `Syntax` draws them, at a fraction of the cost.
 
-Rich draws a fence as `Syntax(code, lexer, theme, word_wrap=True, padding=1)`: a Syntax object per
+Rich's Markdown draws a fence as `Syntax(code, lexer, theme, word_wrap=True, padding=1)` (we use
+no blank rows above and below, `PADDING`): a Syntax object per
 block, which builds one highlighted `Text`, splits it into lines, renders every line through its
 own `Console.render_lines` (wrap, justify, pad), restyles each segment, then hands the lot to a
 `Padding` that splits, crops and restyles it once more. In an answer full of short blocks that was
@@ -36,7 +37,10 @@ from rich.text import Text
 TAB_SIZE = 4
 """Rich's default for `Syntax`, which Rich's Markdown keeps."""
 MARGIN = 1
-"""`padding=1`: one blank cell left and right, one blank row above and below."""
+"""One blank cell left and right of the code, inside its background."""
+PADDING = (0, MARGIN)
+"""No blank rows above and below (Rich's Markdown uses `padding=1`): with the blank line Markdown
+puts between blocks they made three rows of space around each block; one, as Claude Code shows."""
 
 
 @lru_cache(maxsize=64)
@@ -78,7 +82,7 @@ def palette_for(theme_name: str) -> Palette:
 
 
 class HighlightedCode:
-    """A code block: what `Syntax(code, lexer_name, theme=theme, word_wrap=True, padding=1)` draws."""
+    """A code block: what `Syntax(code, lexer_name, theme=theme, word_wrap=True, padding=PADDING)` draws."""
 
     def __init__(self, code: str, lexer_name: str, theme: str) -> None:
         self.code = code
@@ -90,7 +94,7 @@ class HighlightedCode:
         width = options.max_width
         if palette.background.transparent_background or options.height is not None or width <= 2 * MARGIN:
             yield Syntax(self.code, lexer_for(self.lexer_name), theme=palette.theme, word_wrap=True,
-                         padding=MARGIN)
+                         padding=PADDING)
             return
         yield from self._segments(console, options, palette, width)
 
@@ -100,9 +104,7 @@ class HighlightedCode:
         code_width = width - 2 * MARGIN
         margin = Segment(" " * MARGIN, background)
         new_line = Segment.line()
-        blank = Segment(" " * width + "\n", background)
         wrap_options: ConsoleOptions | None = None
-        yield blank
         for tokens in self._lines():
             cells = sum(cell_len(text) for text, _ in tokens)
             if cells <= code_width:
@@ -126,7 +128,6 @@ class HighlightedCode:
                     yield Segment(segment.text, background + segment.style)
                 yield margin
                 yield new_line
-        yield blank
 
     def _lines(self) -> Iterator[list[tuple[str, _TokenType]]]:
         """The code's lines as (text, token type) pairs, from the lexer's tokens as Syntax reads them."""

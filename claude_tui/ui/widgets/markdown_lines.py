@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.markdown import CodeBlock, Heading, ListElement
+from rich.markdown import CodeBlock, Heading, ListElement, TableElement
 from rich.markdown import Markdown as RichMarkdown
 from rich.segment import Segment
 from rich.style import Style
@@ -68,6 +68,25 @@ class NumberedList(ListElement):
                 yield new_line
 
 
+class TightTable(TableElement):
+    """Rich's table without its top and bottom edges, which its box draws as rows of spaces: with the
+    blank line between blocks they made three blank rows around each table; one, as Claude Code shows."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        new_line = Segment("\n")
+        for table in super().__rich_console__(console, options):
+            lines = console.render_lines(table, options, pad=False)
+            if len(lines) > 2 and _blank(lines[0]) and _blank(lines[-1]):
+                lines = lines[1:-1]
+            for line in lines:
+                yield from line
+                yield new_line
+
+
+def _blank(line: list[Segment]) -> bool:
+    return not "".join(segment.text for segment in line).strip()
+
+
 class InertMarkdown(RichMarkdown):
     """Rich's Markdown parsed by our safe parser instead of its own.
 
@@ -78,7 +97,8 @@ class InertMarkdown(RichMarkdown):
     """
 
     elements = {**RichMarkdown.elements, "heading_open": LeftHeading, "fence": FastCodeBlock,
-                "code_block": FastCodeBlock, "ordered_list_open": NumberedList, "bullet_list_open": NumberedList}
+                "code_block": FastCodeBlock, "ordered_list_open": NumberedList, "bullet_list_open": NumberedList,
+                "table_open": TightTable}
     blank_first = False
 
     def __init__(self, markup: str, code_theme: str = "monokai") -> None:
