@@ -24,6 +24,7 @@ from textual.widgets import Static
 
 if TYPE_CHECKING:
     from textual.layout import DockArrangeResult
+    from textual.types import AnimationLevel, CallbackType, EasingFunction
 
 
 @runtime_checkable
@@ -137,6 +138,22 @@ class PlaceKeepingScroll(VerticalScroll):
         if self.has_earlier() and self.scroll_y <= 0:
             self._load_at_edge(earlier=True)
         super().scroll_page_up(**kwargs)
+
+    def scroll_to(self, x: float | None = None, y: float | None = None, *, animate: bool = True,
+                  speed: float | None = None, duration: float | None = None,
+                  easing: EasingFunction | str | None = None, force: bool = False,
+                  on_complete: CallbackType | None = None, level: AnimationLevel = "basic",
+                  immediate: bool = False, release_anchor: bool = True) -> None:
+        # A scroll to the end, or past it, is following. Textual lets go of the end on every scroll
+        # (PageDown, Down) and takes it back when the position reaches the end, but at the end
+        # already the position does not change: a growing answer then went on below the view.
+        if release_anchor and y is not None and self.is_anchored and y >= self.max_scroll_y:
+            self.scroll_end(animate=animate, speed=speed, duration=duration, easing=easing, force=force,
+                            on_complete=on_complete, level=level, immediate=immediate, x_axis=x is not None)
+            return
+        super().scroll_to(x, y, animate=animate, speed=speed, duration=duration, easing=easing, force=force,
+                          on_complete=on_complete, level=level, immediate=immediate,
+                          release_anchor=release_anchor)
 
     # -- keeping the reader's place ---------------------------------------------------------
 
