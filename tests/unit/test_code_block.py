@@ -118,3 +118,16 @@ def test_a_short_block_needs_no_syntax_object(monkeypatch: pytest.MonkeyPatch) -
     assert made == []
     _lines(InertMarkdown(SAMPLES["python"]), console, 2)  # no room for the margins: Syntax draws it
     assert len(made) == 1
+
+
+def test_warm_up_builds_the_common_lexers_and_both_palettes() -> None:
+    """What the chat warms up off the UI thread at start: the first Python, shell or JSON block of a
+    fresh session then does not build its lexer on the way to the first paint."""
+    from claude_tui.ui.widgets.markdown_lines import warm_up
+
+    code_block.lexer_for.cache_clear()
+    code_block.palette_for.cache_clear()
+    warm_up()
+    lexers = {type(code_block.lexer_for(name)).__name__ for name in ("python", "bash", "json")}
+    assert code_block.lexer_for.cache_info().hits >= 3 and code_block.lexer_for.cache_info().misses == 3, lexers
+    assert code_block.palette_for.cache_info().currsize == 2
