@@ -136,7 +136,7 @@ class AssistantText(Widget):
         self.refresh(layout=True)
 
     # -- drawing --------------------------------------------------------------------------
-    def _render(self, source: str, width: int) -> MarkdownPart:
+    def _render_segment(self, source: str, width: int) -> MarkdownPart:
         base = self.rich_style if self.is_mounted else Style()
         return render_part(source, width, self.app.console, self.app.console_options, base, self._links,
                            dark=self.app.current_theme.dark)
@@ -158,7 +158,7 @@ class AssistantText(Widget):
             self._sealed_starts = []
         sealed, live = self._segments.sealed, self._segments.live
         while self._sealed_done < len(sealed):
-            part = self._render(sealed[self._sealed_done], width)
+            part = self._render_segment(sealed[self._sealed_done], width)
             self._sealed_starts.append(len(self._sealed_lines))
             self._sealed_lines.extend(self._joined(part, self._after_rule))
             if part.lines:
@@ -166,7 +166,7 @@ class AssistantText(Widget):
             self._sealed_done += 1
         key = (width, len(sealed), len(live))
         if key != self._live_key:
-            self._live_key, self._live_lines = key, self._joined(self._render(live, width), self._after_rule)
+            self._live_key, self._live_lines = key, self._joined(self._render_segment(live, width), self._after_rule)
         if self._more_key != (width, self._hidden):
             self._more_key, self._more_lines = (width, self._hidden), []
             if self._hidden:

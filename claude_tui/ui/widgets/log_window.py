@@ -9,6 +9,11 @@ jumps. `PlaceKeepingScroll` remembers the first item on screen at each layout
 and moves `scroll_y` with it, in the same frame (as browsers' scroll anchoring does),
 so whatever changes above the view, the view does not move. Textual's own
 bottom anchoring, when engaged, still wins: it is applied after `arrange`.
+
+A new width rewraps the items themselves: the item at the top then says where the
+text its top row showed went (`KeepsPlaceOnResize`; an answer finds the same word
+again), and the view puts that row at the top. A scroll key pressed at the end keeps
+the view following the end (Textual let go of it).
 """
 
 from __future__ import annotations
@@ -187,7 +192,7 @@ class PlaceKeepingScroll(VerticalScroll):
         if isinstance(widget, KeepsPlaceOnResize):
             place = widget.place_at(round(self.scroll_y) - reference.region.y)
             if place is not None:
-                return widget, place
+                return reference.widget, place
         return None
 
     def _keep_place(self, previous: DockArrangeResult, result: DockArrangeResult, size: Size,
@@ -203,8 +208,7 @@ class PlaceKeepingScroll(VerticalScroll):
                 break
         else:
             return  # the reference went away: nothing sensible to keep
-        into = top - reference.region.y
-        """Rows of the reference above the view's top (its first row shown)."""
+        into = top - reference.region.y  # rows of the reference above the view's top
         row = None
         if place is not None and place[0] is reference.widget:
             row = reference.widget.row_of(place[1])  # type: ignore[attr-defined]

@@ -75,6 +75,9 @@ class TightTable(TableElement):
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         new_line = Segment("\n")
         for table in super().__rich_console__(console, options):
+            if isinstance(table, Segment):
+                yield table
+                continue
             lines = console.render_lines(table, options, pad=False)
             if len(lines) > 2 and _blank(lines[0]) and _blank(lines[-1]):
                 lines = lines[1:-1]
