@@ -283,6 +283,28 @@ def longstream(v: RequestView) -> Reply:
     return Reply([{"type": "text", "text": "", "chunks": longstream_text()}])
 
 
+def markdown_text(sections: int = 12) -> str:
+    """A long answer using every block Markdown has: headings, prose, numbered lists (one starting
+    at 3), bullets, code, a table, a quote (for checking the renderer by eye against Claude Code)."""
+    parts = []
+    for i in range(sections):
+        prose = " ".join(f"word{j}" for j in range(60))
+        parts += [f"## Part {i}\n\nSome prose for part {i}: {prose}.\n\n",
+                  f"{i + 3}. first step of part {i}\n{i + 4}. second step\n{i + 5}. third step with `code`\n\n",
+                  "- a bullet\n- another bullet\n  continued\n\n",
+                  "```python\ndef f(x):\n    return x * 2\n\n\nprint(f(21))\n```\n\n",
+                  "| name | value | note |\n|---|---:|---|\n| alpha | 1 | first |\n| beta | 22 | second |\n\n",
+                  "> a quote\n> over two lines\n\n",
+                  f"End of part {i}.\n\n"]
+    return "".join(parts).rstrip()
+
+
+def markdown(v: RequestView) -> Reply:
+    body = markdown_text()
+    chunks = [body[i:i + 12] for i in range(0, len(body), 12)]
+    return Reply([{"type": "text", "text": "", "chunks": chunks}])
+
+
 def escape(v: RequestView) -> Reply:
     return Reply([text(ESCAPE_TEXT)])
 
@@ -334,6 +356,7 @@ SCRIPTS: dict[str, Script] = {
     "tasks": tasks,
     "slow": slow,
     "longstream": longstream,
+    "markdown": markdown,
     "escape": escape,
     "retry": retry,
     "autherr": autherr,

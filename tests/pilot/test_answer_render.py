@@ -12,6 +12,7 @@ from textual.app import App, ComposeResult
 
 from claude_tui.session.items import TextItem
 from claude_tui.ui.widgets.assistant_text import AssistantText
+from claude_tui.ui.widgets.markdown_lines import LinkTable, render_markdown
 from tests.styles import MAIN_ROW_CSS
 
 
@@ -96,3 +97,41 @@ async def test_mouse_selection_in_an_answer_gives_its_text() -> None:
         marked = app.screen.get_component_rich_style("screen--selection")
         assert any(segment.style and marked.bgcolor == segment.style.bgcolor
                    for segment in app.widget.render_line(2) if segment.text.strip())
+
+
+def block_deltas() -> list[str]:
+    """An answer whose segments start with every kind of block: lists (tight, loose, numbered from 3),
+    tables, quotes, rules, code, indented code with blank lines, a paragraph with an image."""
+    prose = " ".join(f"word{j}" for j in range(160)) + ".\n\n"
+    blocks = ["3. third\n4. fourth\n\n", "- a\n- b\n\n", "1. loose\n\n2. list\n\n   more of two\n\n",
+              "| a | b |\n|---|---|\n| 1 | 2 |\n\n", "> quoted\n> text\n\n", "---\n\n",
+              "```python\nx = 1\n\n\ny = 2\n```\n\n", "    indented\n\n    code\n\n", "![alt](https://i.example/x.png) pic\n\n",
+              "## Heading\n\n"]
+    text = "".join(prose + block for block in blocks * 2) + "The end."
+    return [text[i:i + 9] for i in range(0, len(text), 9)]
+
+
+async def test_the_final_frame_equals_one_render_of_the_whole_message() -> None:
+    """Cut into segments while streaming, the answer still draws as Rich draws the whole message at
+    once: no extra blank line where a segment starts with a list, a table or a quote, lists not split."""
+    deltas = block_deltas()
+    text = "".join(deltas)
+    item = TextItem(streaming=True)
+    app = Host(AssistantText(item))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for index, delta in enumerate(deltas):
+            item.text += delta
+            app.widget.append_text(delta)
+            if index % 11 == 0:
+                await pilot.pause()
+        item.streaming = False
+        app.widget.refresh_from(item)
+        await pilot.pause()
+        widget = app.widget
+        assert widget.sealed_count > 10
+        want = render_markdown(text, widget.size.width, app.console, app.console_options, widget.rich_style,
+                               LinkTable(), dark=app.current_theme.dark)
+        got = [widget._line(y) for y in range(widget.region.height)]
+        assert [strip.text for strip in got] == [strip.text for strip in want]
+        assert got == want

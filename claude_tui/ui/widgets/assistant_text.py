@@ -5,10 +5,12 @@ Textual's `Markdown` widget (one widget per block, each styled and laid out on
 every frame) made a 2,000-token answer hundreds of widgets. So the text is split
 into segments: only the last segment is live and re-rendered (at most once a
 frame, when Textual asks for it); earlier ones are sealed and rendered to lines
-once per width (`markdown_lines.render_markdown`). The answer is a single widget
-handing out those lines, whatever its length. Segments end at a paragraph break
-outside a code fence; text with no such break is cut at a line break, and a
-single giant line is cut hard. Beyond `MAX_SHOWN` characters the rest is
+once per width (`markdown_lines.render_part`). The answer is a single widget
+handing out those lines, whatever its length. Segments (`answer_segments.py`)
+end where a new block starts after a blank line, outside a code fence; text with
+no such place is cut at a line break, and a single giant line is cut hard; the
+blank line between two segments is the one a render of the whole text would
+have. Beyond `MAX_SHOWN` characters the rest is
 summarised, not rendered (the item keeps the whole text for copy and export).
 
 Appending never mounts nor awaits: the text is stored and the widget marked for
@@ -17,6 +19,8 @@ and the first text is painted on the next frame.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -28,95 +32,26 @@ from textual.widget import Widget
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import TextItem
-from claude_tui.ui.widgets.markdown_lines import LinkTable, render_markdown
+from claude_tui.ui.widgets.answer_segments import Segmenter, TextBuffer
+from claude_tui.ui.widgets.markdown_lines import LinkTable, MarkdownPart, render_part
 from claude_tui.ui.widgets.safe_markdown import ask_to_open
 
-SEGMENT_CHARS = 1500
-"""A segment is sealed at the first paragraph break after this many characters."""
-LINE_CUT_CHARS = 6 * SEGMENT_CHARS
-"""With no paragraph break, a segment is sealed at a line break after this many."""
-HARD_CUT_CHARS = 16 * SEGMENT_CHARS
-"""With no line break either (one giant line), it is cut here."""
 MAX_SHOWN = 256 * 1024
 """Characters of one answer rendered; the rest is counted, not laid out."""
 
-_FENCES = ("```", "~~~")
 
+class TextPlace(NamedTuple):
+    """A place in an answer that does not depend on the width it is drawn at."""
 
-class TextBuffer:
-    """A string that grows by appends: O(1) per append, joined once when read.
-
-    `text += delta` on an attribute copies the whole text per delta, which makes a
-    long stream quadratic.
-    """
-
-    __slots__ = ("_parts", "_length")
-
-    def __init__(self, text: str = "") -> None:
-        self._parts = [text] if text else []
-        self._length = len(text)
-
-    def append(self, text: str) -> None:
-        if text:
-            self._parts.append(text)
-            self._length += len(text)
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __str__(self) -> str:
-        if len(self._parts) > 1:
-            self._parts[:] = ["".join(self._parts)]
-        return self._parts[0] if self._parts else ""
-
-
-class Segmenter:
-    """Cuts a growing text into segments; where it cuts depends only on the text, never on how
-    it arrived (deltas of any size, or all at once), so a streamed answer ends segmented, and
-    drawn, exactly as the finished message is.
-
-    Only complete lines are looked at, each once: a segment is sealed after a blank line that
-    ends at least `SEGMENT_CHARS // 2` characters in, outside a code fence; failing that, after
-    the first line ending `LINE_CUT_CHARS` in, outside a fence; failing that, hard at
-    `HARD_CUT_CHARS`.
-    """
-
-    __slots__ = ("sealed", "live", "_pos", "_fenced")
-
-    def __init__(self) -> None:
-        self.sealed: list[str] = []
-        self.live = ""
-        self._pos = 0
-        """Where the first line not yet looked at starts, in `live`."""
-        self._fenced = False
-        """Whether `live[:_pos]` leaves a code fence open."""
-
-    def feed(self, text: str) -> None:
-        self.live += text
-        while (cut := self._next_cut()) is not None:
-            self.sealed.append(self.live[:cut])
-            self.live, self._pos, self._fenced = self.live[cut:], 0, False
-
-    def _next_cut(self) -> int | None:
-        live = self.live
-        while (end := live.find("\n", self._pos)) >= 0:
-            start, self._pos = self._pos, end + 1
-            if start == end and start > 0 and not self._fenced and start > SEGMENT_CHARS // 2:
-                return min(end + 1, HARD_CUT_CHARS)  # a blank line: the paragraph break ends here
-            if live[start:end].lstrip().startswith(_FENCES):
-                self._fenced = not self._fenced
-            if end >= LINE_CUT_CHARS and not self._fenced:
-                return min(end + 1, HARD_CUT_CHARS)
-        if len(live) >= HARD_CUT_CHARS:
-            return HARD_CUT_CHARS
-        return None
-
-
-def segments_of(text: str) -> list[str]:
-    """Split a complete text the way streaming does."""
-    segmenter = Segmenter()
-    segmenter.feed(text)
-    return [*segmenter.sealed, segmenter.live]
+    segment: int
+    word: str
+    """The first word on the row (or on the next row that has words)..."""
+    occurrence: int
+    """...and which occurrence of it in the segment, counting from 1."""
+    rows_before: int
+    """How many rows before that word's row the place is (blank rows above it)."""
+    share: float
+    """How far into the segment, if the word is not found again."""
 
 
 class AssistantText(Widget):
@@ -149,6 +84,10 @@ class AssistantText(Widget):
         self._sealed_lines: list[Strip] = []
         self._sealed_done = 0
         """How many sealed segments `_sealed_lines` holds."""
+        self._after_rule: bool | None = None
+        """Whether the last sealed segment drawn ends with a rule (None: none drawn yet)."""
+        self._sealed_starts: list[int] = []
+        """Where each sealed segment's lines start in `_sealed_lines`."""
         self._live_lines: list[Strip] = []
         self._live_key: tuple[int, int, int] = (-1, -1, -1)
         """(width, sealed segments, length of the live text) `_live_lines` were rendered for."""
@@ -197,26 +136,37 @@ class AssistantText(Widget):
         self.refresh(layout=True)
 
     # -- drawing --------------------------------------------------------------------------
-    def _render(self, source: str, width: int) -> list[Strip]:
+    def _render_segment(self, source: str, width: int) -> MarkdownPart:
         base = self.rich_style if self.is_mounted else Style()
-        lines = render_markdown(source, width, self.app.console, self.app.console_options, base, self._links,
-                                dark=self.app.current_theme.dark)
-        if lines and source.endswith("\n\n"):
-            lines.append(Strip([]))  # the paragraph gap the next segment starts after
-        return lines
+        return render_part(source, width, self.app.console, self.app.console_options, base, self._links,
+                           dark=self.app.current_theme.dark)
+
+    @staticmethod
+    def _joined(part: MarkdownPart, after_rule: bool | None) -> list[Strip]:
+        """A segment's lines, with the blank line a render of the whole text puts before them
+        (`after_rule`: whether the text before ends with a rule; None: nothing is before)."""
+        if not part.lines or after_rule is None:
+            return part.lines
+        blank = part.blank_before if part.blank_before is not None else not after_rule
+        return [Strip([]), *part.lines] if blank else part.lines
 
     def _lines(self, width: int) -> tuple[list[Strip], list[Strip], list[Strip]]:
         """(sealed lines, live lines, the "more characters" line) at `width`, rendering what is not cached."""
         self._layout_asked = False
         if width != self._width:
-            self._width, self._sealed_lines, self._sealed_done = width, [], 0
+            self._width, self._sealed_lines, self._sealed_done, self._after_rule = width, [], 0, None
+            self._sealed_starts = []
         sealed, live = self._segments.sealed, self._segments.live
         while self._sealed_done < len(sealed):
-            self._sealed_lines.extend(self._render(sealed[self._sealed_done], width))
+            part = self._render_segment(sealed[self._sealed_done], width)
+            self._sealed_starts.append(len(self._sealed_lines))
+            self._sealed_lines.extend(self._joined(part, self._after_rule))
+            if part.lines:
+                self._after_rule = part.ends_with_rule
             self._sealed_done += 1
         key = (width, len(sealed), len(live))
         if key != self._live_key:
-            self._live_key, self._live_lines = key, self._render(live, width)
+            self._live_key, self._live_lines = key, self._joined(self._render_segment(live, width), self._after_rule)
         if self._more_key != (width, self._hidden):
             self._more_key, self._more_lines = (width, self._hidden), []
             if self._hidden:
@@ -225,6 +175,54 @@ class AssistantText(Widget):
                 self._more_lines = [Strip(line) for line in self.app.console.render_lines(
                     note, self.app.console_options.update_width(max(1, width)), pad=False)]
         return self._sealed_lines, self._live_lines, self._more_lines
+
+    # -- keeping the reader's place when the width changes (see log_window.KeepsPlaceOnResize) --------
+    def _segment_rows(self) -> list[tuple[int, int]]:
+        """(first row, end row) of each segment at the width last drawn."""
+        sealed, live, _more = self._lines(self._width)
+        starts = [*self._sealed_starts, len(sealed)]
+        return list(zip(starts, [*starts[1:], len(sealed) + len(live)]))
+
+    def place_at(self, row: int) -> TextPlace | None:
+        """Where the text shown on `row` is, in terms that survive rewrapping: its segment, and the
+        first word on that row (or the next row with words) counted from the segment's start."""
+        if self._width < 0:
+            return None
+        segments = self._segment_rows()
+        lines = self._all_lines()
+        for index, (start, end) in enumerate(segments):
+            if start <= row < end:
+                seen: dict[str, int] = {}
+                for at in range(start, end):
+                    words = lines[at].text.split()
+                    if at >= row and words:
+                        return TextPlace(index, words[0], seen.get(words[0], 0) + 1, at - row,
+                                         (row - start) / (end - start))
+                    for word in words:
+                        seen[word] = seen.get(word, 0) + 1
+                return TextPlace(index, "", 0, 0, (row - start) / (end - start))
+        return None
+
+    def row_of(self, place: object) -> int | None:
+        """The row showing `place` now (after a new width), or None."""
+        if not isinstance(place, TextPlace) or self._width < 0:
+            return None
+        segments = self._segment_rows()
+        if place.segment >= len(segments):
+            return None
+        start, end = segments[place.segment]
+        lines = self._all_lines()
+        count = 0
+        for at in range(start, end):
+            # Rewrapping keeps the order of the words: the same occurrence of the same word.
+            count += lines[at].text.split().count(place.word) if place.word else 0
+            if place.word and count >= place.occurrence:
+                return max(start, at - place.rows_before)
+        return start + round(place.share * (end - start))
+
+    def _all_lines(self) -> list[Strip]:
+        sealed, live, _more = self._lines(self._width)
+        return [*sealed, *live]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         sealed, live, more = self._lines(width)
@@ -274,7 +272,8 @@ class AssistantText(Widget):
     def on_unmount(self) -> None:
         # Dropped from the log's window: a removed widget can wait in a reference cycle until a
         # full collection, and its rendered lines are most of its memory.
-        self._width, self._sealed_lines, self._sealed_done = -1, [], 0
+        self._width, self._sealed_lines, self._sealed_done, self._after_rule = -1, [], 0, None
+        self._sealed_starts = []
         self._live_key, self._live_lines = (-1, -1, -1), []
 
     def action_open_link(self, number: int) -> None:

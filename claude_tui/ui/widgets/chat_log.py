@@ -35,6 +35,7 @@ from claude_tui.session.items import (
 from claude_tui.session.log import Log
 from claude_tui.ui.widgets.assistant_text import AssistantText
 from claude_tui.ui.widgets.log_window import EarlierMarker, LaterMarker, PlaceKeepingScroll
+from claude_tui.ui.widgets.markdown_lines import warm_up
 from claude_tui.ui.widgets.messages import (
     CommandOutput,
     NoteLine,
@@ -50,6 +51,8 @@ __all__ = ["ChatLog", "EarlierMarker", "LaterMarker", "widget_for"]
 MAX_MOUNTED_CHARS = 30_000
 """About this much text has widgets at a time (besides `max_mounted` items): a window of 80
 long answers costs seconds to lay out and hundreds of MB, one of 80 short ones nothing."""
+_warmed = False
+"""Whether the Markdown renderer was warmed up in this process (once is enough)."""
 _OTHER_WEIGHT = 300
 """What an item without a text (a tool card) counts for."""
 
@@ -154,6 +157,11 @@ class ChatLog(PlaceKeepingScroll):
         self.anchor()
         # Resumed history or a subagent that already ran: show the newest page.
         self._show_window(self._tail_start(), None)
+        global _warmed
+        if not _warmed:
+            _warmed = True
+            # A thread: it touches no widget, and the UI stays free for the first keys meanwhile.
+            self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
 
     def _back_from(self, end: int, count: int, chars: int) -> int:
         """The start of at most `count` items ending before `end`, weighing at most `chars` (one at least)."""

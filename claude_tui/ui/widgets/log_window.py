@@ -9,11 +9,16 @@ jumps. `PlaceKeepingScroll` remembers the first item on screen at each layout
 and moves `scroll_y` with it, in the same frame (as browsers' scroll anchoring does),
 so whatever changes above the view, the view does not move. Textual's own
 bottom anchoring, when engaged, still wins: it is applied after `arrange`.
+
+A new width rewraps the items themselves: the item at the top then says where the
+text its top row showed went (`KeepsPlaceOnResize`; an answer finds the same word
+again), and the view puts that row at the top. A scroll key pressed at the end keeps
+the view following the end (Textual let go of it).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -24,6 +29,19 @@ from textual.widgets import Static
 
 if TYPE_CHECKING:
     from textual.layout import DockArrangeResult
+    from textual.types import AnimationLevel, CallbackType, EasingFunction
+
+
+@runtime_checkable
+class KeepsPlaceOnResize(Protocol):
+    """A widget whose rows rewrap at a new width and that can say where a row's text went.
+
+    `place_at(row)` is asked before the new layout (rows of the current width), `row_of(place)`
+    after it (rows of the new width)."""
+
+    def place_at(self, row: int) -> object | None: ...
+
+    def row_of(self, place: object) -> int | None: ...
 
 
 class EarlierMarker(Static):
@@ -70,6 +88,7 @@ class PlaceKeepingScroll(VerticalScroll):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._arranged: DockArrangeResult | None = None
+        self._arranged_width = -1
         self._edge_pending = False
 
     def has_earlier(self) -> bool:
@@ -125,6 +144,22 @@ class PlaceKeepingScroll(VerticalScroll):
             self._load_at_edge(earlier=True)
         super().scroll_page_up(**kwargs)
 
+    def scroll_to(self, x: float | None = None, y: float | None = None, *, animate: bool = True,
+                  speed: float | None = None, duration: float | None = None,
+                  easing: EasingFunction | str | None = None, force: bool = False,
+                  on_complete: CallbackType | None = None, level: AnimationLevel = "basic",
+                  immediate: bool = False, release_anchor: bool = True) -> None:
+        # A scroll to the end, or past it, is following. Textual lets go of the end on every scroll
+        # (PageDown, Down) and takes it back when the position reaches the end, but at the end
+        # already the position does not change: a growing answer then went on below the view.
+        if release_anchor and y is not None and self.is_anchored and y >= self.max_scroll_y:
+            self.scroll_end(animate=animate, speed=speed, duration=duration, easing=easing, force=force,
+                            on_complete=on_complete, level=level, immediate=immediate, x_axis=x is not None)
+            return
+        super().scroll_to(x, y, animate=animate, speed=speed, duration=duration, easing=easing, force=force,
+                          on_complete=on_complete, level=level, immediate=immediate,
+                          release_anchor=release_anchor)
+
     # -- keeping the reader's place ---------------------------------------------------------
 
     def is_place_holder(self, widget: Widget) -> bool:
@@ -133,32 +168,58 @@ class PlaceKeepingScroll(VerticalScroll):
         return True
 
     def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        # A new width rewraps every item: where the text at the top of the view went can only be
+        # asked of the widget before its new layout (the arrangement below makes it).
+        resized = not optimal and self._arranged is not None and size.width != self._arranged_width
+        place = self._place_on_top(self._arranged) if resized and self._arranged is not None else None
         result = super().arrange(size, optimal)
         if not optimal:
-            previous, self._arranged = self._arranged, result
+            previous, self._arranged, self._arranged_width = self._arranged, result, size.width
             if previous is not None and previous is not result:
-                self._keep_place(previous, result, size)
+                self._keep_place(previous, result, size, resized, place)
         return result
 
-    def _keep_place(self, previous: DockArrangeResult, result: DockArrangeResult, size: Size) -> None:
+    def _reference(self, arranged: DockArrangeResult, top: int) -> Any:
+        """The placement of the first item shown at the top of the view (None: none)."""
+        for placement in arranged.placements:
+            if placement.region.bottom > top and self.is_place_holder(placement.widget):
+                return placement
+        return None
+
+    def _place_on_top(self, arranged: DockArrangeResult) -> tuple[Widget, object] | None:
+        reference = self._reference(arranged, round(self.scroll_y))
+        widget = reference.widget if reference is not None else None
+        if isinstance(widget, KeepsPlaceOnResize):
+            place = widget.place_at(round(self.scroll_y) - reference.region.y)
+            if place is not None:
+                return reference.widget, place
+        return None
+
+    def _keep_place(self, previous: DockArrangeResult, result: DockArrangeResult, size: Size,
+                    resized: bool = False, place: tuple[Widget, object] | None = None) -> None:
         top = round(self.scroll_y)
         if top <= 0 and self.max_scroll_y <= 0:
             return  # everything fits: nothing to keep
-        reference = None
-        for placement in previous.placements:
-            if placement.region.bottom > top and self.is_place_holder(placement.widget):
-                reference = placement
-                break
+        reference = self._reference(previous, top)
         if reference is None:
             return
-        offset = reference.region.y - top
         for placement in result.placements:
             if placement.widget is reference.widget:
                 break
         else:
             return  # the reference went away: nothing sensible to keep
+        into = top - reference.region.y  # rows of the reference above the view's top
+        row = None
+        if place is not None and place[0] is reference.widget:
+            row = reference.widget.row_of(place[1])  # type: ignore[attr-defined]
+        if row is None and resized and placement.region.height != reference.region.height and into > 0:
+            # Rewrapped without a better guide: the same share of it (keeping the rows above would
+            # show text further on, or before, by as much as it grew or shrank).
+            row = round(into * placement.region.height / max(1, reference.region.height))
+        if row is None:
+            row = into
         highest = max(0, result.total_region.bottom - size.height)
-        wanted = max(0, min(highest, placement.region.y - offset))
+        wanted = max(0, min(highest, placement.region.y + row))
         if wanted != top:
             # Set as Textual's anchoring does (its validator would clamp to the old height).
             self.set_reactive(VerticalScroll.scroll_y, float(wanted))
