@@ -13,7 +13,7 @@ from .stream import Event
 __all__ = [
     "AssistantPayload", "AssistantMessage", "UserPayload", "UserMessage", "StreamEvent", "KeepAlive",
     "ToolProgress", "ToolUseSummary", "AuthStatus", "RateLimitEvent", "UnknownMessage", "InvalidLine",
-    "SYNTHETIC_MODEL",
+    "SYNTHETIC_MODEL", "ToolResultMeta",
 ]
 
 SYNTHETIC_MODEL = "<synthetic>"
@@ -58,15 +58,35 @@ class UserPayload(ProtoModel):
     content: str | list[ContentBlock] = ""
 
 
+class ToolResultMeta(ProtoModel):
+    """One entry of a user message's `tool_result_meta` (CLI 2.1.330): why a tool result did not come
+    from running the tool (`non_execution_kind`: "permission-rule", "interrupted", …) and who decided
+    (`permission_decision`: {"decision": "reject" | "accept", "source", …}). Transcripts keep the same
+    facts as `toolDenialKind`/`permissionDecision` (`session.replay` turns them into this)."""
+
+    id: str | None = None
+    non_execution_kind: str | None = None
+    permission_decision: dict[str, Any] | None = None
+
+    @property
+    def rejected(self) -> bool:
+        return (self.permission_decision or {}).get("decision") == "reject"
+
+
 class UserMessage(_Envelope):
     """A user turn, tool results (structured `tool_use_result`) or replayed local command output."""
 
     type: Literal["user"] = "user"
     message: UserPayload
     tool_use_result: Any = Field(None, validation_alias=AliasChoices("tool_use_result", "toolUseResult"))
+    tool_result_meta: list[ToolResultMeta] = Field(default_factory=list)
     is_replay: bool = Field(False, validation_alias=AliasChoices("isReplay", "is_replay"))
     is_synthetic: bool = Field(False, validation_alias=AliasChoices("isSynthetic", "is_synthetic"))
     is_meta: bool = Field(False, validation_alias=AliasChoices("isMeta", "is_meta"))
+    is_compact_summary: bool = Field(False, validation_alias=AliasChoices("isCompactSummary", "is_compact_summary"))
+    """The summary `/compact` hands the model (transcripts; written by the CLI, not the user)."""
+    is_visible_in_transcript_only: bool = Field(
+        False, validation_alias=AliasChoices("isVisibleInTranscriptOnly", "is_visible_in_transcript_only"))
     timestamp: str | None = None
 
     @property
@@ -96,6 +116,8 @@ class UserMessage(_Envelope):
 class StreamEvent(_Envelope):
     type: Literal["stream_event"] = "stream_event"
     event: Event
+    api_message_id: str | None = None
+    """The response's id (CLI 2.1.295 on); older CLIs name it only in `message_start`."""
 
 
 class KeepAlive(ProtoModel):

@@ -11,7 +11,8 @@ from .base import ProtoModel, Tagged, UnknownBase
 __all__ = [
     "SystemMessage", "SystemInit", "SystemStatus", "CompactBoundary", "ApiRetry", "ThinkingTokens",
     "HookStarted", "HookProgress", "HookResponse", "TaskStarted", "TaskUpdated", "TaskProgress",
-    "TaskNotification", "BackgroundTasksChanged", "FilesPersisted", "UnknownSystem", "System",
+    "TaskNotification", "BackgroundTasksChanged", "BackgroundTask", "CompactMetadata", "FilesPersisted",
+    "UnknownSystem", "System",
 ]
 
 _SID = AliasChoices("session_id", "sessionId")
@@ -49,9 +50,16 @@ class SystemStatus(SystemMessage):
     permission_mode: str | None = Field(None, validation_alias=_MODE)
 
 
+class CompactMetadata(ProtoModel):
+    trigger: str | None = None
+    """"manual" (/compact) or "auto"."""
+    pre_tokens: int | None = Field(None, validation_alias=AliasChoices("pre_tokens", "preTokens"))
+
+
 class CompactBoundary(SystemMessage):
     subtype: Literal["compact_boundary"] = "compact_boundary"
-    compact_metadata: dict[str, Any] | None = None
+    compact_metadata: CompactMetadata | None = Field(
+        None, validation_alias=AliasChoices("compact_metadata", "compactMetadata"))
 
 
 class ApiRetry(SystemMessage):
@@ -135,12 +143,24 @@ class TaskNotification(_Task):
     status: str | None = None
     output_file: str | None = None
     summary: str | None = None
+    summary_is_report: bool | None = None
+    """True when `summary` is the agent's report (not words for a marker in the log)."""
     usage: dict[str, Any] | None = None
+
+
+class BackgroundTask(ProtoModel):
+    """One live background task in `background_tasks_changed.tasks`."""
+
+    task_id: str = ""
+    run_id: str | None = None
+    task_type: str | None = None
+    subagent_type: str | None = None
+    description: str | None = None
 
 
 class BackgroundTasksChanged(SystemMessage):
     subtype: Literal["background_tasks_changed"] = "background_tasks_changed"
-    tasks: list[dict[str, Any]] = Field(default_factory=list)
+    tasks: list[BackgroundTask] = Field(default_factory=list)
 
 
 class FilesPersisted(SystemMessage):

@@ -1,6 +1,7 @@
 """What the CLI says about its own state: the permission mode, the model, a cleared conversation.
 
-A mixin of `Conversation` (kept apart so each module stays small). The UI shows these values and
+`CliState` is a part of `Conversation` with its own state (the modes, the model choice, the model
+list). The UI shows these values and
 respawns the CLI with them (Ctrl+R, a new session), so `reported_mode` and `model_choice` hold what
 the CLI itself reported — never a guess — for the UI to keep its launch options in step (the UI takes
 `model_choice` once, so a later pick in the palette is not undone).
@@ -9,13 +10,15 @@ the CLI itself reported — never a guess — for the UI to keep its launch opti
 from __future__ import annotations
 
 import re
-from typing import Any, Self
+from typing import Any
 
 from claude_tui import protocol as p
 from claude_tui.protocol.sanitize import printable
 from claude_tui.protocol.versions import support_note
 from claude_tui.session.changes import Change, StatusChanged
 from claude_tui.session.items import NoteItem, NoteKind
+from claude_tui.session.log import Logs
+from claude_tui.session.status import SessionStatus
 
 CLEARED_NOTE = "Conversation cleared: Claude starts fresh; the log above stays for you."
 
@@ -57,11 +60,11 @@ def model_from_local_output(text: str, models: list[dict[str, Any]]) -> tuple[st
     return (label if " " not in label else None), label
 
 
-def is_compact_summary(raw: dict[str, Any], text: str) -> bool:
+def is_compact_summary(message: p.UserMessage, text: str) -> bool:
     """The summary `/compact` (or auto-compaction) hands the model: written by the CLI, not the user."""
-    if raw.get("isCompactSummary"):
+    if message.is_compact_summary:
         return True
-    return bool(raw.get("isSynthetic") or raw.get("isVisibleInTranscriptOnly")) and \
+    return (message.is_synthetic or message.is_visible_in_transcript_only) and \
         text.lstrip().startswith(_COMPACT_SUMMARY)
 
 
@@ -85,45 +88,51 @@ def _same_mode(asked: str, reported: str) -> bool:
     return asked == reported or (asked in ask_each_time and reported in ask_each_time)
 
 
-class CliStateMixin:
+class CliState:
     """Permission mode, model and conversation resets as the CLI reports them (see the module docstring)."""
 
-    reported_mode: str | None
-    model_choice: str | None
-    requested_mode: str | None
-    """The mode a CLI process was started in, until it reports the mode it runs (then None)."""
-    version_checked: bool
-    _system_noted: set[str]
+    def __init__(self, status: SessionStatus, logs: Logs) -> None:
+        self._status = status
+        self._logs = logs
+        self.reported_mode: str | None = None
+        """The permission mode the CLI last reported (None until it does): what a respawn must ask for."""
+        self.model_choice: str | None = None
+        """The model list's value the CLI last reported switching to (`/model NAME`), if any."""
+        self.requested_mode: str | None = None
+        """The mode a CLI process was started in, until it reports the mode it runs (then None)."""
+        self.version_checked = False
+        self.models: list[dict[str, Any]] = []
+        """The initialize response's model list (kept as the CLI sent it: the model palette shows it)."""
+        self._system_noted: set[str] = set()
 
-    def expect_mode(self, mode: str | None) -> Self:
+    def expect_mode(self, mode: str | None) -> None:
         """A CLI is being started with `--permission-mode` (always: `default` when unset); show that mode
-        until it reports one itself, and check the report (`_start_mode`)."""
+        until it reports one itself, and check the report (`start_mode`)."""
         self.requested_mode = mode or "default"
         if self.reported_mode is None:
-            self.status.permission_mode = self.requested_mode
-        return self
+            self._status.permission_mode = self.requested_mode
 
     def mode_switched(self, mode: str) -> None:
         """The CLI confirmed a `set_permission_mode`: that mode runs, whatever was asked at the start."""
-        self.status.permission_mode = mode
+        self._status.permission_mode = mode
         self.requested_mode = None
 
-    def _mode_reported(self, mode: object) -> bool:
+    def mode_reported(self, mode: object) -> bool:
         if not isinstance(mode, str) or not mode:
             return False
-        self.status.permission_mode = self.reported_mode = mode
+        self._status.permission_mode = self.reported_mode = mode
         return True
 
-    def _start_mode(self, mode: object) -> list[Change]:
+    def start_mode(self, mode: object) -> list[Change]:
         """The first mode a started CLI reports (`initialize`, else `system/init`): a warning if it is not
         the one asked for — a mode that asks less (auto, bypass) must never go unnoticed."""
         asked = self.requested_mode
-        if not self._mode_reported(mode) or asked is None:
+        if not self.mode_reported(mode) or asked is None:
             return []
         self.requested_mode = None
         if _same_mode(asked, str(mode)):
             return []
-        return self.add_note(  # type: ignore[attr-defined, no-any-return]
+        return self._logs.note(
             f"Claude Code reports permission mode {printable(str(mode))!r}, not {asked!r} as asked. "
             "Shift+Tab switches modes; check the status bar before letting tools run.",
             NoteKind.ERROR, title="Permission mode differs")
@@ -132,15 +141,52 @@ class CliStateMixin:
         """Once per conversation: the version the CLI runs, and a note when it is outside the tested range."""
         if not isinstance(version, str) or not version:
             return []
-        self.status.cli_version = version
+        self._status.cli_version = version
         if self.version_checked:
             return [StatusChanged()]
         self.version_checked = True
         note = support_note(version)
         changes: list[Change] = [StatusChanged()]
         if note:
-            changes += self.add_note(note, NoteKind.INFO, title="Claude Code version")  # type: ignore[attr-defined]
+            changes += self._logs.note(note, NoteKind.INFO, title="Claude Code version")
         return changes
+
+    def local_output(self, words: str) -> list[Change]:
+        """`/model NAME` typed as a prompt: the CLI says so only in its output."""
+        found = model_from_local_output(words, self.models)
+        if found is None:
+            return []
+        value, shown = found
+        if self._status.model not in (value, shown):  # the same model under its other name stays as it is
+            self._status.model = shown
+        if value is not None:
+            self.model_choice = value
+        return [StatusChanged()]
+
+    def on_compact(self, message: p.CompactBoundary) -> list[Change]:
+        meta = message.compact_metadata
+        words = "Conversation compacted"
+        if meta is not None and meta.trigger:
+            words += f" ({meta.trigger})"
+        if meta is not None and meta.pre_tokens is not None:
+            words += f" — {meta.pre_tokens:,} tokens before"
+        return self._logs.note(words, NoteKind.COMPACT)
+
+    def compact_summary_note(self) -> list[Change]:
+        """One compaction note: `system/compact_boundary` usually said it just before the summary."""
+        for item in reversed(self._logs.main.items[-4:]):
+            if isinstance(item, NoteItem) and item.kind is NoteKind.COMPACT:
+                return []
+        return self._logs.note("Conversation compacted", NoteKind.COMPACT)
+
+    def on_unknown(self, message: p.UnknownBase) -> list[Change]:
+        """A message the models do not type: the raw dict is all there is (kept whole on purpose)."""
+        raw = message.raw
+        if raw.get("type") == "conversation_reset" or raw.get("subtype") == "conversation_reset":
+            return self._conversation_reset()
+        if raw.get("type") == "system":
+            return self._system_note(raw)
+        return []
 
     def _system_note(self, raw: dict[str, Any]) -> list[Change]:
         """A system message this version does not know: its words as a note (never dropped silently);
@@ -151,57 +197,19 @@ class CliStateMixin:
         words = next((raw[key] for key in ("content", "message", "text") if isinstance(raw.get(key), str)), "")
         words = words or _SYSTEM_WORDS.get(subtype, "")
         if words.strip():
-            return self.add_note(printable(words.strip())[:4000], NoteKind.INFO)  # type: ignore[attr-defined]
+            return self._logs.note(printable(words.strip())[:4000], NoteKind.INFO)
         if subtype in self._system_noted:
             return []
         self._system_noted.add(subtype)
-        return self.add_note(f"Claude Code sent a {subtype!r} message this claude-tui does not show.",  # type: ignore[attr-defined]
-                             NoteKind.INFO)
+        return self._logs.note(f"Claude Code sent a {subtype!r} message this claude-tui does not show.",
+                               NoteKind.INFO)
 
-    def _local_output(self, words: str) -> list[Change]:
-        """`/model NAME` typed as a prompt: the CLI says so only in its output."""
-        found = model_from_local_output(words, self.models)
-        if found is None:
-            return []
-        value, shown = found
-        if self.status.model not in (value, shown):  # the same model under its other name stays as it is
-            self.status.model = shown
-        if value is not None:
-            self.model_choice = value
-        return [StatusChanged()]
-
-    def _compact(self, message: p.CompactBoundary) -> list[Change]:
-        meta = message.raw.get("compact_metadata") or {}
-        trigger = meta.get("trigger", "") if isinstance(meta, dict) else ""
-        tokens = meta.get("pre_tokens") if isinstance(meta, dict) else None
-        words = "Conversation compacted"
-        if trigger:
-            words += f" ({trigger})"
-        if isinstance(tokens, int):
-            words += f" — {tokens:,} tokens before"
-        return self.add_note(words, NoteKind.COMPACT)
-
-    def _compact_summary_note(self) -> list[Change]:
-        """One compaction note: `system/compact_boundary` usually said it just before the summary."""
-        for item in reversed(self.main.items[-4:]):
-            if isinstance(item, NoteItem) and item.kind is NoteKind.COMPACT:
-                return []
-        return self.add_note("Conversation compacted", NoteKind.COMPACT)
-
-    def _unknown(self, message: p.UnknownBase) -> list[Change]:
-        raw = message.raw
-        if raw.get("type") == "conversation_reset" or raw.get("subtype") == "conversation_reset":
-            return self._conversation_reset(raw)
-        if raw.get("type") == "system":
-            return self._system_note(raw)
-        return []
-
-    def _conversation_reset(self, raw: dict[str, Any]) -> list[Change]:
+    def _conversation_reset(self) -> list[Change]:
         """/clear (or a plan accepted with a clean context): the CLI forgets the conversation.
 
         The log stays (it is the user's record), so say where Claude's memory starts over. The
         "what changed" set stays too: those edits are still on disk. The context is empty again.
         """
-        self.status.context_tokens = 0
+        self._status.context_tokens = 0
         changes: list[Change] = [StatusChanged()]
-        return changes + self.add_note(CLEARED_NOTE, NoteKind.INFO)
+        return changes + self._logs.note(CLEARED_NOTE, NoteKind.INFO)

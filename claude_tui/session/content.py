@@ -29,19 +29,40 @@ _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.S)
 
 
-def item_for_block_start(block: dict[str, Any], message_id: str) -> Item | None:
-    kind = block.get("type")
+_TOOL_KINDS = ("tool_use", "server_tool_use", "mcp_tool_use")
+
+
+def item_for_block_start(block: p.ContentBlock, message_id: str) -> Item | None:
+    """The item a block starts (streamed: it fills in as deltas arrive)."""
+    match block:
+        case p.TextBlock():
+            return TextItem(text=block.text, streaming=True, message_id=message_id)
+        case p.ThinkingBlock():
+            return ThinkingItem(text=block.thinking, streaming=True, message_id=message_id)
+        case p.RedactedThinkingBlock():
+            return ThinkingItem(redacted=True, message_id=message_id)
+        case p.ToolUseBlock():
+            return ToolItem(tool_use_id=block.id, name=block.name or "tool", input=block.input,
+                            state=ToolState.STREAMING, message_id=message_id)
+        case p.UnknownBlock():
+            return _item_for_unknown_block(block.raw, message_id)
+    return None
+
+
+def _item_for_unknown_block(raw: dict[str, Any], message_id: str) -> Item | None:
+    """A block the models do not type: server and MCP tool calls (`server_tool_use`, `mcp_tool_use`), or
+    a known kind with a malformed field. Read from its raw dict, so such a call still gets its card."""
+    kind = raw.get("type")
     if kind == "text":
-        return TextItem(text=str(block.get("text") or ""), streaming=True, message_id=message_id)
+        return TextItem(text=str(raw.get("text") or ""), streaming=True, message_id=message_id)
     if kind == "thinking":
-        return ThinkingItem(text=str(block.get("thinking") or ""), streaming=True, message_id=message_id)
-    if kind == "redacted_thinking":
-        return ThinkingItem(redacted=True, message_id=message_id)
-    if kind in ("tool_use", "server_tool_use", "mcp_tool_use"):
+        return ThinkingItem(text=str(raw.get("thinking") or ""), streaming=True, message_id=message_id)
+    if kind in _TOOL_KINDS:
+        tool_input = raw.get("input")
         return ToolItem(
-            tool_use_id=str(block.get("id") or ""),
-            name=str(block.get("name") or "tool"),
-            input=block.get("input") if isinstance(block.get("input"), dict) else {},
+            tool_use_id=str(raw.get("id") or ""),
+            name=str(raw.get("name") or "tool"),
+            input=tool_input if isinstance(tool_input, dict) else {},
             state=ToolState.STREAMING,
             message_id=message_id,
         )
@@ -88,55 +109,76 @@ def finish_tool_input(item: ToolItem) -> None:
     item.state = ToolState.PENDING
 
 
-def item_for_block(block: dict[str, Any], message_id: str) -> Item | None:
+def item_for_block(block: p.ContentBlock, message_id: str) -> Item | None:
     """An item for a block that was not streamed (resumed history, no partial messages)."""
     item = item_for_block_start(block, message_id)
     if isinstance(item, (TextItem, ThinkingItem)):
         item.streaming = False
-        if isinstance(item, ThinkingItem) and not item.redacted:
-            item.text = str(block.get("thinking") or "")
     elif isinstance(item, ToolItem):
         item.state = ToolState.PENDING
     return item
 
 
-def confirm(pending: deque[Item] | None, block: dict[str, Any]) -> Item | None:
+def confirm(pending: deque[Item] | None, block: p.ContentBlock) -> Item | None:
     """Match an authoritative block to the streamed item it completes, and fix its content."""
     if not pending:
         return None
-    kind = block.get("type")
     for item in list(pending):
-        if kind == "text" and isinstance(item, TextItem):
-            item.text = str(block.get("text") or "")
-        elif kind == "thinking" and isinstance(item, ThinkingItem) and not item.redacted:
-            item.text = str(block.get("thinking") or "")
-        elif kind == "redacted_thinking" and isinstance(item, ThinkingItem) and item.redacted:
-            pass
-        elif kind in ("tool_use", "server_tool_use", "mcp_tool_use") and isinstance(item, ToolItem) \
-                and item.tool_use_id == block.get("id"):
-            if isinstance(block.get("input"), dict):
-                item.input = block["input"]
-            if item.state is ToolState.STREAMING:
-                item.state = ToolState.PENDING
-        else:
+        if not _confirms(block, item):
             continue
         pending.remove(item)
         return item
     return None
 
 
-def blocks_text(body: Any) -> str:
-    if isinstance(body, str):
-        return body
-    parts = []
-    for block in as_list(body):
-        if isinstance(block, dict) and block.get("type") == "text":
-            parts.append(str(block.get("text", "")))
-    return "\n".join(parts)
+def _confirms(block: p.ContentBlock, item: Item) -> bool:
+    """Whether `block` is the final copy of the streamed `item` (then its content replaces the item's)."""
+    match block:
+        case p.TextBlock() if isinstance(item, TextItem):
+            item.text = block.text
+        case p.ThinkingBlock() if isinstance(item, ThinkingItem) and not item.redacted:
+            item.text = block.thinking
+        case p.RedactedThinkingBlock() if isinstance(item, ThinkingItem) and item.redacted:
+            pass
+        case p.ToolUseBlock() if isinstance(item, ToolItem) and item.tool_use_id == block.id:
+            _confirm_tool(item, block.input)
+        case p.UnknownBlock():
+            return _confirms_unknown(block.raw, item)
+        case _:
+            return False
+    return True
 
 
-def assistant_error_words(error: str, message: dict[str, Any]) -> str:
-    text = blocks_text(message.get("content")).strip()
+def _confirms_unknown(raw: dict[str, Any], item: Item) -> bool:
+    """`_confirms` for an untyped block (a server/MCP tool call, or a malformed known kind): its raw dict."""
+    kind = raw.get("type")
+    if kind == "text" and isinstance(item, TextItem):
+        item.text = str(raw.get("text") or "")
+    elif kind == "thinking" and isinstance(item, ThinkingItem) and not item.redacted:
+        item.text = str(raw.get("thinking") or "")
+    elif kind in _TOOL_KINDS and isinstance(item, ToolItem) and item.tool_use_id == raw.get("id"):
+        tool_input = raw.get("input")
+        _confirm_tool(item, tool_input if isinstance(tool_input, dict) else None)
+    else:
+        return False
+    return True
+
+
+def _confirm_tool(item: ToolItem, tool_input: dict[str, Any] | None) -> None:
+    if tool_input is not None:
+        item.input = tool_input
+    if item.state is ToolState.STREAMING:
+        item.state = ToolState.PENDING
+
+
+def blocks_text(blocks: list[p.ContentBlock]) -> str:
+    """The text blocks of a message, joined by newlines."""
+    return "\n".join(block.text for block in blocks if isinstance(block, p.TextBlock))
+
+
+def assistant_error_words(error: str, text: str) -> str:
+    """What an assistant message's `error` means, with the message's own words (`text`) after it."""
+    text = text.strip()
     known = {
         "authentication_failed": "Authentication failed — check your API key or run `claude /login`.",
         "billing_error": "Billing problem on the account.",
@@ -189,7 +231,11 @@ def _image_size(source: Any) -> int:
         return len(data) * 3 // 4
 
 
-def result_text_and_images(body: Any) -> tuple[str, list[tuple[str, int]]]:
+def result_text_and_images(body: str | list[Any] | None) -> tuple[str, list[tuple[str, int]]]:
+    """A tool result's text and its images' (media type, size).
+
+    The parts of a `tool_result`'s content are kept as the CLI sent them (`ToolResultBlock.content` is
+    untyped: a tool's output is whatever it printed), so they are read as plain dicts here."""
     if isinstance(body, str):
         return body, []
     texts: list[str] = []
@@ -226,7 +272,7 @@ def is_user_rejection(structured: Any, text: str) -> bool:
     return False
 
 
-def not_run_states(raw: dict[str, Any]) -> dict[str, ToolState]:
+def not_run_states(metas: list[p.ToolResultMeta]) -> dict[str, ToolState]:
     """tool_use_id → DENIED or INTERRUPTED for error results the CLI says did not come from running the tool.
 
     Live messages carry `tool_result_meta` (`non_execution_kind`, `permission_decision`);
@@ -234,16 +280,14 @@ def not_run_states(raw: dict[str, Any]) -> dict[str, ToolState]:
     A refusal with a message ("tell Claude …") is recognised only this way.
     """
     states: dict[str, ToolState] = {}
-    for meta in as_list(raw.get("tool_result_meta")):
-        if not isinstance(meta, dict) or not isinstance(meta.get("id"), str):
+    for meta in metas:
+        if meta.id is None:
             continue
-        kind = meta.get("non_execution_kind")
-        decision = meta.get("permission_decision")
-        rejected = isinstance(decision, dict) and decision.get("decision") == "reject"
-        if kind in _NOT_RUN_KINDS and not rejected:
-            states[meta["id"]] = ToolState.INTERRUPTED
-        elif rejected or isinstance(kind, str) and kind:
-            states[meta["id"]] = ToolState.DENIED
+        kind = meta.non_execution_kind
+        if kind in _NOT_RUN_KINDS and not meta.rejected:
+            states[meta.id] = ToolState.INTERRUPTED
+        elif meta.rejected or kind:
+            states[meta.id] = ToolState.DENIED
     return states
 
 
@@ -255,28 +299,26 @@ def resolved_model(models: list[dict[str, Any]], name: str) -> str:
     return name
 
 
-def context_window(model_usage: dict[str, Any], model: str) -> int:
+def context_window(model_usage: dict[str, p.ModelUsage], model: str) -> int:
     """The main model's window; fall back to the largest reported."""
     entry = model_usage.get(model)
-    if isinstance(entry, dict) and isinstance(entry.get("contextWindow"), int):
-        return int(entry["contextWindow"])
-    windows = [int(v["contextWindow"]) for v in model_usage.values()
-               if isinstance(v, dict) and isinstance(v.get("contextWindow"), int)]
-    return max(windows, default=0)
+    if entry is not None and entry.context_window:
+        return entry.context_window
+    return max((usage.context_window for usage in model_usage.values() if usage.context_window), default=0)
 
 
 _AGENT_ENDINGS = {"completed": "finished", "failed": "failed", "killed": "was stopped", "stopped": "was stopped"}
 
 
-def background_notice(raw: dict[str, Any], entry: AgentEntry | None) -> str:
+def background_notice(message: p.TaskNotification, entry: AgentEntry | None) -> str:
     """The log's marker for a background task's `task_notification`, in the words a transcript keeps
     (its `<task-notification>` summary: `Agent "Explore tree" finished`); "" for foreground work."""
     if entry is None or not entry.background:
         return ""  # a foreground agent's end is its Task result; no turn of its own follows
-    summary = str(raw.get("summary") or "").strip()
-    if summary and not raw.get("summary_is_report"):
+    summary = (message.summary or "").strip()
+    if summary and not message.summary_is_report:
         return summary  # the CLI's own words (e.g. a background command's exit)
-    status = str(raw.get("status") or entry.status or "completed")
+    status = message.status or entry.status or "completed"
     description = entry.description or entry.agent_type or "background task"
     if entry.is_agent:
         return f'Agent "{description}" {_AGENT_ENDINGS.get(status, status)}'

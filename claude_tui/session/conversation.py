@@ -4,15 +4,17 @@
 status, and returns the list of changes for the UI. Pure and synchronous: the
 same object renders live sessions and resumed transcripts.
 
-Streaming and the final `assistant` message: the CLI streams each content block
-(`stream_event`s) and then prints it once more, complete, as an `assistant`
-message carrying that single block (same message id). The streamed item is
-kept and its text replaced by the authoritative copy.
+The session's parts own their state and are handed what they need (no mixins):
+`Logs` (log.py: the main log and each subagent's), `Streaming` (streaming.py: stream events,
+assistant and user messages, tool results), `PermissionBook` (permission_flow.py: pending
+`can_use_tool` requests and decisions), `CliState` (cli_state.py: modes, model, resets), the
+`TaskBoard` and the `CostMeter`. Handlers take the typed protocol models (`match` on them);
+`.raw` is read only for what the models do not type (Unknown messages and blocks).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from claude_tui import protocol as p
 from claude_tui.diff.stats import ChangeSet
@@ -22,28 +24,18 @@ from claude_tui.session.changes import (
     Change,
     ItemAdded,
     ItemChanged,
-    PermissionClosed,
     StatusChanged,
     TasksChanged,
     TurnEnded,
 )
-from claude_tui.session.cli_state import CliStateMixin
+from claude_tui.session.cli_state import CliState
 from claude_tui.session.cost import CostMeter
-from claude_tui.session.items import (
-    Item,
-    NoteItem,
-    NoteKind,
-    TextItem,
-    ThinkingItem,
-    ToolItem,
-    ToolState,
-    UserItem,
-)
-from claude_tui.session.log import Log, as_int
-from claude_tui.session.permission_flow import PermissionsMixin
+from claude_tui.session.items import Item, NoteItem, NoteKind, ToolItem, ToolState, UserItem
+from claude_tui.session.log import Log, Logs
+from claude_tui.session.permission_flow import PermissionBook
 from claude_tui.session.permissions import PermissionRequest
 from claude_tui.session.status import Activity, SessionStatus
-from claude_tui.session.streaming import StreamingMixin
+from claude_tui.session.streaming import Streaming
 from claude_tui.session.tasks import TaskBoard
 from claude_tui.session.values import as_list
 
@@ -55,32 +47,74 @@ _RESULT_NOTICES = {
 }
 
 
-class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
+class Conversation:
+    """One session's conversation, made of parts that each own their state: the logs (`Logs`),
+    what streams (`Streaming`), the pending permission requests (`PermissionBook`), what the CLI
+    reports about itself (`CliState`), the task board and the cost meter. `apply` hands each typed
+    message to the part that handles it."""
+
     def __init__(self) -> None:
         self.status = SessionStatus()
-        self.main = Log(None)
-        self.subagents: dict[str, Log] = {}
+        self.logs = Logs()
         self.tasks = TaskBoard()
         self.changes = ChangeSet()
         """Files changed this turn and this session (the "what changed" panel)."""
-        self.permissions: dict[str, PermissionRequest] = {}
-        self.commands: list[dict[str, Any]] = []
-        self.models: list[dict[str, Any]] = []
-        self.account: dict[str, Any] = {}
         self.cost = CostMeter()
-        self.reported_mode: str | None = None
-        """The permission mode the CLI last reported (None until it does): what a respawn must ask for."""
-        self.model_choice: str | None = None
-        """The model list's value the CLI last reported switching to (`/model NAME`), if any."""
-        self.requested_mode: str | None = None
-        self.version_checked = False
-        self._system_noted: set[str] = set()
+        self.cli = CliState(self.status, self.logs)
+        self.streaming = Streaming(self.status, self.logs, self.tasks, self.changes, self.cli)
+        self.permission_book = PermissionBook(self.status, self.logs)
+        self.commands: list[dict[str, Any]] = []
+        """The initialize response's commands, as the CLI sent them (the completion menu shows them)."""
+        self.account: dict[str, Any] = {}
+        self.invalid_lines = 0
         self._finished_in_turn: list[str] = []
         """Markers for background tasks that finished during a turn, shown when the turn ends."""
         self._init_pending = False
         """A prompt was sent while idle and its turn's `system/init` has not arrived yet."""
-        self._tool_names: dict[str, str] = {}
-        self.invalid_lines = 0
+
+    # -- the parts' state, under the names the UI has always used ----------------------
+    @property
+    def main(self) -> Log:
+        return self.logs.main
+
+    @property
+    def subagents(self) -> dict[str, Log]:
+        return self.logs.subagents
+
+    @property
+    def permissions(self) -> dict[str, PermissionRequest]:
+        """Pending permission requests by request id (the `PermissionBook`'s)."""
+        return self.permission_book.pending
+
+    @property
+    def models(self) -> list[dict[str, Any]]:
+        return self.cli.models
+
+    @models.setter
+    def models(self, value: list[dict[str, Any]]) -> None:
+        self.cli.models = value
+
+    @property
+    def reported_mode(self) -> str | None:
+        """The permission mode the CLI last reported (None until it does): what a respawn must ask for."""
+        return self.cli.reported_mode
+
+    @property
+    def model_choice(self) -> str | None:
+        """The model list's value the CLI last reported switching to (`/model NAME`), if any."""
+        return self.cli.model_choice
+
+    @model_choice.setter
+    def model_choice(self, value: str | None) -> None:
+        self.cli.model_choice = value
+
+    @property
+    def requested_mode(self) -> str | None:
+        return self.cli.requested_mode
+
+    @property
+    def version_checked(self) -> bool:
+        return self.cli.version_checked
 
     @property
     def history_cost(self) -> float:
@@ -91,28 +125,17 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
     def history_cost(self, value: float) -> None:
         self.cost.history = value
 
-    # -- convenience -----------------------------------------------------------------
     @property
     def items(self) -> list[Item]:
-        return self.main.items
+        return self.logs.main.items
 
     def log_for(self, scope: str | None) -> Log:
-        if scope is None:
-            return self.main
-        log = self.subagents.get(scope)
-        if log is None:
-            log = self.subagents[scope] = Log(scope)
-        return log
+        return self.logs.log_for(scope)
 
     def tool(self, tool_use_id: str) -> ToolItem | None:
-        found = self.main.tools.get(tool_use_id)
-        if found is None:
-            for log in self.subagents.values():
-                if tool_use_id in log.tools:
-                    return log.tools[tool_use_id]
-        return found
+        return self.logs.tool(tool_use_id)
 
-    # -- things the app does -----------------------------------------------------------
+    # -- things the app does -----------------------------------------------------------------
     def add_user_prompt(self, text: str, image_count: int = 0) -> list[Change]:
         changes: list[Change] = []
         busy = self.status.turn_running
@@ -126,14 +149,32 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
         return changes
 
     def add_note(self, text: str, kind: NoteKind = NoteKind.INFO, title: str = "") -> list[Change]:
-        changes: list[Change] = []
-        self.main.add(NoteItem(kind=kind, text=text, title=title), changes)
-        return changes
+        return self.logs.note(text, kind, title)
+
+    def expect_mode(self, mode: str | None) -> Self:
+        """A CLI is being started with `--permission-mode` (see `CliState.expect_mode`)."""
+        self.cli.expect_mode(mode)
+        return self
+
+    def mode_switched(self, mode: str) -> None:
+        """The CLI confirmed a `set_permission_mode` (see `CliState.mode_switched`)."""
+        self.cli.mode_switched(mode)
+
+    def check_cli_version(self, version: object) -> list[Change]:
+        return self.cli.check_cli_version(version)
+
+    def record_decision(self, request_id: str, words: str, denied: bool,
+                        updated_input: dict[str, Any] | None = None) -> list[Change]:
+        """The user answered a permission request (see `PermissionBook.record_decision`)."""
+        return self.permission_book.record_decision(request_id, words, denied, updated_input)
 
     def apply_initialize(self, response: dict[str, Any], installed_version: str | None = None) -> list[Change]:
-        """The CLI's answer to `initialize`; `installed_version` (from its package) when it names none."""
+        """The CLI's answer to `initialize`; `installed_version` (from its package) when it names none.
+
+        The response is a control response's payload: a plain dict (its lists are handed to the
+        UI as the CLI sent them), read defensively."""
         self.commands = [c for c in as_list(response.get("commands")) if isinstance(c, dict)]
-        self.models = [m for m in as_list(response.get("models")) if isinstance(m, dict)]
+        self.cli.models = [m for m in as_list(response.get("models")) if isinstance(m, dict)]
         account = response.get("account")
         self.account = account if isinstance(account, dict) else {}
         current = response.get("current_model")
@@ -141,52 +182,26 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
             # The model this process runs (sent by CLIs that report it); else the first init says.
             self.status.model = content.resolved_model(self.models, current)
         changes: list[Change] = [StatusChanged()]
-        changes += self._start_mode(response.get("current_permission_mode"))  # what this process runs in
-        changes += self.check_cli_version(response.get("claude_code_version") or installed_version)
+        changes += self.cli.start_mode(response.get("current_permission_mode"))  # what this process runs in
+        changes += self.cli.check_cli_version(response.get("claude_code_version") or installed_version)
         self.cost.carry_history(self.status)
         return changes
 
     def process_exited(self, returncode: int | None) -> list[Change]:
-        changes: list[Change] = [PermissionClosed(rid, "exited") for rid in self.permissions]
-        self.permissions.clear()
-        for log in (self.main, *self.subagents.values()):
-            for tool in log.tools.values():
-                if not tool.finished:
-                    tool.state = ToolState.INTERRUPTED
-                    changes.append(ItemChanged(tool, log.scope))
-            for item in log.streaming.values():
-                if isinstance(item, (TextItem, ThinkingItem)):
-                    item.streaming = False
-                    changes.append(ItemChanged(item, log.scope))
-            log.streaming.clear()
-            # A dead process never confirms what it streamed; left here, a later
-            # message reusing the id would overwrite these items' text.
-            log.unconfirmed.clear()
+        changes = self.permission_book.close_all("exited")
+        for log in self.logs:
+            log.stop(changes)
         changes += self._mark_finished()  # the turn will not end now: mark them here
         self.status.activity = Activity.EXITED
         changes.append(StatusChanged())
         return changes
 
-    def _scope_of(self, tool: ToolItem) -> str | None:
-        for scope, log in self.subagents.items():
-            if tool.tool_use_id in log.tools:
-                return scope
-        return None
-
     # -- the protocol --------------------------------------------------------------------
     def apply(self, message: p.Message) -> list[Change]:
         """Apply one message. Never raises: a message that cannot be shown becomes an error note."""
-        handler = _HANDLERS.get(type(message))
-        if handler is None:
-            for cls, candidate in _HANDLERS.items():
-                if isinstance(message, cls):
-                    handler = candidate
-                    break
-        if handler is None:
-            return []
-        shown = len(self.items)
+        shown = len(self.logs.main.items)
         try:
-            return handler(self, message)
+            return self._dispatch(message)
         except Exception as error:  # noqa: BLE001 - the last line of defence against odd CLI output
             # What the handler added before it failed is in the log: show it, so the screen and the
             # log stay in step. A failed result still ends the turn, or the session would look busy forever.
@@ -197,20 +212,54 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
             return changes + self.add_note(f"A {type(message).__name__} from Claude Code could not be shown "
                                            f"({error!r}); the session goes on.", NoteKind.ERROR)
 
+    def _dispatch(self, message: p.Message) -> list[Change]:
+        match message:  # the most frequent first: a stream event per token
+            case p.StreamEvent():
+                return self.streaming.on_stream(message)
+            case p.AssistantMessage():
+                return self.streaming.on_assistant(message)
+            case p.UserMessage():
+                return self.streaming.on_user(message)
+            case p.SystemStatus():
+                return self._system_status(message)
+            case p.SystemInit():
+                return self._system_init(message)
+            case p.ResultMessage():
+                return self._result(message)
+            case p.ControlRequest():
+                return self.permission_book.on_request(message)
+            case p.ControlCancelRequest():
+                return self.permission_book.on_cancel(message)
+            case p.ToolProgress():
+                return self._tool_progress(message)
+            case p.ApiRetry():
+                return self._api_retry(message)
+            case p.CompactBoundary():
+                return self.cli.on_compact(message)
+            case p.TaskStarted() | p.TaskUpdated() | p.TaskNotification() | p.BackgroundTasksChanged():
+                return self._task_system(message)
+            case p.AuthStatus():
+                return self._auth_status(message)
+            case p.InvalidLine():
+                return self._invalid_line(message)
+            case p.UnknownBase():  # UnknownMessage, UnknownSystem: only their raw dict is known
+                return self.cli.on_unknown(message)
+        return []  # keep-alives, hooks, thinking tokens, rate limits, control responses: nothing to show
+
     def _system_init(self, message: p.SystemInit) -> list[Change]:
-        raw = message.raw
         status = self.status
-        status.session_id = str(raw.get("session_id") or status.session_id)
-        status.model = str(raw.get("model") or status.model)
+        status.session_id = message.session_id or status.session_id
+        status.model = message.model or status.model
         changes: list[Change] = [StatusChanged()]
-        changes += self._start_mode(raw.get("permissionMode"))
-        status.cwd = str(raw.get("cwd") or status.cwd)
-        changes += self.check_cli_version(raw.get("claude_code_version"))
-        status.tools = [str(t) for t in as_list(raw.get("tools"))]
-        status.slash_commands = [str(c) for c in as_list(raw.get("slash_commands"))]
-        status.mcp_servers = [s for s in as_list(raw.get("mcp_servers")) if isinstance(s, dict)]
-        status.agents = [str(a) for a in as_list(raw.get("agents"))]
-        status.skills = [str(s) for s in as_list(raw.get("skills"))]
+        changes += self.cli.start_mode(message.permission_mode)
+        status.cwd = message.cwd or status.cwd
+        changes += self.cli.check_cli_version(message.claude_code_version)
+        status.tools = list(message.tools)
+        status.slash_commands = list(message.slash_commands)
+        status.mcp_servers = list(message.mcp_servers)
+        status.agents = list(message.agents)
+        # Names today; the protocol leaves their shape open (`skills: list[Any]`), so shown as words.
+        status.skills = [str(skill) for skill in message.skills]
         if self._init_pending:
             # The turn of the prompt sent while idle: prompts queued behind it stay queued (they
             # can be added before this init arrives).
@@ -229,48 +278,45 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
         return changes
 
     def _system_status(self, message: p.SystemStatus) -> list[Change]:
-        raw = message.raw
-        self._mode_reported(raw.get("permissionMode"))  # changed by the CLI too (plan approval, a suggestion)
-        state = raw.get("status")
-        if state == "compacting":
+        self.cli.mode_reported(message.permission_mode)  # changed by the CLI too (plan approval, a suggestion)
+        if message.status == "compacting":
             self.status.activity = Activity.COMPACTING
-        elif state == "requesting" and self.status.activity not in (Activity.WAITING,):
+        elif message.status == "requesting" and self.status.activity is not Activity.WAITING:
             self.status.activity = Activity.THINKING
             self.status.retry_attempt = 0
         return [StatusChanged()]
 
     def _api_retry(self, message: p.ApiRetry) -> list[Change]:
-        raw = message.raw
         self.status.activity = Activity.RETRYING
-        self.status.retry_attempt = as_int(raw.get("attempt"))
-        self.status.retry_max = as_int(raw.get("max_retries"))
-        error = raw.get("error_status") or raw.get("error") or ""
-        self.status.retry_error = str(error)
+        self.status.retry_attempt = message.attempt or 0
+        self.status.retry_max = message.max_retries or 0
+        # `error` is untyped in the protocol (a code such as "rate_limit"): shown as words.
+        self.status.retry_error = str(message.error_status or message.error or "")
         return [StatusChanged()]
 
-    def _task_system(self, message: p.SystemMessage) -> list[Change]:
-        raw = message.raw
-        subtype = raw.get("subtype")
+    def _task_system(self, message: p.TaskStarted | p.TaskUpdated | p.TaskNotification | p.BackgroundTasksChanged,
+                     ) -> list[Change]:
         changes: list[Change] = [TasksChanged()]
-        if subtype == "task_started":
-            self.tasks.on_task_started(raw)
-        elif subtype == "task_updated":
-            self.tasks.on_task_updated(raw)
-        elif subtype == "task_notification":
-            self.tasks.on_task_notification(raw)
-            changes += self._background_finished(raw)
-        elif subtype == "background_tasks_changed":
-            self.tasks.on_background_tasks(as_list(raw.get("tasks")))
+        match message:
+            case p.TaskStarted():
+                self.tasks.on_task_started(message)
+            case p.TaskUpdated():
+                self.tasks.on_task_updated(message)
+            case p.TaskNotification():
+                self.tasks.on_task_notification(message)
+                changes += self._background_finished(message)
+            case p.BackgroundTasksChanged():
+                self.tasks.on_background_tasks(message.tasks)
         return changes
 
-    def _background_finished(self, raw: dict[str, Any]) -> list[Change]:
+    def _background_finished(self, message: p.TaskNotification) -> list[Change]:
         """Mark in the log where the CLI learns a background task ended (it then starts a turn of its own).
 
         A resumed transcript shows the same place as the `<task-notification>` user record
         ("Agent "…" finished"). During a turn the marker waits for the turn's end, so it
         sits between that turn's answer and the one the notification brings.
         """
-        words = content.background_notice(raw, self.tasks.agents.get(str(raw.get("task_id", ""))))
+        words = content.background_notice(message, self.tasks.agents.get(message.task_id))
         if not words:
             return []
         if not self.status.turn_running:
@@ -285,56 +331,41 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
         self._finished_in_turn.clear()
         return changes
 
-    def _user(self, message: p.UserMessage) -> list[Change]:
-        changes = super()._user(message)
-        # An error result the CLI stamps as not run (refused, or cut off) is not a tool error:
-        # a refusal "told" to Claude has only this to tell it apart (see content.not_run_states).
-        for tool_use_id, state in content.not_run_states(message.raw).items():
-            tool = self.tool(tool_use_id)
-            if tool is not None and tool.state is ToolState.ERROR:
-                tool.state = state
-                if not any(isinstance(c, ItemChanged) and c.item is tool for c in changes):
-                    changes.append(ItemChanged(tool, self._scope_of(tool)))
-        return changes
-
     def _result(self, message: p.ResultMessage) -> list[Change]:
-        raw = message.raw
         status = self.status
         changes: list[Change] = []
-        total = raw.get("total_cost_usd")
-        if isinstance(total, (int, float)) and not isinstance(total, bool) and total >= 0:
-            self.cost.on_total(status, float(total))
-        model_usage = raw.get("modelUsage") or raw.get("model_usage") or {}
-        if isinstance(model_usage, dict):
-            window = content.context_window(model_usage, status.model)
-            if window:
-                status.context_window = window
+        total = message.total_cost_usd
+        if total is not None and total >= 0:
+            self.cost.on_total(status, total)
+        window = content.context_window(message.model_usage, status.model)
+        if window:
+            status.context_window = window
         status.turns += 1
-        subtype = str(raw.get("subtype") or "success")
-        is_error = bool(raw.get("is_error"))
-        for denial in as_list(raw.get("permission_denials")):
-            tool = self.tool(str(denial.get("tool_use_id", ""))) if isinstance(denial, dict) else None
+        subtype = message.subtype or "success"
+        for denial in message.permission_denials:
+            tool = self.tool(denial.tool_use_id or "")
             if tool is not None and tool.state is not ToolState.DENIED:
                 tool.state = ToolState.DENIED
-                changes.append(ItemChanged(tool, self._scope_of(tool)))
+                changes.append(ItemChanged(tool, self.logs.scope_of(tool)))
         if subtype in _RESULT_NOTICES and not self._just_interrupted():
-            errors = [str(e) for e in as_list(raw.get("errors")) if not str(e).startswith("[ede_diagnostic]")]
+            # `errors` is untyped in the protocol (strings today): shown as words.
+            errors = [str(e) for e in message.errors or () if not str(e).startswith("[ede_diagnostic]")]
             words = _RESULT_NOTICES[subtype] + ("\n" + "\n".join(errors) if errors else "")
             changes += self.add_note(words, NoteKind.ERROR)
-        elif is_error and subtype == "success" and raw.get("result") and not self._already_said(str(raw["result"])):
-            changes += self.add_note(str(raw["result"]), NoteKind.ERROR)
+        elif message.is_error and subtype == "success" and message.result \
+                and not self._already_said(message.result):
+            changes += self.add_note(message.result, NoteKind.ERROR)
         changes += self._mark_finished()  # after the turn's own words, before the turn they start
-        for log in (self.main,):
-            for tool in log.tools.values():
-                if tool.state in (ToolState.RUNNING, ToolState.PENDING, ToolState.STREAMING, ToolState.WAITING):
-                    tool.state = ToolState.INTERRUPTED
-                    changes.append(ItemChanged(tool))
+        for tool in self.main.tools.values():
+            if tool.state in (ToolState.RUNNING, ToolState.PENDING, ToolState.STREAMING, ToolState.WAITING):
+                tool.state = ToolState.INTERRUPTED
+                changes.append(ItemChanged(tool))
         self.main.unconfirmed.clear()  # the turn is over: nothing streamed in it gets confirmed any more
         still_queued = any(isinstance(i, UserItem) and i.queued for i in self.main.items)
         status.activity = Activity.THINKING if still_queued else Activity.IDLE
         status.running_tool = ""
         changes.append(StatusChanged())
-        changes.append(TurnEnded(subtype, is_error, status.cost_last_turn))
+        changes.append(TurnEnded(subtype, message.is_error, status.cost_last_turn))
         self.cost.turn_ended(status)
         return changes
 
@@ -350,18 +381,16 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
         return isinstance(last, NoteItem) and last.kind is NoteKind.INTERRUPT
 
     def _tool_progress(self, message: p.ToolProgress) -> list[Change]:
-        raw = message.raw
-        tool = self.tool(str(raw.get("tool_use_id", "")))
+        tool = self.tool(message.tool_use_id or "")
         if tool is None:
             return []
-        elapsed = raw.get("elapsed_time_seconds")
-        if isinstance(elapsed, (int, float)):
-            tool.elapsed_seconds = float(elapsed)
+        if message.elapsed_time_seconds is not None:
+            tool.elapsed_seconds = message.elapsed_time_seconds
         if tool.state in (ToolState.PENDING, ToolState.STREAMING):
             tool.state = ToolState.RUNNING
         self.status.activity = Activity.RUNNING_TOOL
         self.status.running_tool = tool.name
-        return [ItemChanged(tool, self._scope_of(tool)), StatusChanged()]
+        return [ItemChanged(tool, self.logs.scope_of(tool)), StatusChanged()]
 
     def _invalid_line(self, message: p.InvalidLine) -> list[Change]:
         # Something else printed to the CLI's stdout (a wrapper script, a
@@ -374,31 +403,6 @@ class Conversation(CliStateMixin, StreamingMixin, PermissionsMixin):
                              NoteKind.ERROR, title="Unexpected output")
 
     def _auth_status(self, message: p.AuthStatus) -> list[Change]:
-        raw = message.raw
-        error = raw.get("error")
-        if error:
-            return self.add_note(f"Authentication: {error}", NoteKind.ERROR)
+        if message.error:
+            return self.add_note(f"Authentication: {message.error}", NoteKind.ERROR)
         return []
-
-
-_HANDLERS: dict[type, Any] = {
-    p.SystemInit: Conversation._system_init,
-    p.SystemStatus: Conversation._system_status,
-    p.ApiRetry: Conversation._api_retry,
-    p.CompactBoundary: Conversation._compact,
-    p.TaskStarted: Conversation._task_system,
-    p.TaskUpdated: Conversation._task_system,
-    p.TaskNotification: Conversation._task_system,
-    p.BackgroundTasksChanged: Conversation._task_system,
-    p.StreamEvent: Conversation._stream,
-    p.AssistantMessage: Conversation._assistant,
-    p.UserMessage: Conversation._user,
-    p.ResultMessage: Conversation._result,
-    p.ControlRequest: Conversation._control_request,
-    p.ControlCancelRequest: Conversation._control_cancel,
-    p.ToolProgress: Conversation._tool_progress,
-    p.AuthStatus: Conversation._auth_status,
-    p.InvalidLine: Conversation._invalid_line,
-    p.UnknownMessage: Conversation._unknown,
-    p.UnknownSystem: Conversation._unknown,
-}

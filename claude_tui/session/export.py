@@ -32,8 +32,9 @@ def tool_output(item: ToolItem) -> str:
 
 
 def tool_input_text(item: ToolItem) -> str:
-    if item.name == "Bash" and isinstance(item.input.get("command"), str):
-        return item.input["command"]
+    command = item.input.get("command")
+    if item.name == "Bash" and isinstance(command, str):
+        return command
     try:
         return json.dumps(item.input, indent=2, ensure_ascii=False)
     except (TypeError, ValueError):

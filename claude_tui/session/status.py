@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from claude_tui.protocol.content import Usage
+
 
 class Activity(str, Enum):
     STARTING = "starting"
@@ -22,16 +24,11 @@ class Activity(str, Enum):
 CONTEXT_WARNING = 0.8
 
 
-def usage_tokens(usage: dict[str, Any] | None) -> int:
+def usage_tokens(usage: Usage | None) -> int:
     """Tokens a request put in the context window (input incl. cache + output)."""
-    if not isinstance(usage, dict):
+    if usage is None:
         return 0
-    total = 0
-    for key in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens"):
-        value = usage.get(key)
-        if isinstance(value, (int, float)):
-            total += int(value)
-    return total
+    return usage.context_tokens + (usage.output_tokens or 0)
 
 
 @dataclass
@@ -83,4 +80,4 @@ class SessionStatus:
         if self.activity is Activity.RETRYING:
             words = f"retrying {self.retry_attempt} of {self.retry_max}" if self.retry_max else "retrying"
             return f"{words} ({self.retry_error})" if self.retry_error else words
-        return self.activity.value
+        return str(self.activity.value)

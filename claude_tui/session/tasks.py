@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from claude_tui import protocol as p
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.values import as_list
 
@@ -258,9 +259,9 @@ class TaskBoard:
         return True
 
     # -- system task messages -----------------------------------------------------------
-    def on_task_started(self, raw: dict[str, Any]) -> None:
-        task_id = str(raw.get("task_id", ""))
-        tool_use_id = str(raw.get("tool_use_id") or "")
+    def on_task_started(self, message: p.TaskStarted) -> None:
+        task_id = message.task_id
+        tool_use_id = message.tool_use_id or ""
         entry = None
         if tool_use_id and tool_use_id != task_id and tool_use_id in self.agents:
             # Listed by background_tasks_changed first: the Task call's entry wins, one row.
@@ -271,10 +272,11 @@ class TaskBoard:
             entry = self.agents[task_id] = AgentEntry(task_id=task_id)
         entry.task_id = task_id
         entry.tool_use_id = tool_use_id or entry.tool_use_id
-        entry.description = str(raw.get("description") or entry.description)
-        entry.agent_type = str(raw.get("subagent_type") or entry.agent_type)
-        entry.task_type = str(raw.get("task_type") or entry.task_type)
-        entry.background = bool(raw.get("is_backgrounded", entry.background))
+        entry.description = message.description or entry.description
+        entry.agent_type = message.subagent_type or entry.agent_type
+        entry.task_type = message.task_type or entry.task_type
+        if message.is_backgrounded is not None:
+            entry.background = message.is_backgrounded
         entry.status = "running"
 
     def _rekey(self, old: str, new: str) -> AgentEntry:
@@ -285,27 +287,27 @@ class TaskBoard:
         self.agents.update(ordered)
         return entry
 
-    def on_task_updated(self, raw: dict[str, Any]) -> None:
-        entry = self.agents.get(str(raw.get("task_id", "")))
-        patch = raw.get("patch") if isinstance(raw.get("patch"), dict) else {}
+    def on_task_updated(self, message: p.TaskUpdated) -> None:
+        entry = self.agents.get(message.task_id)
         if entry is None:
             return
+        patch = message.patch  # the changed fields: any of the task's, so kept as a dict
         if "status" in patch:
             self._set_status(entry, str(patch["status"]))
         if patch.get("description"):
             entry.description = str(patch["description"])
 
-    def on_task_notification(self, raw: dict[str, Any]) -> None:
-        entry = self.agents.get(str(raw.get("task_id", "")))
+    def on_task_notification(self, message: p.TaskNotification) -> None:
+        entry = self.agents.get(message.task_id)
         if entry is None:
-            entry = AgentEntry(task_id=str(raw.get("task_id", "")), tool_use_id=str(raw.get("tool_use_id") or ""))
+            entry = AgentEntry(task_id=message.task_id, tool_use_id=message.tool_use_id or "")
             self.agents[entry.task_id] = entry
-        if raw.get("status"):
-            self._set_status(entry, str(raw["status"]))
-        if raw.get("summary"):
-            entry.summary = str(raw["summary"])
+        if message.status:
+            self._set_status(entry, message.status)
+        if message.summary:
+            entry.summary = message.summary
 
-    def on_background_tasks(self, tasks: list[Any]) -> None:
+    def on_background_tasks(self, tasks: list[p.BackgroundTask]) -> None:
         """The CLI's full list of live background tasks: add new ones (shells, monitors…).
 
         The list can arrive before `task_started`; a Task call still waiting for its
@@ -314,21 +316,19 @@ class TaskBoard:
         A listed task that drops out of the list while still "running" (no
         notification came) has ended: its clock stops.
         """
-        live = {str(raw["task_id"]) for raw in tasks if isinstance(raw, dict) and raw.get("task_id")}
+        live = {task.task_id for task in tasks if task.task_id}
         for task_id in self._listed - live:
             gone = self.agents.get(task_id)
             if gone is not None and gone.status in ("running", "starting"):
                 self._set_status(gone, "completed")
         self._listed = live
-        for raw in tasks:
-            if not isinstance(raw, dict) or not raw.get("task_id"):
+        for task in tasks:
+            task_id = task.task_id
+            if not task_id or task_id in self.agents:
                 continue
-            task_id = str(raw["task_id"])
-            if task_id in self.agents:
-                continue
-            description = str(raw.get("description", ""))
-            agent_type = str(raw.get("subagent_type", ""))
-            task_type = str(raw.get("task_type", ""))
+            description = task.description or ""
+            agent_type = task.subagent_type or ""
+            task_type = task.task_type or ""
             starting = next((key for key, entry in self.agents.items()
                              if entry.status == "starting" and key == entry.tool_use_id
                              and entry.description == description

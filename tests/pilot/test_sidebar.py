@@ -14,6 +14,7 @@ from textual.app import App, ComposeResult, CSSPathType
 from textual.containers import Horizontal
 from textual.widgets import Footer, OptionList, Static
 
+from claude_tui import protocol as p
 from claude_tui.protocol import decode_line
 from claude_tui.session import changes as ch
 from claude_tui.session import tasks as tasks_module
@@ -316,9 +317,10 @@ def highlighted_row(app: App[None]) -> str:
 async def test_stop_key_is_offered_only_for_a_row_that_can_be_stopped() -> None:
     conversation = Conversation()
     board = conversation.tasks
-    board.on_task_started({"task_id": "a-done", "tool_use_id": "toolu_done", "description": "Review the diff",
-                           "subagent_type": "code-reviewer", "task_type": "local_agent"})
-    board.on_task_notification({"task_id": "a-done", "status": "completed"})
+    board.on_task_started(p.TaskStarted(task_id="a-done", tool_use_id="toolu_done",
+                                        description="Review the diff", subagent_type="code-reviewer",
+                                        task_type="local_agent"))
+    board.on_task_notification(p.TaskNotification(task_id="a-done", status="completed"))
     app = SidebarHost(conversation)
     running, rest = until(recording("subagent"), '"parent_tool_use_id":"toolu_msg_21_1"')
     async with app.run_test(size=(100, 30)) as pilot:
@@ -434,8 +436,8 @@ async def test_hiding_a_focused_sidebar_moves_focus_away() -> None:
 async def test_background_work_is_listed_by_type_and_untrusted_text_is_inert() -> None:
     conversation = Conversation()
     conversation.tasks.on_background_tasks([
-        {"task_id": "b1", "task_type": "local_bash", "description": "npm run dev [bold]x[/bold]\x1b[31m"},
-        {"task_id": "m1", "task_type": "monitor", "description": "watch logs"},
+        p.BackgroundTask(task_id="b1", task_type="local_bash", description="npm run dev [bold]x[/bold]\x1b[31m"),
+        p.BackgroundTask(task_id="m1", task_type="monitor", description="watch logs"),
     ])
     app = SidebarHost(conversation)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -15,6 +15,7 @@ from textual.containers import Horizontal
 from textual.pilot import Pilot
 from textual.widgets import Footer, Static
 
+from claude_tui import protocol as p
 from claude_tui.protocol import decode_line
 from claude_tui.session import tasks as tasks_module
 from claude_tui.session.conversation import Conversation
@@ -75,19 +76,22 @@ def agents_board(clock: list[float]) -> Conversation:
     conversation = Conversation()
     board = conversation.tasks
     clock[0] = 900.0
-    board.on_task_started({"task_id": "a-done", "tool_use_id": "toolu_done", "description": "Review the diff",
-                           "subagent_type": "code-reviewer", "task_type": "local_agent"})
-    board.on_task_started({"task_id": "a-failed", "tool_use_id": "toolu_failed", "description": "Search the web",
-                           "subagent_type": "general-purpose", "task_type": "local_agent"})
+    board.on_task_started(p.TaskStarted(task_id="a-done", tool_use_id="toolu_done",
+                                        description="Review the diff", subagent_type="code-reviewer",
+                                        task_type="local_agent"))
+    board.on_task_started(p.TaskStarted(task_id="a-failed", tool_use_id="toolu_failed",
+                                        description="Search the web", subagent_type="general-purpose",
+                                        task_type="local_agent"))
     clock[0] = 1000.0
     play(conversation, lines[:cut])
     board.on_background_tasks([
-        *({"task_id": e.task_id, "task_type": e.task_type} for e in board.agents.values() if e.status == "running"),
-        {"task_id": "b1", "task_type": "local_bash", "description": "npm run dev -- --port 5173"},
+        *(p.BackgroundTask(task_id=e.task_id, task_type=e.task_type) for e in board.agents.values()
+          if e.status == "running"),
+        p.BackgroundTask(task_id="b1", task_type="local_bash", description="npm run dev -- --port 5173"),
     ])
-    board.on_task_notification({"task_id": "a-done", "status": "completed",
-                                "summary": "No blocking issues; two style nits in parser.py."})
-    board.on_task_notification({"task_id": "a-failed", "status": "failed"})
+    board.on_task_notification(p.TaskNotification(task_id="a-done", status="completed",
+                                                  summary="No blocking issues; two style nits in parser.py."))
+    board.on_task_notification(p.TaskNotification(task_id="a-failed", status="failed"))
     clock[0] = 1075.0
     return conversation
 

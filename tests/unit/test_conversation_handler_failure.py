@@ -7,21 +7,21 @@ import pytest
 from claude_tui import protocol as p
 from claude_tui.protocol import decode_line
 from claude_tui.session import changes as ch
-from claude_tui.session import conversation as conversation_module
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteItem, NoteKind
 from claude_tui.session.status import Activity
+from claude_tui.session.streaming import Streaming
 from tests.conftest import recording
 
 
 def test_items_added_before_a_failure_are_announced(monkeypatch: pytest.MonkeyPatch) -> None:
     conversation = Conversation()
 
-    def half_way(self: Conversation, message: p.AssistantMessage) -> list[ch.Change]:
-        self.add_note("added before the failure")  # in the log, its change not yet returned...
+    def half_way(self: Streaming, message: p.AssistantMessage) -> list[ch.Change]:
+        conversation.add_note("added before the failure")  # in the log, its change not yet returned...
         raise RuntimeError("odd shape")
 
-    monkeypatch.setitem(conversation_module._HANDLERS, p.AssistantMessage, half_way)
+    monkeypatch.setattr(Streaming, "on_assistant", half_way)
     announced: list[ch.Change] = []
     for line in recording("text"):
         announced += conversation.apply(decode_line(line))
@@ -39,7 +39,7 @@ def test_a_failed_result_still_ends_the_turn(monkeypatch: pytest.MonkeyPatch) ->
     def broken(self: Conversation, message: p.ResultMessage) -> list[ch.Change]:
         raise RuntimeError("odd result")
 
-    monkeypatch.setitem(conversation_module._HANDLERS, p.ResultMessage, broken)
+    monkeypatch.setattr(Conversation, "_result", broken)
     for line in recording("text"):
         conversation.apply(decode_line(line))
         if conversation.status.turn_running:

@@ -15,7 +15,7 @@ import pytest
 
 from claude_tui.history.export import to_markdown as transcript_markdown
 from claude_tui.history.transcript import load_transcript, tool_denial
-from claude_tui.protocol import decode_obj
+from claude_tui.protocol import UserMessage, decode_obj
 from claude_tui.session import changes as ch
 from claude_tui.session.content import is_user_rejection, not_run_states
 from claude_tui.session.conversation import Conversation
@@ -96,7 +96,9 @@ def test_the_transcripts_denial_fields_reach_the_session_as_tool_result_meta() -
     assert message is not None
     assert message["tool_result_meta"] == [
         {"id": "toolu_msg_3_1", "non_execution_kind": "permission-rule", "permission_decision": REJECT}]
-    assert not_run_states(message) == {"toolu_msg_3_1": ToolState.DENIED}
+    decoded = decode_obj(message)
+    assert isinstance(decoded, UserMessage)
+    assert not_run_states(decoded.tool_result_meta) == {"toolu_msg_3_1": ToolState.DENIED}
 
 
 def test_a_cut_off_call_replays_as_interrupted_and_a_failure_stays_an_error() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from claude_tui import protocol as p
 from claude_tui.protocol import decode_line
 from claude_tui.session import changes as ch
 from claude_tui.session import tasks as tasks_module
@@ -166,7 +167,7 @@ def test_elapsed_stops_when_the_agent_ends(clock: list[float]) -> None:
 
 def test_background_task_dropping_out_of_the_live_list_ends() -> None:
     board = TaskBoard()
-    board.on_background_tasks([{"task_id": "b1", "task_type": "local_bash", "description": "npm run dev"}])
+    board.on_background_tasks([p.BackgroundTask(task_id="b1", task_type="local_bash", description="npm run dev")])
     shell = board.agents["b1"]
     assert shell.status == "running" and not shell.is_agent
     board.on_background_tasks([])
@@ -177,7 +178,7 @@ def test_foreground_agent_completes_with_its_tool_result() -> None:
     board = TaskBoard()
     board.on_tool_use("t1", "Task", {"description": "Plan it", "subagent_type": "Plan", "prompt": "p"})
     assert board.agents["t1"].status == "starting"
-    board.on_task_started({"task_id": "a1", "tool_use_id": "t1", "task_type": "local_agent"})
+    board.on_task_started(p.TaskStarted(task_id="a1", tool_use_id="t1", task_type="local_agent"))
     assert list(board.agents) == ["a1"]
     board.on_tool_result("t1", "Task", {"status": "completed", "content": []}, "done", False)
     assert board.agents["a1"].status == "completed"
@@ -192,6 +193,7 @@ def test_failed_task_call_marks_the_agent_failed() -> None:
 
 def test_killed_notification_reads_stopped() -> None:
     board = TaskBoard()
-    board.on_task_started({"task_id": "a1", "tool_use_id": "t1", "description": "x", "task_type": "local_agent"})
-    board.on_task_notification({"task_id": "a1", "status": "killed"})
+    board.on_task_started(p.TaskStarted(task_id="a1", tool_use_id="t1", description="x",
+                                        task_type="local_agent"))
+    board.on_task_notification(p.TaskNotification(task_id="a1", status="killed"))
     assert board.agents["a1"].status == "stopped"
