@@ -54,7 +54,8 @@ class ResultMessage(ProtoModel):
     num_turns: int | None = None
     duration_ms: float | None = None
     duration_api_ms: float | None = None
-    total_cost_usd: float | None = None
+    total_cost_usd: float | None = Field(None, strict=True)
+    """Strict: a cost is a JSON number (an int is fine); `true` or "0.5" is not one (it would show as $1.00)."""
     usage: ResultUsage | None = None
     model_usage: dict[str, ModelUsage] = Field(
         default_factory=dict, validation_alias=AliasChoices("modelUsage", "model_usage")
