@@ -7,9 +7,10 @@ same object renders live sessions and resumed transcripts.
 The session's parts own their state and are handed what they need (no mixins):
 `Logs` (log.py: the main log and each subagent's), `Streaming` (streaming.py: stream events,
 assistant and user messages, tool results), `PermissionBook` (permission_flow.py: pending
-`can_use_tool` requests and decisions), `CliState` (cli_state.py: modes, model, resets), the
-`TaskBoard` and the `CostMeter`. Handlers take the typed protocol models (`match` on them);
-`.raw` is read only for what the models do not type (Unknown messages and blocks).
+`can_use_tool` requests and decisions), `CliState` (cli_state.py: modes, model, resets),
+`Turns` (turns.py: turn starts and ends, retries, background work), the `TaskBoard` and the
+`CostMeter`. Handlers take the typed protocol models (`match` on them); `.raw` is read only
+for what the models do not type (Unknown messages, blocks and control requests).
 """
 
 from __future__ import annotations
@@ -20,38 +21,25 @@ from claude_tui import protocol as p
 from claude_tui.diff.stats import ChangeSet
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session import content
-from claude_tui.session.changes import (
-    Change,
-    ItemAdded,
-    ItemChanged,
-    StatusChanged,
-    TasksChanged,
-    TurnEnded,
-)
+from claude_tui.session.changes import Change, ItemAdded, StatusChanged
 from claude_tui.session.cli_state import CliState
 from claude_tui.session.cost import CostMeter
-from claude_tui.session.items import Item, NoteItem, NoteKind, ToolItem, ToolState, UserItem
+from claude_tui.session.items import Item, NoteKind, ToolItem, UserItem
 from claude_tui.session.log import Log, Logs
 from claude_tui.session.permission_flow import PermissionBook
 from claude_tui.session.permissions import PermissionRequest
 from claude_tui.session.status import Activity, SessionStatus
 from claude_tui.session.streaming import Streaming
 from claude_tui.session.tasks import TaskBoard
+from claude_tui.session.turns import Turns
 from claude_tui.session.values import as_list
-
-_RESULT_NOTICES = {
-    "error_max_turns": "Stopped: the maximum number of turns was reached.",
-    "error_max_budget_usd": "Stopped: the cost budget for this session was reached.",
-    "error_during_execution": "The turn ended with an error.",
-    "error_max_structured_output_retries": "Stopped: structured output failed too many times.",
-}
 
 
 class Conversation:
     """One session's conversation, made of parts that each own their state: the logs (`Logs`),
     what streams (`Streaming`), the pending permission requests (`PermissionBook`), what the CLI
-    reports about itself (`CliState`), the task board and the cost meter. `apply` hands each typed
-    message to the part that handles it."""
+    reports about itself (`CliState`), the turn under way (`Turns`), the task board and the cost
+    meter. `apply` hands each typed message to the part that handles it."""
 
     def __init__(self) -> None:
         self.status = SessionStatus()
@@ -63,14 +51,11 @@ class Conversation:
         self.cli = CliState(self.status, self.logs)
         self.streaming = Streaming(self.status, self.logs, self.tasks, self.changes, self.cli)
         self.permission_book = PermissionBook(self.status, self.logs)
+        self.turns = Turns(self.status, self.logs, self.tasks, self.cost, self.changes, self.cli)
         self.commands: list[dict[str, Any]] = []
         """The initialize response's commands, as the CLI sent them (the completion menu shows them)."""
         self.account: dict[str, Any] = {}
         self.invalid_lines = 0
-        self._finished_in_turn: list[str] = []
-        """Markers for background tasks that finished during a turn, shown when the turn ends."""
-        self._init_pending = False
-        """A prompt was sent while idle and its turn's `system/init` has not arrived yet."""
 
     # -- the parts' state, under the names the UI has always used ----------------------
     @property
@@ -138,14 +123,9 @@ class Conversation:
     # -- things the app does -----------------------------------------------------------------
     def add_user_prompt(self, text: str, image_count: int = 0) -> list[Change]:
         changes: list[Change] = []
-        busy = self.status.turn_running
-        self.main.add(UserItem(text=text, image_count=image_count, queued=busy), changes)
-        if not busy:
-            self._init_pending = True
-            self.status.activity = Activity.THINKING
-            self.cost.mark_turn(self.status)
-            self.changes.begin_turn()
-            changes.append(StatusChanged())
+        item = UserItem(text=text, image_count=image_count, queued=self.status.turn_running)
+        self.main.add(item, changes)
+        self.turns.prompt_sent(changes)
         return changes
 
     def add_note(self, text: str, kind: NoteKind = NoteKind.INFO, title: str = "") -> list[Change]:
@@ -191,7 +171,7 @@ class Conversation:
         changes = self.permission_book.close_all("exited")
         for log in self.logs:
             log.stop(changes)
-        changes += self._mark_finished()  # the turn will not end now: mark them here
+        changes += self.turns.mark_finished()  # the turn will not end now: mark them here
         self.status.activity = Activity.EXITED
         changes.append(StatusChanged())
         return changes
@@ -221,23 +201,23 @@ class Conversation:
             case p.UserMessage():
                 return self.streaming.on_user(message)
             case p.SystemStatus():
-                return self._system_status(message)
+                return self.turns.on_status(message)
             case p.SystemInit():
-                return self._system_init(message)
+                return self.turns.on_init(message)
             case p.ResultMessage():
-                return self._result(message)
+                return self.turns.on_result(message)
             case p.ControlRequest():
                 return self.permission_book.on_request(message)
             case p.ControlCancelRequest():
                 return self.permission_book.on_cancel(message)
             case p.ToolProgress():
-                return self._tool_progress(message)
+                return self.turns.on_tool_progress(message)
             case p.ApiRetry():
-                return self._api_retry(message)
+                return self.turns.on_retry(message)
             case p.CompactBoundary():
                 return self.cli.on_compact(message)
             case p.TaskStarted() | p.TaskUpdated() | p.TaskNotification() | p.BackgroundTasksChanged():
-                return self._task_system(message)
+                return self.turns.on_task(message)
             case p.AuthStatus():
                 return self._auth_status(message)
             case p.InvalidLine():
@@ -245,152 +225,6 @@ class Conversation:
             case p.UnknownBase():  # UnknownMessage, UnknownSystem: only their raw dict is known
                 return self.cli.on_unknown(message)
         return []  # keep-alives, hooks, thinking tokens, rate limits, control responses: nothing to show
-
-    def _system_init(self, message: p.SystemInit) -> list[Change]:
-        status = self.status
-        status.session_id = message.session_id or status.session_id
-        status.model = message.model or status.model
-        changes: list[Change] = [StatusChanged()]
-        changes += self.cli.start_mode(message.permission_mode)
-        status.cwd = message.cwd or status.cwd
-        changes += self.cli.check_cli_version(message.claude_code_version)
-        status.tools = list(message.tools)
-        status.slash_commands = list(message.slash_commands)
-        status.mcp_servers = list(message.mcp_servers)
-        status.agents = list(message.agents)
-        # Names today; the protocol leaves their shape open (`skills: list[Any]`), so shown as words.
-        status.skills = [str(skill) for skill in message.skills]
-        if self._init_pending:
-            # The turn of the prompt sent while idle: prompts queued behind it stay queued (they
-            # can be added before this init arrives).
-            self._init_pending = False
-        else:
-            # A later turn starts: the oldest queued prompt is the one the CLI picked up now.
-            for item in self.main.items:
-                if isinstance(item, UserItem) and item.queued:
-                    item.queued = False
-                    changes.append(ItemChanged(item))
-                    break
-        if status.activity in (Activity.IDLE, Activity.STARTING):
-            # The CLI can start a turn on its own (a background agent finished).
-            status.activity = Activity.THINKING
-            self.cost.mark_turn(status)
-        return changes
-
-    def _system_status(self, message: p.SystemStatus) -> list[Change]:
-        self.cli.mode_reported(message.permission_mode)  # changed by the CLI too (plan approval, a suggestion)
-        if message.status == "compacting":
-            self.status.activity = Activity.COMPACTING
-        elif message.status == "requesting" and self.status.activity is not Activity.WAITING:
-            self.status.activity = Activity.THINKING
-            self.status.retry_attempt = 0
-        return [StatusChanged()]
-
-    def _api_retry(self, message: p.ApiRetry) -> list[Change]:
-        self.status.activity = Activity.RETRYING
-        self.status.retry_attempt = message.attempt or 0
-        self.status.retry_max = message.max_retries or 0
-        # `error` is untyped in the protocol (a code such as "rate_limit"): shown as words.
-        self.status.retry_error = str(message.error_status or message.error or "")
-        return [StatusChanged()]
-
-    def _task_system(self, message: p.TaskStarted | p.TaskUpdated | p.TaskNotification | p.BackgroundTasksChanged,
-                     ) -> list[Change]:
-        changes: list[Change] = [TasksChanged()]
-        match message:
-            case p.TaskStarted():
-                self.tasks.on_task_started(message)
-            case p.TaskUpdated():
-                self.tasks.on_task_updated(message)
-            case p.TaskNotification():
-                self.tasks.on_task_notification(message)
-                changes += self._background_finished(message)
-            case p.BackgroundTasksChanged():
-                self.tasks.on_background_tasks(message.tasks)
-        return changes
-
-    def _background_finished(self, message: p.TaskNotification) -> list[Change]:
-        """Mark in the log where the CLI learns a background task ended (it then starts a turn of its own).
-
-        A resumed transcript shows the same place as the `<task-notification>` user record
-        ("Agent "…" finished"). During a turn the marker waits for the turn's end, so it
-        sits between that turn's answer and the one the notification brings.
-        """
-        words = content.background_notice(message, self.tasks.agents.get(message.task_id))
-        if not words:
-            return []
-        if not self.status.turn_running:
-            return self.add_note(words, NoteKind.INFO)
-        self._finished_in_turn.append(words)
-        return []
-
-    def _mark_finished(self) -> list[Change]:
-        changes: list[Change] = []
-        for words in self._finished_in_turn:
-            changes += self.add_note(words, NoteKind.INFO)
-        self._finished_in_turn.clear()
-        return changes
-
-    def _result(self, message: p.ResultMessage) -> list[Change]:
-        status = self.status
-        changes: list[Change] = []
-        total = message.total_cost_usd
-        if total is not None and total >= 0:
-            self.cost.on_total(status, total)
-        window = content.context_window(message.model_usage, status.model)
-        if window:
-            status.context_window = window
-        status.turns += 1
-        subtype = message.subtype or "success"
-        for denial in message.permission_denials:
-            tool = self.tool(denial.tool_use_id or "")
-            if tool is not None and tool.state is not ToolState.DENIED:
-                tool.state = ToolState.DENIED
-                changes.append(ItemChanged(tool, self.logs.scope_of(tool)))
-        if subtype in _RESULT_NOTICES and not self._just_interrupted():
-            # `errors` is untyped in the protocol (strings today): shown as words.
-            errors = [str(e) for e in message.errors or () if not str(e).startswith("[ede_diagnostic]")]
-            words = _RESULT_NOTICES[subtype] + ("\n" + "\n".join(errors) if errors else "")
-            changes += self.add_note(words, NoteKind.ERROR)
-        elif message.is_error and subtype == "success" and message.result \
-                and not self._already_said(message.result):
-            changes += self.add_note(message.result, NoteKind.ERROR)
-        changes += self._mark_finished()  # after the turn's own words, before the turn they start
-        for tool in self.main.tools.values():
-            if tool.state in (ToolState.RUNNING, ToolState.PENDING, ToolState.STREAMING, ToolState.WAITING):
-                tool.state = ToolState.INTERRUPTED
-                changes.append(ItemChanged(tool))
-        self.main.unconfirmed.clear()  # the turn is over: nothing streamed in it gets confirmed any more
-        still_queued = any(isinstance(i, UserItem) and i.queued for i in self.main.items)
-        status.activity = Activity.THINKING if still_queued else Activity.IDLE
-        status.running_tool = ""
-        changes.append(StatusChanged())
-        changes.append(TurnEnded(subtype, message.is_error, status.cost_last_turn))
-        self.cost.turn_ended(status)
-        return changes
-
-    def _already_said(self, text: str) -> bool:
-        """True when the latest error note already carries `text` (the CLI repeats it in the result)."""
-        for item in reversed(self.main.items[-5:]):
-            if isinstance(item, NoteItem) and item.kind is NoteKind.ERROR and text.strip() in item.text:
-                return True
-        return False
-
-    def _just_interrupted(self) -> bool:
-        last = self.main.items[-1] if self.main.items else None
-        return isinstance(last, NoteItem) and last.kind is NoteKind.INTERRUPT
-
-    def _tool_progress(self, message: p.ToolProgress) -> list[Change]:
-        tool = self.tool(message.tool_use_id or "")
-        if tool is None:
-            return []
-        if message.elapsed_time_seconds is not None:
-            tool.elapsed_seconds = message.elapsed_time_seconds
-        if tool.state in (ToolState.PENDING, ToolState.STREAMING):
-            tool.state = ToolState.RUNNING
-        self.status.activity = Activity.RUNNING_TOOL
-        self.status.running_tool = tool.name
-        return [ItemChanged(tool, self.logs.scope_of(tool)), StatusChanged()]
 
     def _invalid_line(self, message: p.InvalidLine) -> list[Change]:
         # Something else printed to the CLI's stdout (a wrapper script, a

@@ -11,6 +11,7 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteItem, NoteKind
 from claude_tui.session.status import Activity
 from claude_tui.session.streaming import Streaming
+from claude_tui.session.turns import Turns
 from tests.conftest import recording
 
 
@@ -36,10 +37,10 @@ def test_items_added_before_a_failure_are_announced(monkeypatch: pytest.MonkeyPa
 def test_a_failed_result_still_ends_the_turn(monkeypatch: pytest.MonkeyPatch) -> None:
     conversation = Conversation()
 
-    def broken(self: Conversation, message: p.ResultMessage) -> list[ch.Change]:
+    def broken(self: Turns, message: p.ResultMessage) -> list[ch.Change]:
         raise RuntimeError("odd result")
 
-    monkeypatch.setattr(Conversation, "_result", broken)
+    monkeypatch.setattr(Turns, "on_result", broken)
     for line in recording("text"):
         conversation.apply(decode_line(line))
         if conversation.status.turn_running:
