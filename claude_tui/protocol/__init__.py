@@ -24,6 +24,7 @@ from .control import (
     ControlResponse,
     ControlResponseBody,
     HookCallbackRequest,
+    InitializeResponse,
     PermissionSuggestion,
     UnknownControlRequest,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "ProtoModel", "UnknownBase", "ContentBlock", "ImageBlock", "RedactedThinkingBlock", "TextBlock", "ThinkingBlock",
     "ToolResultBlock", "ToolUseBlock", "UnknownBlock", "Usage", "CanUseToolRequest", "ControlCancelRequest",
     "ControlRequest", "ControlRequestBody", "ControlResponse", "ControlResponseBody", "HookCallbackRequest",
+    "InitializeResponse",
     "PermissionSuggestion", "UnknownControlRequest", "MESSAGE_CLASSES", "Message", "decode_line", "decode_obj",
     "encode_line", "SYNTHETIC_MODEL", "AssistantMessage", "AssistantPayload", "AuthStatus", "InvalidLine",
     "KeepAlive", "RateLimitEvent", "StreamEvent", "ToolProgress", "ToolResultMeta", "ToolUseSummary", "UnknownMessage",

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, ValidationError
 
 from .base import ProtoModel, Tagged, UnknownBase
+from .lenient import repair
 
 __all__ = [
     "PermissionSuggestion", "CanUseToolRequest", "HookCallbackRequest", "UnknownControlRequest",
     "ControlRequestBody", "ControlRequest", "ControlResponseBody", "ControlResponse", "ControlCancelRequest",
+    "InitializeResponse",
 ]
 
 
@@ -109,3 +111,30 @@ class ControlResponse(ProtoModel):
 class ControlCancelRequest(ProtoModel):
     type: Literal["control_cancel_request"] = "control_cancel_request"
     request_id: str
+
+
+class InitializeResponse(ProtoModel):
+    """The payload of the CLI's answer to `initialize` (the fields claude-tui reads; the rest kept as extras).
+
+    `commands` and `models` stay the dicts the CLI sent (`name`/`description`/`argumentHint`;
+    `value`/`displayName`/`resolvedModel`/…): the completion menu and the model palette show them as they
+    are. `current_model`, `current_permission_mode` and `claude_code_version` come from newer CLIs only.
+    """
+
+    commands: list[dict[str, Any]] = Field(default_factory=list)
+    models: list[dict[str, Any]] = Field(default_factory=list)
+    account: dict[str, Any] = Field(default_factory=dict)
+    current_model: str | None = None
+    current_permission_mode: str | None = None
+    claude_code_version: str | None = None
+
+    @classmethod
+    def from_payload(cls, payload: object) -> InitializeResponse:
+        """Never raises: bad fields (a command that is not an object, a number for a version) are dropped."""
+        if not isinstance(payload, dict):
+            return cls()
+        try:
+            return cls.model_validate(payload)
+        except ValidationError as error:
+            fixed = repair(cls, payload, cls.model_validate, error)
+            return fixed[0] if fixed is not None else cls()

@@ -32,7 +32,6 @@ from claude_tui.session.status import Activity, SessionStatus
 from claude_tui.session.streaming import Streaming
 from claude_tui.session.tasks import TaskBoard
 from claude_tui.session.turns import Turns
-from claude_tui.session.values import as_list
 
 
 class Conversation:
@@ -148,22 +147,20 @@ class Conversation:
         """The user answered a permission request (see `PermissionBook.record_decision`)."""
         return self.permission_book.record_decision(request_id, words, denied, updated_input)
 
-    def apply_initialize(self, response: dict[str, Any], installed_version: str | None = None) -> list[Change]:
-        """The CLI's answer to `initialize`; `installed_version` (from its package) when it names none.
-
-        The response is a control response's payload: a plain dict (its lists are handed to the
-        UI as the CLI sent them), read defensively."""
-        self.commands = [c for c in as_list(response.get("commands")) if isinstance(c, dict)]
-        self.cli.models = [m for m in as_list(response.get("models")) if isinstance(m, dict)]
-        account = response.get("account")
-        self.account = account if isinstance(account, dict) else {}
-        current = response.get("current_model")
-        if isinstance(current, str) and current:
+    def apply_initialize(self, response: dict[str, Any] | p.InitializeResponse,
+                         installed_version: str | None = None) -> list[Change]:
+        """The CLI's answer to `initialize` (the control response's payload, or it typed);
+        `installed_version` (from its package) when it names none."""
+        init = response if isinstance(response, p.InitializeResponse) else p.InitializeResponse.from_payload(response)
+        self.commands = init.commands
+        self.cli.models = init.models
+        self.account = init.account
+        if init.current_model:
             # The model this process runs (sent by CLIs that report it); else the first init says.
-            self.status.model = content.resolved_model(self.models, current)
+            self.status.model = content.resolved_model(self.models, init.current_model)
         changes: list[Change] = [StatusChanged()]
-        changes += self.cli.start_mode(response.get("current_permission_mode"))  # what this process runs in
-        changes += self.cli.check_cli_version(response.get("claude_code_version") or installed_version)
+        changes += self.cli.start_mode(init.current_permission_mode)  # what this process runs in
+        changes += self.cli.check_cli_version(init.claude_code_version or installed_version)
         self.cost.carry_history(self.status)
         return changes
 

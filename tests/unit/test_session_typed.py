@@ -195,3 +195,17 @@ def test_the_public_api_the_ui_uses_is_still_there() -> None:
     assert conversation.reported_mode is None and conversation.version_checked is False
     for name in ("tasks", "changes", "cost", "account", "invalid_lines"):
         assert hasattr(conversation, name), name
+
+
+def test_an_initialize_payload_with_odd_fields_keeps_what_is_readable() -> None:
+    """`apply_initialize` reads the typed `InitializeResponse`: bad entries are dropped, never raised."""
+    conversation = Conversation()
+    conversation.apply_initialize({"commands": [{"name": "review"}, 3, "x"], "models": "none", "account": None,
+                                   "claude_code_version": 2, "current_permission_mode": "plan"}, "2.1.330")
+    assert conversation.commands == [{"name": "review"}] and conversation.models == [] and conversation.account == {}
+    assert conversation.status.cli_version == "2.1.330"  # the package's version stands in for a bad one
+    assert conversation.reported_mode == "plan"
+    typed = p.InitializeResponse.from_payload({"models": [{"value": "sonnet", "resolvedModel": "claude-sonnet-5"}],
+                                               "current_model": "sonnet"})
+    conversation.apply_initialize(typed)
+    assert conversation.status.model == "claude-sonnet-5"
