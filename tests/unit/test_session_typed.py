@@ -8,6 +8,7 @@ read from its raw dict), a value of the wrong type, and the public names the UI 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +210,12 @@ def test_an_initialize_payload_with_odd_fields_keeps_what_is_readable() -> None:
                                                "current_model": "sonnet"})
     conversation.apply_initialize(typed)
     assert conversation.status.model == "claude-sonnet-5"
+
+
+def test_every_type_ignore_in_the_session_names_its_error() -> None:
+    """No blanket `# type: ignore` in `session/` (mypy --strict is enforced by tests/unit/test_typing.py)."""
+    bare = re.compile(r"#\s*type:\s*ignore(?!\[)")
+    session = Path(__file__).resolve().parents[2] / "claude_tui" / "session"
+    found = [f"{path.name}:{number}" for path in sorted(session.rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if bare.search(line)]
+    assert not found, found
