@@ -363,9 +363,3 @@ def preview_delete(old_text: Content, *, path: str = "") -> FileDiff:
     hunks = diff_texts(old or "", "")
     return FileDiff.from_hunks(path, "delete", hunks, "" if hunks else "Empty file deleted.")
 
-
-def preview_notebook(*args: Any, **kwargs: Any) -> FileDiff:
-    """Kept here for callers of ``compute.preview_notebook``; lives in :mod:`claude_tui.diff.results`."""
-    from claude_tui.diff.results import preview_notebook as _preview_notebook
-
-    return _preview_notebook(*args, **kwargs)
