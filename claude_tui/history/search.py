@@ -22,6 +22,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+_Candidate = tuple[int, int, str | None, str | None, int | None, str | None]
+"""A matching doc: (docs.id, file_id, uuid, kind, turn, tool)."""
+
 _TOKEN_RE = re.compile(r"\w+", re.UNICODE)
 RANK_CAP = 1000
 SNIPPET_CONTEXT = 40  # characters either side of the first match
@@ -97,8 +100,8 @@ def _scope_sql(project_dirs: Iterable[Path] | None) -> tuple[str, list[object]] 
 
 
 def _candidates(con: sqlite3.Connection, fts: bool, query: str, scope: str, args: list[object],
-                fetch: int) -> list[tuple]:
-    """(docs.id, file_id, uuid, kind, turn, tool) of the best ``fetch`` matches."""
+                fetch: int) -> list[_Candidate]:
+    """The best ``fetch`` matches."""
     cols = "d.id, d.file_id, d.uuid, d.kind, d.turn, d.tool"
     if not fts:
         tokens = _TOKEN_RE.findall(query)
@@ -140,7 +143,7 @@ def search(
         return []
     scope, args = scoped
     rows = _candidates(con, fts, query, scope, args, max(limit * per_session * 4, 100))
-    chosen: list[tuple] = []
+    chosen: list[_Candidate] = []
     per: dict[int, int] = {}
     for row in rows:
         if per.get(row[1], 0) < per_session:
