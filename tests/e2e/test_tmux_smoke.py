@@ -12,6 +12,7 @@ tmux is required: without it the test FAILS (CI installs the ``tmux`` apt packag
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -91,6 +92,38 @@ def test_typing_through_a_permission_dialog_answers_nothing(tmux: Tmux, claude_b
         screen = tmux.wait_screen(lambda s: DONE_TEXT.strip() in s, "the final answer")
         assert "Allowed once" in screen and (project_dir / "touched").exists()
         assert draft in screen  # and the draft is still there
+    finally:
+        tmux.kill()
+        left, pids = sweep(10)
+    assert not pids, f"processes outlived claude-tui: {left}"
+
+
+def test_editing_keys_fix_the_draft_below_a_waiting_dialog(tmux: Tmux, claude_bin: Path,  # noqa: F811
+                                                           e2e_env: dict[str, str], project_dir: Path,
+                                                           mock_api: MockApi, tmp_path: Path) -> None:
+    """Arrows, Home/End, Ctrl+E/W and Backspace, as a real terminal sends them, edit the prompt
+    below a waiting permission dialog; nothing runs until Tab, a pause, n."""
+    tmux.start(app_command(claude_bin, project_dir, e2e_env, tmp_path / "app"))
+    try:
+        tmux.wait_ready()
+        tmux.send("kw:bash please")
+        tmux.wait_screen(lambda s: "Allow once" in s and "Tab to answer" in s, "the permission dialog")
+        for keys, typed in (("helo", True), ("Left", False), ("l", True), ("End", False), ("!", True),
+                            ("Home", False), ("say ", True), ("C-e", False), (" ok", True), ("C-w", False),
+                            ("BSpace", False)):
+            tmux.keys(keys, literal=typed)  # typed text, or a key by its tmux name
+            time.sleep(0.05)
+        draft = re.compile(r"│ say hello! +│")  # the whole prompt row: no " ok" left
+        screen = tmux.wait_screen(lambda s: bool(draft.search(s)), "'say hello!' in the prompt")
+        assert "Allow once" in screen and "Tab to answer" in screen  # still asking
+        assert not (project_dir / "touched").exists(), "the command ran"
+        assert [r.keyword for r in mock_api.messages_requests()] == ["bash"]  # no tool result went back
+        tmux.keys("Tab")
+        time.sleep(GUARD_S)
+        tmux.keys("n")
+        screen = tmux.wait_screen(lambda s: "Allow once" not in s and "idle" in s, "the denial and the turn's end")
+        assert not (project_dir / "touched").exists() and draft.search(screen)
+        tmux.quit()
     finally:
         tmux.kill()
         left, pids = sweep(10)
