@@ -19,9 +19,9 @@ answer. What the user types meanwhile (letters, digits, Space, Enter, Backspace,
 paste, and the prompt's editing keys: arrows, Home/End, Delete, Ctrl+W/U/K/Z …) goes on
 into the chat prompt, in order, through the prompt's own queue (`PromptInput.Typed`); no
 answer key does anything. An editing key the dialog binds itself (the question's Left,
-"back") is not passed on: it stays inert until the user moves to the dialog. **Tab** moves to the
-dialog: prose typed at the keyboard never holds a Tab (a pasted tab arrives as a
-paste, not a key), so no sentence, with any pauses, can answer. A click on the dialog
+"back") is not passed on: it stays inert until the user moves to the dialog. **Tab**
+moves to the dialog: prose typed at the keyboard never holds a Tab (a pasted tab arrives
+as a paste, not a key), so no sentence, with any pauses, can answer. A click on the dialog
 moves to it too. Once there, Tab goes back to the prompt.
 
 Typeahead guard
