@@ -19,20 +19,21 @@ async def _waiting_dialog(pilot: Any, kind: str = "permission") -> tuple[Any, An
     """The chat's prompt, a dialog of ``kind`` waiting on top, and the answers sent to the CLI."""
     app = pilot.app
     screen = chat(app)
-    await wait_for(pilot, lambda: screen.connection.alive and screen.conversation.commands, what="CLI ready")
+    await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands,
+                   what="CLI ready")
     sent: list[Any] = []
 
     async def answer_permission(payload: Any) -> bool:
         sent.append(payload)
         return False
 
-    screen.connection.answer_permission = answer_permission
+    screen.session.connection.answer_permission = answer_permission
     prompt = screen.query_one("#prompt")
     prompt.focus()
     request = request_from("bash-allow", "Bash", request_id="r1") if kind == "permission" \
         else request_from("ask-single", "AskUserQuestion", request_id="r1")
-    screen.permissions.asked(request)
-    dialog = screen.permissions.dialog
+    screen.dialogs.asked(request)
+    dialog = screen.dialogs.dialog
     await wait_for(pilot, lambda: app.screen is dialog, what="the dialog on top")
     assert isinstance(dialog, GuardedModal) and dialog.waiting
     return prompt, dialog, sent
