@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from claude_tui import __version__
+from claude_tui.app_args import AppArgs
 
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "auto", "bypassPermissions", "dontAsk")
 SUBCOMMANDS = ("sessions", "search", "export", "config")
@@ -38,30 +38,6 @@ examples:
   claude-tui -- --max-turns 5            pass extra arguments to claude
   claude-tui --ssh me@devbox --cwd /srv/app   run Claude Code on another machine over ssh
 """
-
-
-@dataclass
-class AppArgs:
-    """What the app needs from the command line (independent of argparse)."""
-
-    cwd: Path = field(default_factory=Path.cwd)
-    explicit_cwd: bool = False
-    """--cwd was given (else, over ssh, a ``hosts`` entry's cwd applies)."""
-    model: str | None = None
-    permission_mode: str | None = None
-    resume: str | None = None
-    """A session id, or "" to open the session browser."""
-    continue_session: bool = False
-    fork: bool = False
-    add_dirs: list[str] = field(default_factory=list)
-    claude_path: str | None = None
-    demo: bool = False
-    debug_log: Path | None = None
-    extra_args: list[str] = field(default_factory=list)
-    worktree: str | None = None
-    """--worktree: a name, or "" for a generated one; None: run in `cwd` itself."""
-    ssh: str | None = None
-    """Run the CLI on this ssh destination; cwd, add_dirs and claude_path are then remote paths."""
 
 
 def build_parser() -> argparse.ArgumentParser:

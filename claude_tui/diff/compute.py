@@ -17,7 +17,7 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from claude_tui.diff.model import NO_NEWLINE, DiffKind, FileDiff, Hunk
 
@@ -32,6 +32,8 @@ _LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
 Content = str | bytes | None
+Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
+"""One of difflib's ``get_opcodes()``: (tag, i1, i2, j1, j2)."""
 
 
 # --------------------------------------------------------------------------- guards
@@ -60,7 +62,7 @@ def decode_content(content: Content) -> tuple[str | None, DiffKind | None]:
 def _size(content: Content) -> str:
     if content is None:
         return "0 B"
-    size = len(content.encode("utf-8", "replace") if isinstance(content, str) else content)
+    size: float = len(content.encode("utf-8", "replace") if isinstance(content, str) else content)
     for unit in ("B", "KB", "MB"):
         if size < 1024 or unit == "MB":
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
@@ -86,7 +88,7 @@ def _tokens(text: str) -> list[str]:
     return _LINE_RE.findall(text)
 
 
-def _opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+def _opcodes(a: list[str], b: list[str]) -> list[Opcode]:
     """difflib opcodes; big inputs are first cut at patience anchors so they stay near-linear.
 
     difflib's matcher goes quadratic on long, evenly changed files (its recursion
@@ -95,13 +97,13 @@ def _opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]
     """
     if len(a) * len(b) <= _EXACT_LIMIT * _EXACT_LIMIT // 4:
         return difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
-    out: list[tuple[str, int, int, int, int]] = []
+    out: list[Opcode] = []
     i = j = 0
     for ai, bj in [*_patience_anchors(a, b), (len(a), len(b))]:
         if ai > i or bj > j:
             gap_a, gap_b = a[i:ai], b[j:bj]
             if len(gap_a) * len(gap_b) > _EXACT_LIMIT * _EXACT_LIMIT:
-                ops = [("replace", 0, len(gap_a), 0, len(gap_b))]
+                ops: list[Opcode] = [("replace", 0, len(gap_a), 0, len(gap_b))]
             else:
                 ops = difflib.SequenceMatcher(None, gap_a, gap_b, autojunk=False).get_opcodes()
             out += [(tag, i1 + i, i2 + i, j1 + j, j2 + j) for tag, i1, i2, j1, j2 in ops]
@@ -363,9 +365,3 @@ def preview_delete(old_text: Content, *, path: str = "") -> FileDiff:
     hunks = diff_texts(old or "", "")
     return FileDiff.from_hunks(path, "delete", hunks, "" if hunks else "Empty file deleted.")
 
-
-def preview_notebook(*args: Any, **kwargs: Any) -> FileDiff:
-    """Kept here for callers of ``compute.preview_notebook``; lives in :mod:`claude_tui.diff.results`."""
-    from claude_tui.diff.results import preview_notebook as _preview_notebook
-
-    return _preview_notebook(*args, **kwargs)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import TypeVar
 
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
@@ -18,6 +20,8 @@ from pygments.util import ClassNotFound
 from claude_tui.protocol.sanitize import printable
 
 TAB_SIZE = 4
+S = TypeVar("S")
+"""A token's style, whatever the caller's table maps tokens to."""
 _NEEDS_WORK = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
@@ -97,11 +101,11 @@ def lex_line(lexer: Lexer, line: str) -> TokenSpans:
     return spans
 
 
-def resolve_token(token_type: _TokenType, table: dict, cache: dict) -> object | None:
+def resolve_token(token_type: _TokenType, table: Mapping[_TokenType, S], cache: dict[_TokenType, S | None]) -> S | None:
     """The style for ``token_type`` from ``table``, walking up its parents (memoized)."""
     if token_type in cache:
         return cache[token_type]
-    found = None
+    found: S | None = None
     walk: _TokenType | None = token_type
     while walk is not None:
         if walk in table:

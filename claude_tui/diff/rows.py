@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from claude_tui.diff.model import FileDiff, Hunk
 from claude_tui.diff.words import Spans, changed_spans
@@ -159,18 +159,28 @@ def _section(diff: FileDiff, number: int, total: int) -> Row:
     return Row("section", f"{text} · {diff.note}" if diff.note else text)
 
 
+def _head(diff: FileDiff, number: int, total: int) -> Row | None:
+    """The row above a diff's hunks: its section when a file has several diffs, else its note."""
+    if total > 1:
+        return _section(diff, number, total)
+    return Row("note", diff.note) if diff.note else None
+
+
 def build_rows(diffs: Sequence[FileDiff], split: bool) -> list[Row] | list[SplitRow]:
     """All rows for one or more diffs of a file (several diffs get a section row each)."""
-    out: list = []
+    if split:
+        pairs: list[SplitRow] = []
+        for number, diff in enumerate(diffs, 1):
+            if (head := _head(diff, number, len(diffs))) is not None:
+                pairs.append(SplitRow(full=head))
+            pairs.extend(split_rows(diff.hunks))
+        return pairs
+    rows: list[Row] = []
     for number, diff in enumerate(diffs, 1):
-        if len(diffs) > 1:
-            head = _section(diff, number, len(diffs))
-            out.append(SplitRow(full=head) if split else head)
-        elif diff.note:
-            note = Row("note", diff.note)
-            out.append(SplitRow(full=note) if split else note)
-        out.extend(split_rows(diff.hunks) if split else unified_rows(diff.hunks))
-    return out
+        if (head := _head(diff, number, len(diffs))) is not None:
+            rows.append(head)
+        rows.extend(unified_rows(diff.hunks))
+    return rows
 
 
 def _counts_as_line(row: Row | SplitRow) -> bool:
@@ -179,7 +189,11 @@ def _counts_as_line(row: Row | SplitRow) -> bool:
     return row.kind in LINE_KINDS
 
 
-def truncate_rows(rows: list, max_rows: int | None) -> list:
+def _are_split(rows: list[Row] | list[SplitRow]) -> TypeGuard[list[SplitRow]]:
+    return bool(rows) and isinstance(rows[0], SplitRow)
+
+
+def truncate_rows(rows: list[Row] | list[SplitRow], max_rows: int | None) -> list[Row] | list[SplitRow]:
     """The first ``max_rows`` rows plus a "… N more lines" row when rows were cut."""
     if max_rows is None or len(rows) <= max_rows:
         return rows
@@ -187,5 +201,6 @@ def truncate_rows(rows: list, max_rows: int | None) -> list:
     hidden = sum(1 for row in rows[keep:] if _counts_as_line(row))
     label = _plural(hidden, "more line") if hidden else _plural(len(rows) - keep, "more row")
     more = Row("more", f"… {label}")
-    split = bool(rows) and isinstance(rows[0], SplitRow)
-    return [*rows[:keep], SplitRow(full=more) if split else more]
+    if _are_split(rows):
+        return [*rows[:keep], SplitRow(full=more)]
+    return [*(row for row in rows[:keep] if isinstance(row, Row)), more]  # all of them: not split

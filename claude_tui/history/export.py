@@ -8,10 +8,15 @@ thinking folded in ``<details>``. Pure: no Textual.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .transcript import Transcript
 
+if TYPE_CHECKING:
+    from claude_tui.session.conversation import Conversation
 
-def _conversation(t: Transcript):  # -> Conversation (imported lazily: history does not need session to list)
+
+def _conversation(t: Transcript) -> Conversation:  # session imported here: listing sessions does not need it
     from claude_tui.session.items import NoteItem
     from claude_tui.session.replay import replay
 

@@ -32,6 +32,7 @@ from .meta import SessionMeta, read_meta
 from .names import NameStore
 from .paths import default_index_path, iter_session_files, list_project_dirs, project_dir_for
 from .scan import ScanState, scan_file
+from .search import SearchHit, search
 
 SCHEMA_VERSION = 5  # 5: tool outputs carry their own turn (was the next one)
 FTS_NOTE = "SQLite FTS5 is not available in this Python's sqlite3: search falls back to a slower LIKE scan."
@@ -378,11 +379,10 @@ class SessionIndex:
 
     # -- search ----------------------------------------------------------------
     def search(self, query: str, project_dirs: Iterable[Path] | None = None, *, limit: int = 50,
-               per_session: int = 3) -> list[Any]:
+               per_session: int = 3) -> list[SearchHit]:
         """Full-text search; see :func:`claude_tui.history.search.search`."""
-        from .search import search
-
-        return search(self, query, project_dirs, limit=limit, per_session=per_session)
+        return search(self.con, query, project_dirs, fts=self.fts, names=self.names.all(), limit=limit,
+                      per_session=per_session)
 
 
 def _read_meta_safely(path: str, project: str) -> SessionMeta | None:

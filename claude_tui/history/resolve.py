@@ -12,6 +12,7 @@ reaches the CLI is always one full id.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,12 +91,18 @@ def resolve_session(name: str, index: SessionIndex, cwd: str | os.PathLike[str] 
         if by_id:
             return _pick(result, by_id, "id prefix")
     key = _key(wanted)
-    for how, field_of in (("name", lambda r: r.name), ("custom title", lambda r: r.custom_title),
-                          ("title", lambda r: r.title), ("first prompt", lambda r: r.first_prompt)):
+    for how, field_of in _NAMED_BY:
         matches = [row for row in rows if _key(field_of(row)) == key]
         if matches:
             return _pick(result, matches, how)
     return result
+
+
+_NAMED_BY: tuple[tuple[str, Callable[[SessionRow], str | None]], ...] = (
+    ("name", lambda r: r.name), ("custom title", lambda r: r.custom_title),
+    ("title", lambda r: r.title), ("first prompt", lambda r: r.first_prompt),
+)
+"""What a session can be called, in the order a match counts."""
 
 
 def _pick(result: Resolution, rows: list[SessionRow], how: str) -> Resolution:

@@ -98,7 +98,8 @@ def record_docs(record: dict[str, Any], turn: int, tool_names: dict[str, str] | 
             if isinstance(block, dict) and block.get("type") == "tool_result":
                 output = clean(_result_text(block), TOOL_OUTPUT_MAX)
                 if output:
-                    name = names.get(block.get("tool_use_id")) if isinstance(block.get("tool_use_id"), str) else None
+                    tool_id = block.get("tool_use_id")
+                    name = names.get(tool_id) if isinstance(tool_id, str) else None
                     yield Doc("output", uuid, turn, output, name or "")
         return
     if not isinstance(message, dict) or not isinstance(message.get("content"), list):

@@ -1,5 +1,9 @@
 """Full-text search over the index: prompts, answers, thinking, tool calls (name and input), tool output.
 
+A query over the index's tables (``files``, ``docs`` and, when SQLite has FTS5, ``fts``):
+it takes the connection, not the :class:`~claude_tui.history.index.SessionIndex`, so the
+index (which offers it as ``SessionIndex.search``) sits on top of it.
+
 Hits point to the matching record (``uuid``) and turn, and carry a one-line
 snippet with highlight ranges ``(start, end)``. Snippets are cut from the
 sanitised indexed text (no control characters) in Python; no markup involved.
@@ -13,13 +17,13 @@ order, and the content worker indexes the least recently active files first).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import sqlite3
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .index import SessionIndex
+_Candidate = tuple[int, int, str | None, str | None, int | None, str | None]
+"""A matching doc: (docs.id, file_id, uuid, kind, turn, tool)."""
 
 _TOKEN_RE = re.compile(r"\w+", re.UNICODE)
 RANK_CAP = 1000
@@ -95,11 +99,11 @@ def _scope_sql(project_dirs: Iterable[Path] | None) -> tuple[str, list[object]] 
     return f" AND d.file_id IN (SELECT id FROM files WHERE project IN ({','.join('?' * len(names))}))", list(names)
 
 
-def _candidates(index: SessionIndex, query: str, scope: str, args: list[object], fetch: int) -> list[tuple]:
-    """(docs.id, file_id, uuid, kind, turn, tool) of the best ``fetch`` matches."""
-    con = index.con
+def _candidates(con: sqlite3.Connection, fts: bool, query: str, scope: str, args: list[object],
+                fetch: int) -> list[_Candidate]:
+    """The best ``fetch`` matches."""
     cols = "d.id, d.file_id, d.uuid, d.kind, d.turn, d.tool"
-    if not index.fts:
+    if not fts:
         tokens = _TOKEN_RE.findall(query)
         likes = " AND ".join("d.text LIKE ? ESCAPE '\\'" for _ in tokens)
         pats = ["%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for t in tokens]
@@ -120,21 +124,26 @@ def _candidates(index: SessionIndex, query: str, scope: str, args: list[object],
 
 
 def search(
-    index: SessionIndex,
+    con: sqlite3.Connection,
     query: str,
     project_dirs: Iterable[Path] | None = None,
     *,
+    fts: bool,
+    names: Mapping[str, str],
     limit: int = 50,
     per_session: int = 3,
 ) -> list[SearchHit]:
-    """Best (or, for broad queries, newest) matches; ``per_session`` per session, ``limit`` in all."""
+    """Best (or, for broad queries, newest) matches; ``per_session`` per session, ``limit`` in all.
+
+    ``fts``: the ``fts`` table exists (else a LIKE scan of ``docs``); ``names``: our session names,
+    which win over the sessions' own titles."""
     tokens = _TOKEN_RE.findall(query)
     scoped = _scope_sql(project_dirs)
     if not tokens or scoped is None:
         return []
     scope, args = scoped
-    rows = _candidates(index, query, scope, args, max(limit * per_session * 4, 100))
-    chosen: list[tuple] = []
+    rows = _candidates(con, fts, query, scope, args, max(limit * per_session * 4, 100))
+    chosen: list[_Candidate] = []
     per: dict[int, int] = {}
     for row in rows:
         if per.get(row[1], 0) < per_session:
@@ -144,9 +153,8 @@ def search(
                 break
     if not chosen:
         return []
-    con = index.con
     doc_ids = [r[0] for r in chosen]
-    table, col = ("fts", "rowid") if index.fts else ("docs", "id")
+    table, col = ("fts", "rowid") if fts else ("docs", "id")
     marks = ",".join("?" * len(doc_ids))
     texts = dict(con.execute(f"SELECT {col}, text FROM {table} WHERE {col} IN ({marks})", doc_ids))
     file_ids = sorted({r[1] for r in chosen})
@@ -158,7 +166,6 @@ def search(
             file_ids,
         )
     }
-    names = index.names.all()
     hits: list[SearchHit] = []
     for doc_id, fid, uuid, kind, turn, tool in chosen:
         info = files.get(fid)

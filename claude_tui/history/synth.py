@@ -54,8 +54,9 @@ def renamed(records: Iterable[Record], session_id: str, cwd: str | None = None) 
 
 def leaf_uuid(records: list[Record]) -> str | None:
     for rec in reversed(records):
-        if rec.get("type") in ("user", "assistant") and isinstance(rec.get("uuid"), str):
-            return rec["uuid"]
+        uuid = rec.get("uuid")
+        if rec.get("type") in ("user", "assistant") and isinstance(uuid, str):
+            return uuid
     return None
 
 

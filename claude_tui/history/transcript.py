@@ -257,8 +257,9 @@ def _first_prompt(records: list[Record]) -> str | None:
                 return content.strip()
             if isinstance(content, list):
                 for b in content:
-                    if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str):
-                        return b["text"].strip()
+                    text = b.get("text") if isinstance(b, dict) and b.get("type") == "text" else None
+                    if isinstance(text, str):
+                        return text.strip()
     return None
 
 

@@ -49,7 +49,7 @@ class ProtoModel(BaseModel):
                     r = {}
                 p["raw"] = r
                 del p["src"]
-            if r is not None:
+            if isinstance(r, dict):
                 return r
         return self.model_dump(by_alias=True, exclude_unset=True)
 

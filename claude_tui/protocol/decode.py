@@ -51,7 +51,7 @@ Message = (
 )
 
 _TAGGED = Tagged("type", MESSAGE_CLASSES, UnknownMessage)
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[Message, _TAGGED])  # type: ignore[valid-type]
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[Message, _TAGGED])
 _validate_python = _ADAPTER.validator.validate_python
 # Hot path: the bare tagged union (no top-level fallback arm); misses go through decode_obj.
 _FAST: TypeAdapter[Any] = TypeAdapter(_TAGGED.bare_type())
@@ -72,7 +72,7 @@ def decode_line(line: bytes | str) -> Message:
     and a known message with bad fields is that message without them (`lenient`)."""
     try:
         # Known line: parsed and validated in one Rust call (nested levels fall back to Unknown* there).
-        m = _validate_json(line)
+        m: Message = _validate_json(line)
     except ValueError:
         # Unknown type, malformed known type, not an object, or not JSON at all.
         try:
@@ -93,7 +93,7 @@ def decode_obj(obj: object) -> Message:
     if not isinstance(obj, dict):
         return _invalid(_dumps_safe(obj), f"expected a JSON object, got {type(obj).__name__}")
     try:
-        m = _validate_python(obj)
+        m: Message = _validate_python(obj)
     except Exception as exc:  # pragma: no cover - Tagged always has a fallback
         return UnknownMessage.from_raw(obj, f"decode failed: {exc!r}")  # type: ignore[return-value]
     if m.__pydantic_private__ is None:

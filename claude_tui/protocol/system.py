@@ -193,7 +193,8 @@ SYSTEM_CLASSES: dict[str, type[SystemMessage]] = {
     "files_persisted": FilesPersisted,
 }
 
-System = Annotated[
-    Union[tuple(SYSTEM_CLASSES.values()) + (UnknownSystem,)],  # type: ignore[valid-type]  # noqa: UP007 - built from a tuple
+# A Union built at run time from the table (one list of subtypes): pydantic reads it, mypy cannot.
+System = Annotated[  # type: ignore[valid-type]
+    Union[tuple(SYSTEM_CLASSES.values()) + (UnknownSystem,)],  # noqa: UP007 - built from a tuple
     Tagged("subtype", SYSTEM_CLASSES, UnknownSystem),
 ]

@@ -21,6 +21,7 @@ import shutil
 import signal
 from collections import deque
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from claude_tui.transport import keeper, reaper
 from claude_tui.transport.debuglog import FROM_CLI, STDERR, TO_CLI, DebugLog
@@ -292,7 +293,10 @@ class CliProcess:
                     step = min(step, deadline - loop.time())
                     if step <= 0:
                         return None
-                await asyncio.wait({self._exit_task, *([exited] if exited is not None else [])}, timeout=step)
+                waiting: set[asyncio.Future[Any]] = {self._exit_task}
+                if exited is not None:
+                    waiting.add(exited)
+                await asyncio.wait(waiting, timeout=step)
         finally:
             if exited is not None:
                 exited.cancel()

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claude_tui.cli import AppArgs
+from claude_tui.app_args import AppArgs
 from claude_tui.config import ConfigError, load_config
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions

@@ -6,9 +6,10 @@ and importing the router would tie every dialog to the chat screen's module.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from claude_tui.ui.widgets.composer import TYPING_KEYS, PromptInput
+from claude_tui.ui.widgets.composer import EDIT_KEYS, TYPING_KEYS, PromptInput
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -23,15 +24,22 @@ def chat_prompt(app: App[object]) -> PromptInput | None:
     return prompts.first() if prompts else None
 
 
-def type_into_prompt(app: App[object], key: str, character: str | None, *, any_key: bool = False) -> bool:
+NEVER_PASSED = frozenset({"tab", "shift+tab", "escape"})
+"""Keys that are never editing: Tab moves to the dialog, Esc stays with whatever is on top."""
+
+
+def type_into_prompt(app: App[object], key: str, character: str | None, *, any_key: bool = False,
+                     keep: Collection[str] = ()) -> bool:
     """A key typed while a dialog waits on top goes on in the prompt, in order (see `PromptInput.Typed`).
 
-    Letters, digits, Space, Enter, Backspace and the newline keys are typing; other keys are not
-    passed on unless ``any_key`` (Tab for an open completion menu). Returns whether the key went
-    to the prompt.
+    Letters, digits, Space, Enter, Backspace and the newline keys are typing; the editor's own keys
+    (arrows, Home/End, Delete, Ctrl+W …, `EDIT_KEYS`) are passed on too, except Tab, Esc and those in
+    ``keep`` (keys the dialog binds itself). Other keys are not passed on unless ``any_key`` (Tab for
+    an open completion menu). Returns whether the key went to the prompt.
     """
     printable = bool(character) and character.isprintable()  # type: ignore[union-attr]
-    if not printable and key not in TYPING_KEYS and not any_key:
+    editing = key in EDIT_KEYS and key not in keep and key not in NEVER_PASSED
+    if not printable and key not in TYPING_KEYS and not editing and not any_key:
         return False
     prompt = chat_prompt(app)
     if prompt is None:

@@ -18,7 +18,7 @@ import pytest
 
 from tests.e2e.conftest import marked_processes
 from tests.e2e.mock_api import MockApi
-from tests.e2e.test_tmux_smoke import GUARD_S, Tmux, app_command, describe, tmux, wait_gone  # noqa: F401
+from tests.e2e.tmux_harness import GUARD_S, Tmux, app_command, describe, sweep, tmux, wait_gone  # noqa: F401
 
 ENDS = ["quit", "SIGTERM", "SIGHUP", "kill-session", "SIGKILL"]
 
@@ -53,10 +53,9 @@ def test_ending_the_app_mid_tool_leaves_no_process(end: str, tmux: Tmux, claude_
     tmux.start(command)
     pids: list[int] = []
     try:
-        tmux.wait_screen(lambda s: "idle" in s, "the app to be ready")
+        tmux.wait_ready()
         app_pid = int(tmux.run("display-message", "-p", "-t", tmux.session, "#{pane_pid}").stdout.strip())
-        tmux.keys("kw:sleep now", literal=True)
-        tmux.keys("Enter")
+        tmux.send("kw:sleep now")
         sleeper = wait_for(tool_sleeps, "the Bash tool's sleep to run")
         before = marked_processes()
         assert app_pid in before and set(sleeper) <= set(before)
@@ -79,9 +78,4 @@ def test_ending_the_app_mid_tool_leaves_no_process(end: str, tmux: Tmux, claude_
         assert len(mock_api.messages_requests()) == requests, "the CLI talked to the API after the app ended"
     finally:
         tmux.kill()
-        _, pids = wait_gone(5)
-        for pid in pids:  # ours by the run marker: never leave them behind, even on failure
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        sweep(5)  # ours by the run marker: never leave them behind, even on failure

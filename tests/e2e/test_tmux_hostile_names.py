@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
-import time
 from pathlib import Path
 
 from tests.e2e.mock_api import MockApi
-from tests.e2e.test_tmux_smoke import Tmux, app_command, tmux, wait_gone  # noqa: F401 - tmux is a fixture
+from tests.e2e.tmux_harness import Tmux, app_command, sweep, tmux  # noqa: F401 - tmux is a fixture
 from tests.security.terminal_capture import ROOT, audit, dirty_copy
 
 FILES = [
@@ -61,7 +59,7 @@ def test_hostile_names_with_the_real_cli_never_reach_the_terminal(tmux: Tmux, cl
     tmux.run("pipe-pane", "-o", "-t", tmux.session, f"cat >> {raw}")
     title_before = tmux.run("display-message", "-p", "-t", tmux.session, "#{pane_title}").stdout.strip()
     try:
-        tmux.wait_screen(lambda s: "idle" in s, "the app to be ready")
+        tmux.wait_ready()
         for typed, shown in (("@clip", "@clip␛]52"), ("@title", "@title␛]2;PWNED-TITLE"), ("@new", "@new␊line"),
                              ("@we", "@we[@click=app.quit]ird")):
             tmux.keys(typed, literal=True)
@@ -77,8 +75,7 @@ def test_hostile_names_with_the_real_cli_never_reach_the_terminal(tmux: Tmux, cl
         tmux.wait_screen(lambda s: "/we[@click=app.quit]ird" in s, "the / menu with the project command")
         tmux.keys("C-c")
         tmux.wait_screen(lambda s: "Prompt cleared" in s, "the prompt to be cleared")
-        tmux.keys("kw:escape", literal=True)
-        tmux.keys("Enter")
+        tmux.send("kw:escape")
         tmux.wait_screen(lambda s: "end." in s and "idle" in s, "the hostile answer")
         tmux.keys("C-y")
         tmux.wait_screen(lambda s: "Copied" in s, "the copy")
@@ -86,19 +83,10 @@ def test_hostile_names_with_the_real_cli_never_reach_the_terminal(tmux: Tmux, cl
         title_after = tmux.run("display-message", "-p", "-t", tmux.session, "#{pane_title}").stdout.strip()
         buffers = tmux.run("list-buffers", "-F", "#{buffer_name}").stdout.split()
         pasted = [tmux.run("show-buffer", "-b", name).stdout for name in buffers]
-        tmux.keys("C-q")
-        deadline = time.monotonic() + 15
-        while tmux.alive() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not tmux.alive(), "claude-tui did not quit on Ctrl+Q"
+        tmux.quit()
     finally:
         tmux.kill()
-        _, pids = wait_gone(10)
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        sweep(10)
     result = audit(raw.read_bytes().decode("utf-8"), copying=True)
     assert not result.bad, "the app wrote sequences Textual does not:\n" + "\n".join(result.bad[:20])
     assert len(result.copies) == 1, f"one copy was asked for, the terminal got {len(result.copies)}"

@@ -108,3 +108,19 @@ async def test_enter_while_a_dialog_waits_sends_the_draft_and_answers_nothing(ap
 
 def app_is(d: object, screen: object) -> bool:
     return getattr(d, "app").screen is screen  # noqa: B009
+
+
+async def test_editing_keys_fix_the_draft_while_a_real_cli_dialog_waits(app_options: Options, tmp_path: Path) -> None:
+    """Arrows and End reach the prompt below a waiting permission dialog; nothing is answered."""
+    log = tmp_path / "debug.log"
+    async with drive(app_options(), debug_log=log) as d:
+        await d.send("kw:bash please")
+        dialog = await d.wait_screen(GuardedModal, move_to=False)
+        await d.pilot.press("h", "e", "l", "o", "left", "l", "end", "!", "home", "delete", "H")
+        await d.wait(lambda: d.prompt.text == "Hello!", f"'Hello!' in the prompt, not {d.prompt.text!r}")
+        assert app_is(d, dialog) and dialog.waiting and not dialog.settled
+        assert can_use_tool_answers(log) == 0
+        assert d.tools("Bash")[-1].state is ToolState.WAITING
+        await d.press("tab", "n")
+        await d.wait(lambda: d.conversation.status.activity.name == "IDLE", "the turn to end")
+        assert can_use_tool_answers(log) == 1 and d.prompt.text == "Hello!"

@@ -17,7 +17,7 @@ HEADLESS_RUN = textwrap.dedent("""
     import asyncio, sys
     import claude_tui
     assert claude_tui.__file__.startswith(sys.argv[1]), claude_tui.__file__
-    from claude_tui.cli import AppArgs
+    from claude_tui.app_args import AppArgs
     from claude_tui.config import Config
     from claude_tui.ui.app import ClaudeTuiApp
     from claude_tui.ui.launch import build_options

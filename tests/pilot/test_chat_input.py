@@ -314,7 +314,7 @@ async def test_every_completion_entry_is_one_ellipsised_line(tmp_path: Path) -> 
 
 
 async def test_demo_welcome_lists_the_keywords(tmp_path: Path) -> None:
-    from claude_tui.cli import AppArgs
+    from claude_tui.app_args import AppArgs
     from claude_tui.config import Config
     from claude_tui.fakecli.scenarios import FRIENDLY, SLASH
     from claude_tui.ui.launch import build_options

@@ -35,7 +35,9 @@ def _record_requests(screen) -> list[dict]:  # type: ignore[no-untyped-def]
 async def _select_prompt(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
     screen = chat(pilot.app)
     await pilot.press("ctrl+up")
-    await pilot.pause(0.1)
+    # The bar opens after a refresh: poll for its rows (a fixed pause was too short under load).
+    await wait_for(pilot, lambda: any(bar.item_ids for bar in screen.query("SelectBar")),  # type: ignore[attr-defined]
+                   what="select mode")
     bar = screen.query_one("SelectBar")
     for _ in range(len(bar.item_ids)):  # type: ignore[attr-defined]
         item = item_by_id(screen.session.conversation, bar.current)  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from claude_tui.session import changes as ch
 from claude_tui.session import tasks as tasks_module
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import TextItem
+from claude_tui.ui.agent_transcripts import AgentTranscripts
 from claude_tui.ui.screens.agent_transcript import AgentTranscriptScreen
 from claude_tui.ui.widgets.sidebar import TaskSidebar
 from tests.conftest import recording
@@ -43,6 +44,7 @@ class SidebarHost(App[None]):
         self.mode = mode
         self.stops: list[str] = []
         self.selected: list[tuple[str, str]] = []
+        self.transcripts = AgentTranscripts(self.conversation)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -61,24 +63,26 @@ class SidebarHost(App[None]):
     @on(TaskSidebar.AgentSelected)
     def _selected(self, message: TaskSidebar.AgentSelected) -> None:
         self.selected.append((message.tool_use_id, message.task_id))
+        self.transcripts.open(self, message.tool_use_id, on_stop=message.sidebar.request_stop)  # as the chat screen
 
     async def feed(self, lines: Iterable[str]) -> None:
-        """What ChatScreen.show_changes does with the sidebar's share of the changes."""
+        """What ChatScreen.show_changes does with the sidebar's and the agent transcript's share of the changes."""
         sidebar = self.sidebar
         for line in lines:
             dirty = False
             for change in self.conversation.apply(decode_line(line)):
                 scope = getattr(change, "scope", None)
                 if isinstance(change, ch.TextAppended) and scope is not None:
-                    await sidebar.agent_text(scope, change.item, change.text)
+                    await self.transcripts.text(scope, change.item, change.text)
                 elif isinstance(change, ch.ItemAdded) and scope is not None:
-                    sidebar.agent_item_added(scope, change.item)
+                    self.transcripts.item_added(scope, change.item)
                 elif isinstance(change, ch.ItemChanged) and scope is not None:
-                    sidebar.agent_item_changed(scope, change.item)
+                    await self.transcripts.item_changed(scope, change.item)
                 elif isinstance(change, ch.TasksChanged):
                     dirty = True
             if dirty:
                 sidebar.refresh_board()
+                self.transcripts.refresh()
 
 
 def plain(renderable: object, width: int = 34) -> str:
@@ -242,7 +246,7 @@ async def test_enter_opens_transcript_with_subagent_text() -> None:
         screen = app.screen
         assert isinstance(screen, AgentTranscriptScreen)
         assert app.selected == [(TOOL_ID, TASK_ID)]
-        assert app.sidebar.transcript is screen
+        assert app.transcripts.screen is screen
         await pilot.pause()
         assert len(transcript_widgets(screen)) == 1
         assert SUBAGENT_TEXT in screen_text(app)
@@ -251,7 +255,7 @@ async def test_enter_opens_transcript_with_subagent_text() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, AgentTranscriptScreen)
-        assert app.sidebar.transcript is None
+        assert app.transcripts.screen is None
 
 
 async def test_open_transcript_is_live_while_the_agent_runs() -> None:
@@ -279,7 +283,7 @@ async def test_open_transcript_is_live_while_the_agent_runs() -> None:
         assert isinstance(item, TextItem)
         # Forwarding the same item again does not mount a second widget.
         mounted = len(screen.chat_log.children)
-        app.sidebar.agent_item_added(TOOL_ID, item)
+        app.transcripts.item_added(TOOL_ID, item)
         await pilot.pause()
         assert len(screen.chat_log.children) == mounted
 

@@ -252,7 +252,9 @@ async def _silent_permission_dialog(pilot: Pilot[Any], app: ClaudeTuiApp) -> tup
     assert chat(app).session.connection.alive
     ticks = chat(app).session.conversation.status.activity, time.monotonic()
     started = time.monotonic()
-    await pilot.press("down", "up", "x", "backspace")  # handled at once; none answers (x and Backspace: the draft)
+    # Handled at once; none answers. They go on to the prompt below the waiting dialog: Up walks its
+    # history back and Down returns to the draft, x and Backspace cancel out.
+    await pilot.press("up", "down", "x", "backspace")
     await pilot.pause()
     assert time.monotonic() - started < 2
     assert isinstance(app.screen, PermissionScreen) and ticks[0] is Activity.WAITING

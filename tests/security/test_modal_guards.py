@@ -7,8 +7,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+from textual.widgets import TextArea
+
 from claude_tui.session.items import NoteItem
 from claude_tui.ui.screens.confirm import ConfirmScreen
+from claude_tui.ui.screens.dialog_base import GuardedModal
 from claude_tui.ui.screens.rewind import RewindScreen
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 from tests.pilot.test_rewind import _record_requests, _select_prompt
@@ -21,33 +25,56 @@ def _screen_text(app) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-async def test_y_typed_right_after_r_never_rewinds(tmp_path: Path) -> None:
+class GuardClock:
+    """The dialogs' guard clock (`GuardedModal.clock`), moved only by the test: "right after Tab"
+    is 0 ms and "a pause" is `PAST_GUARD` however long the loaded machine takes between two keys."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_y_typed_right_after_r_never_rewinds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = GuardClock()
+    monkeypatch.setattr(GuardedModal, "clock", clock)
     app = make_app(tmp_path, guard_ms=GUARD_MS)
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:edit the file")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="permission dialog")
+        permission = app.screen
+        assert isinstance(permission, GuardedModal)
         await pilot.press("tab")
-        await pilot.pause(PAST_GUARD)
+        await wait_for(pilot, lambda: not permission.waiting, what="Tab to move to the permission dialog")
+        clock.now += PAST_GUARD
         await pilot.press("y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         screen = chat(app)
+        prompt = screen.query_one("#prompt", TextArea)
         sent = _record_requests(screen)
         await _select_prompt(pilot, "kw:edit the file")
         # In select mode `y` copies and `r` rewinds: "ry" typed fast, then another y as the dialog shows.
         await pilot.press("r", "y")
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
         dialog = app.screen
+        assert isinstance(dialog, RewindScreen)
+        typed = prompt.text
         await pilot.press("y")
-        await pilot.pause(PAST_GUARD)
+        await wait_for(pilot, lambda: prompt.text == typed + "y", what="the y typed into the prompt")
+        clock.now += PAST_GUARD  # any pause: a waiting dialog takes no answer
+        await wait_for(pilot, lambda: "Tab to answer" in _screen_text(app), what="the waiting notice")
         assert app.screen is dialog and not dialog.settled, "a y answered the waiting rewind dialog"
-        assert dialog.waiting and "Tab to answer" in _screen_text(app)
+        assert dialog.waiting
         assert [(r["subtype"], r["dry_run"]) for r in sent] == [("rewind_files", True)]
-        # Tab moves to it; y right then is still typing (back to waiting); Tab, a pause, y rewinds.
+        # Tab moves to it; y right then (inside the guard) is still typing: back to waiting, y in the prompt.
         await pilot.press("tab", "y")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: prompt.text == typed + "yy", what="the y after Tab typed into the prompt")
         assert dialog.waiting and not dialog.settled
+        # Tab, a pause as long as the guard, then y rewinds.
         await pilot.press("tab")
-        await pilot.pause(PAST_GUARD)
+        await wait_for(pilot, lambda: not dialog.waiting, what="Tab to move to the rewind dialog")
+        clock.now += PAST_GUARD
         await pilot.press("y")
         await wait_for(pilot, lambda: any(isinstance(i, NoteItem) and i.text.startswith("Rewound 1 file")
                                           for i in screen.session.conversation.items), what="rewound note")

@@ -10,6 +10,7 @@ from typing import ClassVar
 
 import pytest
 from rich.text import Text
+from textual import on
 from textual.app import App, ComposeResult, CSSPathType
 from textual.containers import Horizontal
 from textual.pilot import Pilot
@@ -19,6 +20,7 @@ from claude_tui import protocol as p
 from claude_tui.protocol import decode_line
 from claude_tui.session import tasks as tasks_module
 from claude_tui.session.conversation import Conversation
+from claude_tui.ui.agent_transcripts import AgentTranscripts
 from claude_tui.ui.widgets.sidebar import TaskSidebar
 from tests.conftest import recording
 from tests.styles import APP_CSS, MAIN_ROW_CSS
@@ -44,6 +46,10 @@ class SidebarApp(App[None]):
             yield Static(Text("(the conversation)", style="dim italic"), id="chat-log")
             yield TaskSidebar(self.conversation, mode=self.mode, id="sidebar")  # type: ignore[arg-type]
         yield Footer()
+
+    @on(TaskSidebar.AgentSelected)
+    def _open(self, message: TaskSidebar.AgentSelected) -> None:  # as the chat screen does
+        AgentTranscripts(self.conversation).open(self, message.tool_use_id)
 
 
 @pytest.fixture(autouse=True)

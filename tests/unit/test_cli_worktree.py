@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from claude_tui.cli import AppArgs, parse_app_args
+from claude_tui.app_args import AppArgs
+from claude_tui.cli import parse_app_args
 from claude_tui.ui.app import ClaudeTuiApp
 from claude_tui.ui.launch import run_app
 

@@ -1,4 +1,4 @@
-"""Drawing a session's changes in its chat view: the log, the sidebar, the status bar.
+"""Drawing a session's changes in its chat view: the log, the sidebar, an agent transcript, the status bar.
 
 One change that fails to draw becomes an error note; the others are still drawn, and the app goes on.
 """
@@ -10,6 +10,7 @@ from typing import Any
 
 from claude_tui.session import changes as ch
 from claude_tui.session.items import NoteKind
+from claude_tui.ui.agent_transcripts import AgentTranscripts
 from claude_tui.ui.chat.permission_dialogs import PermissionDialogs
 from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.widgets.chat_log import ChatLog
@@ -20,11 +21,12 @@ from claude_tui.ui.widgets.status_bar import StatusBar
 class ChangeDrawer:
     """Draws one session's changes into its view's widgets (given, not looked up: a view has its own)."""
 
-    def __init__(self, session: ChatSession, log: ChatLog, sidebar: TaskSidebar, status_bar: StatusBar,
-                 dialogs: PermissionDialogs, turn_ended: Callable[[ch.TurnEnded], None]) -> None:
+    def __init__(self, session: ChatSession, log: ChatLog, sidebar: TaskSidebar, transcripts: AgentTranscripts,
+                 status_bar: StatusBar, dialogs: PermissionDialogs, turn_ended: Callable[[ch.TurnEnded], None]) -> None:
         self.session = session
         self.log = log
         self.sidebar = sidebar
+        self.transcripts = transcripts
         self.status_bar = status_bar
         self.dialogs = dialogs
         self.turn_ended = turn_ended
@@ -46,6 +48,7 @@ class ChangeDrawer:
             self.status_bar.show(self.session.conversation.status)
         if tasks_dirty:
             sidebar.refresh_board()
+            self.transcripts.refresh()
         if failures:
             note = self.session.conversation.add_note(
                 "Part of the conversation could not be drawn; the session goes on.\n" + "\n".join(failures[:5]),
@@ -55,22 +58,22 @@ class ChangeDrawer:
 
     async def _draw_one(self, change: Any) -> str:
         """Draw one change; returns "status" or "tasks" when that part needs a redraw afterwards."""
-        log, sidebar = self.log, self.sidebar
+        log, transcripts = self.log, self.transcripts
         if isinstance(change, ch.TextAppended):
             if change.scope is None:
                 await log.append_text(change.item, change.text)
             else:
-                await sidebar.agent_text(change.scope, change.item, change.text)
+                await transcripts.text(change.scope, change.item, change.text)
         elif isinstance(change, ch.ItemAdded):
             if change.scope is None:
                 log.add_item(change.item)
             else:
-                sidebar.agent_item_added(change.scope, change.item)
+                transcripts.item_added(change.scope, change.item)
         elif isinstance(change, ch.ItemChanged):
             if change.scope is None:
                 await log.update_item(change.item)
             else:
-                await sidebar.agent_item_changed(change.scope, change.item)
+                await transcripts.item_changed(change.scope, change.item)
         elif isinstance(change, ch.StatusChanged):
             return "status"
         elif isinstance(change, ch.TasksChanged):

@@ -28,6 +28,7 @@ from claude_tui.completion import project_files, slash_candidates
 from claude_tui.session.changes import TurnEnded
 from claude_tui.session.items import UserItem
 from claude_tui.transport.locate import installed_version
+from claude_tui.ui.agent_transcripts import AgentTranscripts
 from claude_tui.ui.chat.drawing import ChangeDrawer
 from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.log_navigator import FIND_CLASS, SELECT_CLASS, LogNavigator
@@ -121,6 +122,7 @@ class ChatView(Widget):
         self.log_widget = ChatLog(session.conversation.main, show_thinking=config.show_thinking, id="chat-log",
                                   project_dir=lambda: session.options.cwd or session.conversation.status.cwd or "")
         self.sidebar = TaskSidebar(session.conversation, mode=config.sidebar, id="sidebar")
+        self.agent_transcripts = AgentTranscripts(session.conversation)
         self.composer = Composer(history=session.history, id="composer")
         self.status_bar = StatusBar(id="status-bar")
         self.navigator = LogNavigator(self, self.log_widget, self.composer, session.conversation)
@@ -147,8 +149,8 @@ class ChatView(Widget):
         self.dialogs = PermissionDialogs(session, self.app, self.host.config, self.show_changes,
                                          shown=lambda: self.display and self.is_attached,
                                          marked=self._needs_attention)
-        self.drawer = ChangeDrawer(session, self.log_widget, self.sidebar, self.status_bar, self.dialogs,
-                                   self._turn_ended)
+        self.drawer = ChangeDrawer(session, self.log_widget, self.sidebar, self.agent_transcripts, self.status_bar,
+                                   self.dialogs, self._turn_ended)
         self.copier = Copier(self.app, session.conversation)
         self.prompt = composer.prompt  # kept: the draft is read from it while the view unmounts
         self.typeahead = TypeaheadRouter(self, self.prompt, self.host.config.keymap)
@@ -401,6 +403,10 @@ class ChatView(Widget):
 
     def set_model(self, model: str) -> None:
         self._control(lambda: self.session.set_model(model), "Could not switch model")
+
+    @on(TaskSidebar.AgentSelected)
+    def _open_agent_transcript(self, message: TaskSidebar.AgentSelected) -> None:
+        self.agent_transcripts.open(self.app, message.tool_use_id, on_stop=message.sidebar.request_stop)
 
     @on(TaskSidebar.StopRequested)
     def _stop_task(self, message: TaskSidebar.StopRequested) -> None:

@@ -1,13 +1,14 @@
 """One subagent's own transcript, rendered with the chat widgets, live while it runs.
 
-Opened by `TaskSidebar` (Enter on an agent). The sidebar keeps a reference to the
-open screen and forwards the agent's `ItemAdded` / `ItemChanged` / `TextAppended`
-changes to `add_item` / `update_item` / `append_text`; before the log widget is
-mounted nothing is forwarded, because it renders the whole `Log` when it mounts.
+Opened by `AgentTranscripts` (`ui/agent_transcripts.py`) when the sidebar posts
+`AgentSelected` (Enter on an agent); it keeps a reference to the open screen and
+forwards the agent's `ItemAdded` / `ItemChanged` / `TextAppended` changes to
+`add_item` / `update_item` / `append_text`; before the log widget is mounted nothing
+is forwarded, because it renders the whole `Log` when it mounts.
 
-Stopping: `x` calls the `on_stop(task_id)` callback the sidebar passes in, which
-posts `TaskSidebar.StopRequested` from the sidebar, so the chat screen handles a
-single message type wherever the stop came from. The screen stays open to show
+Stopping: `x` calls the `on_stop(task_id)` callback it was given (the sidebar's
+`request_stop`, which posts `TaskSidebar.StopRequested` from the sidebar), so the
+chat screen handles a single message type wherever the stop came from. The screen stays open to show
 the agent stopping. Esc / q close it (`dismiss(None)`).
 """
 
@@ -27,7 +28,7 @@ from claude_tui.protocol.sanitize import one_line, printable
 from claude_tui.session.items import Item
 from claude_tui.session.tasks import AgentEntry
 from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.sidebar import format_elapsed, status_color
+from claude_tui.ui.widgets.sidebar_rows import format_elapsed, status_color
 
 if TYPE_CHECKING:
     from claude_tui.session.conversation import Conversation

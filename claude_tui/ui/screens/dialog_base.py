@@ -16,10 +16,12 @@ Typing never answers
 --------------------
 Every guarded modal opens *waiting*: it is shown, but it has no focus and takes no
 answer. What the user types meanwhile (letters, digits, Space, Enter, Backspace, a
-paste) goes on into the chat prompt, in order, through the prompt's own queue
-(:meth:`PromptInput.type_in`); no answer key does anything. **Tab** moves to the
-dialog: prose typed at the keyboard never holds a Tab (a pasted tab arrives as a
-paste, not a key), so no sentence, with any pauses, can answer. A click on the dialog
+paste, and the prompt's editing keys: arrows, Home/End, Delete, Ctrl+W/U/K/Z …) goes on
+into the chat prompt, in order, through the prompt's own queue (`PromptInput.Typed`); no
+answer key does anything. An editing key the dialog binds itself (the question's Left,
+"back") is not passed on: it stays inert until the user moves to the dialog. **Tab**
+moves to the dialog: prose typed at the keyboard never holds a Tab (a pasted tab arrives
+as a paste, not a key), so no sentence, with any pauses, can answer. A click on the dialog
 moves to it too. Once there, Tab goes back to the prompt.
 
 Typeahead guard
@@ -42,6 +44,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import ClassVar, Generic, TypeVar
 
@@ -50,7 +53,7 @@ from textual.app import ComposeResult, CSSPathType
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
@@ -74,6 +77,13 @@ STEP_IN_KEY = "tab"
 """The one key that moves from the prompt to a waiting dialog (and back)."""
 WAITING_WORDS = "Tab to answer · until then your typing goes to the prompt"
 STEPPED_IN_WORDS = "Tab back to the prompt"
+
+
+@cache
+def own_keys(modal: type[Screen[object]]) -> frozenset[str]:
+    """The keys a modal's own bindings use (its answers, Back, Esc), from its class and its bases."""
+    return frozenset(binding.key for cls in modal.__mro__ if "BINDINGS" in vars(cls)
+                     for binding in Binding.make_bindings(vars(cls)["BINDINGS"]))
 
 
 def waiting_notice(waiting: bool = True) -> Static:
@@ -266,7 +276,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     def _type_below(self, event: events.Key) -> None:
         from claude_tui.ui.prompt_typing import type_into_prompt
 
-        type_into_prompt(self.app, event.key, event.character)
+        type_into_prompt(self.app, event.key, event.character, keep=own_keys(type(self)))
 
     def _tab_for_menu(self) -> bool:
         """Tab completes in the prompt's open completion menu rather than moving here."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from textual.content import Content
 from textual.highlight import highlight
 
-from claude_tui.diff import compute
+from claude_tui.diff import compute, notebook
 from claude_tui.diff.model import FileDiff
 from claude_tui.protocol.sanitize import printable
 
@@ -286,7 +286,7 @@ def load_preview(tool_name: str, tool_input: Mapping[str, Any], cwd: Path | None
     if tool_name == "MultiEdit":
         edits = tool_input.get("edits")
         return compute.preview_multiedit(disk.data, edits if isinstance(edits, list) else [], path=path)
-    return compute.preview_notebook(
+    return notebook.preview_notebook(
         disk.data.decode("utf-8", "replace") if disk.data is not None else None,
         tool_input.get("cell_id") if isinstance(tool_input.get("cell_id"), str) else None,
         str(tool_input.get("new_source", "")),

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import OptionList, TextArea
@@ -23,6 +24,9 @@ from claude_tui.ui.widgets.quiet_cursor import QuietCursorTextArea
 _NEWLINE_KEYS = {"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"}
 TYPING_KEYS = frozenset({"enter", "backspace", *_NEWLINE_KEYS})
 """Non-printable keys that are part of typing a prompt (the chat screen forwards them with the text)."""
+EDIT_KEYS: dict[str, str] = {binding.key: binding.action for binding in Binding.make_bindings(TextArea.BINDINGS)}
+"""The editor's own keys (arrows, Home/End, Delete, Ctrl+W/U/K/Z…) -> their action: a dialog that waits
+on top passes them on too (`PromptInput.Typed`), so a draft can be fixed without leaving it."""
 _DESCRIPTION_LIMIT = 300
 # An @ that starts a word: "deploy@main" is an address, not a mention.
 _AT_TOKEN = re.compile(r"(?:^|(?<=\s))@([^\s@]*)$")
@@ -128,22 +132,26 @@ class PromptInput(QuietCursorTextArea):
             event.prevent_default()
             self.insert("\n")
             return
-        if event.key == "up" and self.prompt_history is not None and self.cursor_location[0] == 0:
-            previous = self.prompt_history.previous(self.text)
-            if previous is not None:
-                event.stop()
-                event.prevent_default()
-                self._replace_all(previous)
-                return
-        if event.key == "down" and self.prompt_history is not None \
-                and self.cursor_location[0] == self.document.line_count - 1:
-            following = self.prompt_history.next()
-            if following is not None:
-                event.stop()
-                event.prevent_default()
-                self._replace_all(following)
-                return
+        if event.key in ("up", "down") and self._walk_history(event.key):
+            event.stop()
+            event.prevent_default()
+            return
         await super()._on_key(event)
+
+    def _walk_history(self, key: str) -> bool:
+        """Up on the first line / Down on the last: the previous / next prompt. False if there is none."""
+        if self.prompt_history is None:
+            return False
+        if key == "up" and self.cursor_location[0] == 0:
+            found = self.prompt_history.previous(self.text)
+        elif key == "down" and self.cursor_location[0] == self.document.line_count - 1:
+            found = self.prompt_history.next()
+        else:
+            return False
+        if found is None:
+            return False
+        self._replace_all(found)
+        return True
 
     @on(Typed)
     async def _typed(self, message: Typed) -> None:
@@ -153,7 +161,12 @@ class PromptInput(QuietCursorTextArea):
             self._type_over_selection(message.paste)
         elif message.key == "backspace":
             self.action_delete_left()
-        else:  # the prompt's own handling: Enter sends, Ctrl+J adds a line, letters are inserted
+        elif message.key in EDIT_KEYS and message.key not in TYPING_KEYS and not self._menu_takes(message.key):
+            # An editing key: what its binding would do if the prompt had focus (Up/Down at an
+            # edge walk the history first, as they do when typed here).
+            if not (message.key in ("up", "down") and self._walk_history(message.key)):
+                await self.run_action(EDIT_KEYS[message.key])
+        else:  # the prompt's own handling: Enter sends, Ctrl+J adds a line, the menu, letters are inserted
             await self._on_key(events.Key(message.key, message.character))
 
     def _type_over_selection(self, text: str) -> None:
@@ -163,6 +176,10 @@ class PromptInput(QuietCursorTextArea):
             return
         result = self.replace(text, *self.selection, maintain_selection_offset=False)
         self.move_cursor(result.end_location)
+
+    def _menu_takes(self, key: str) -> bool:
+        """Up/Down move in an open completion menu instead of the cursor."""
+        return key in ("up", "down") and self.menu is not None and bool(self.menu.display)
 
     def _replace_all(self, text: str) -> None:
         self.text = text

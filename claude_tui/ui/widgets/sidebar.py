@@ -4,14 +4,14 @@ Cheap by construction: `refresh_board()` re-renders two Statics and the prompts 
 one OptionList (rebuilt only when its rows change); `tick()` touches only what is
 running. The rows themselves are drawn by `sidebar_rows.RowPainter`.
 
-Keys (while the agent list has focus): up/down move, Enter opens the agent's
-transcript (`AgentTranscriptScreen`, pushed here; `AgentSelected` is posted too),
+Keys (while the agent list has focus): up/down move, Enter asks for the agent's
+transcript (`AgentSelected`: the chat screen opens it, `ui/agent_transcripts.py`),
 `x` stops a running agent or background task (`StopRequested`, which the chat
 screen turns into a `stop_task` control request). `x` is offered (footer and hint)
 only while the highlighted row can be stopped: `check_action` decides, and
 `_sync_keys()` refreshes the bindings when the highlight or that row's state
-changes. The transcript screen's own `x` posts the same `StopRequested` through
-this widget, so the chat screen has one message to handle.
+changes. The transcript screen's own `x` calls `request_stop`, which posts the same
+`StopRequested` from this widget, so the chat screen has one message to handle.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from claude_tui.protocol.sanitize import one_line
-from claude_tui.session.items import Item
 from claude_tui.session.tasks import AgentEntry
 from claude_tui.ui.widgets.sidebar_rows import (
     ACTIVE,
@@ -41,7 +40,6 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from claude_tui.session.conversation import Conversation
-    from claude_tui.ui.screens.agent_transcript import AgentTranscriptScreen
 
 __all__ = ["SidebarMode", "TaskSidebar", "format_elapsed", "status_color"]
 
@@ -114,12 +112,17 @@ class TaskSidebar(Vertical):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "stop", "Stop task", show=True)]
 
     class AgentSelected(Message):
-        """The user opened a subagent's transcript (the sidebar pushes the screen itself)."""
+        """The user chose a subagent: its host opens the transcript (`AgentTranscripts.open`)."""
 
-        def __init__(self, tool_use_id: str, task_id: str) -> None:
+        def __init__(self, sidebar: TaskSidebar, tool_use_id: str, task_id: str) -> None:
             super().__init__()
+            self.sidebar = sidebar
             self.tool_use_id = tool_use_id
             self.task_id = task_id
+
+        @property
+        def control(self) -> TaskSidebar:
+            return self.sidebar
 
     class StopRequested(Message):
         """The user asked to stop a running agent or background task: send `stop_task`."""
@@ -141,8 +144,6 @@ class TaskSidebar(Vertical):
         self._stopping: set[str] = set()
         self._stop_offered: object = _UNSYNCED
         """What `check_action("stop")` said at the last `_sync_keys()`."""
-        self.transcript: AgentTranscriptScreen | None = None
-        """The open transcript screen, if any: live agent output is forwarded to it."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="sidebar-tasks", classes="sidebar-section")
@@ -163,8 +164,6 @@ class TaskSidebar(Vertical):
         board = self.conversation.tasks
         self._stopping &= {entry.task_id for entry in board.agents.values() if entry.status in ACTIVE}
         self._apply_visibility()
-        if self.transcript is not None and self.transcript.is_attached:
-            self.transcript.refresh_header()
         if not self.display:
             return
         tasks = self.query_one("#sidebar-tasks", Static)
@@ -225,24 +224,6 @@ class TaskSidebar(Vertical):
             self.screen.focus_next()
         self.display = show
 
-    async def agent_text(self, scope: str, item: Item, text: str) -> None:
-        if (screen := self._transcript_for(scope)) is not None:
-            await screen.append_text(item, text)
-
-    def agent_item_added(self, scope: str, item: Item) -> None:
-        if (screen := self._transcript_for(scope)) is not None:
-            screen.add_item(item)
-
-    async def agent_item_changed(self, scope: str, item: Item) -> None:
-        if (screen := self._transcript_for(scope)) is not None:
-            await screen.update_item(item)
-
-    def _transcript_for(self, scope: str) -> AgentTranscriptScreen | None:
-        screen = self.transcript
-        if screen is not None and screen.tool_use_id == scope and screen.is_attached:
-            return screen
-        return None
-
     # -- opening and stopping ----------------------------------------------------------
     def focus(self, scroll_visible: bool = True) -> TaskSidebar:
         """Focus the agent list (the only focusable part) when it has rows."""
@@ -252,17 +233,9 @@ class TaskSidebar(Vertical):
         return self
 
     def open_transcript(self, tool_use_id: str) -> None:
-        """Push the transcript screen for the subagent started by this Task call."""
-        from claude_tui.ui.screens.agent_transcript import AgentTranscriptScreen
-
+        """Ask for the transcript of the subagent started by this Task call (the host pushes it)."""
         entry = self.conversation.tasks.agent_for_tool(tool_use_id)
-        self.post_message(self.AgentSelected(tool_use_id, entry.task_id if entry else ""))
-        screen = AgentTranscriptScreen(self.conversation, tool_use_id, on_stop=self.request_stop)
-        self.transcript = screen
-        self.app.push_screen(screen, self._transcript_closed)
-
-    def _transcript_closed(self, _result: object = None) -> None:
-        self.transcript = None
+        self.post_message(self.AgentSelected(self, tool_use_id, entry.task_id if entry else ""))
 
     def request_stop(self, task_id: str) -> bool:
         """Post `StopRequested` for a running entry; False if there is nothing to stop."""
