@@ -392,6 +392,21 @@ class ClaudeTuiApp(App[None]):
 
         self.push_screen(TabDirectoryScreen(base), chosen)
 
+    def action_new_tab_on_host(self) -> None:
+        """The palette: a fresh session in a new tab on another machine (a `hosts` name or user@host)."""
+        from claude_tui.remote.hosts import options_on_host
+        from claude_tui.ui.screens.tab_host import HostChoice, TabHostScreen
+
+        def chosen(choice: HostChoice | None) -> None:
+            if choice is None:
+                return
+            options = options_on_host(self.options, choice.setup)
+            if choice.cwd is not None:
+                options.cwd = choice.cwd
+            self.run_worker(self.open_session(options, new_tab=True), group="tabs", exit_on_error=False)
+
+        self.push_screen(TabHostScreen(self.config), chosen)
+
     def action_switch_tab(self, number: int) -> None:
         screen = self.chat_screen
         if screen is not None and 1 <= number <= len(screen.views):

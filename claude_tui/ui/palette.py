@@ -93,6 +93,9 @@ def tab_commands(chat: ChatView) -> list[Command]:
     if chat.session.options.ssh is None:  # a directory on this machine (over ssh: Open session on HOST)
         commands.append(Command("New tab in another directory…", run("new_tab_elsewhere"),
                                 "A fresh session beside this one, in a directory you type", True))
+    if chat.session.options.command is None:  # not the demo's scripted CLI: that one runs here only
+        commands.append(Command("New tab on a host…", run("new_tab_on_host"),
+                                "A fresh session beside this one, on another machine over ssh", True))
     commands += [
         Command("Resume a session in a new tab…", run("open_sessions_in_tab"),
                 "Browse past sessions; the one you pick opens beside this tab", True),
