@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claude_tui.history.index import SessionIndex
 
 _SSH_HELP = ("another machine's sessions, read over ssh: user@host, a Host alias, ssh://user@host:port or a "
              "`hosts` name from the config (--cwd is then a directory there; default: the host's cwd or home)")
@@ -30,16 +35,8 @@ def _sessions(argv: list[str]) -> int:
 
     if ns.ssh is None:
         return sessions_command(ns.all, ns.limit, ns.json, _local_cwd(ns), sys.stdout)
-    from claude_tui.remote.commands import open_remote_store
-
-    store = open_remote_store(ns.ssh, ns.cwd)
-    if isinstance(store, int):
-        return store
-    cwd = Path(store.cwd or store.asked_cwd) if ns.all else store.require_cwd()
-    if cwd is None:
-        return 1
-    with store.index() as index:
-        return sessions_command(ns.all, ns.limit, ns.json, cwd, sys.stdout, index=index)
+    return _on_remote_index(ns, lambda cwd, index: sessions_command(ns.all, ns.limit, ns.json, cwd, sys.stdout,
+                                                                    index=index))
 
 
 def _search(argv: list[str]) -> int:
@@ -53,6 +50,12 @@ def _search(argv: list[str]) -> int:
 
     if ns.ssh is None:
         return search_command(ns.query, ns.all, ns.json, _local_cwd(ns), sys.stdout)
+    return _on_remote_index(ns, lambda cwd, index: search_command(ns.query, ns.all, ns.json, cwd, sys.stdout,
+                                                                  index=index))
+
+
+def _on_remote_index(ns: argparse.Namespace, run: Callable[[Path, SessionIndex], int]) -> int:
+    """`run` against the `--ssh` machine's store, mirrored here (its directory, or the asked one with --all)."""
     from claude_tui.remote.commands import open_remote_store
 
     store = open_remote_store(ns.ssh, ns.cwd)
@@ -62,7 +65,7 @@ def _search(argv: list[str]) -> int:
     if cwd is None:
         return 1
     with store.index() as index:
-        return search_command(ns.query, ns.all, ns.json, cwd, sys.stdout, index=index)
+        return run(cwd, index)
 
 
 def _export(argv: list[str]) -> int:
