@@ -59,6 +59,12 @@ async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
     for _ in range(3):
         await pilot.pause(0.2)
         await pilot.app.workers.wait_for_complete()
+    # The message counts come from the index, after the list: the picture is of the indexed browser.
+    for _ in range(100):
+        if pilot.app.browser.indexed:
+            break
+        await pilot.pause(0.05)
+    await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
 

@@ -204,6 +204,10 @@ class SessionPreview(Vertical):
             matches.update(lines)
         self.set_class(True, "-stale")
 
+    def refresh_header(self, row: SessionRow, now: float) -> None:
+        """The header again, for facts learnt later (the message count, once indexed); turns untouched."""
+        self.query_one("#preview-header", Static).update(header_text(row, now))
+
     def show_message(self, message: str) -> None:
         widget = self.query_one("#preview-message", Static)
         widget.update(Text(message, style="dim italic"))

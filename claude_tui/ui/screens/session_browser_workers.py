@@ -244,6 +244,9 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
         live = self._apply_live()
         counts = message.counts if live is None else {**message.counts, live.path: live.message_count}
         self.table.set_counts(counts)
+        current = self.table.current_row
+        if current is not None and current.path in counts:  # its header said no count until now
+            self.query_one(SessionPreview).refresh_header(current, self.now())
         if message.finished:
             self.indexing = None
             was_indexed, self.indexed = self.indexed, True
