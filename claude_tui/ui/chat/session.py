@@ -91,13 +91,11 @@ class ChatSession:
         """Whether a message from `connection` is this session's news (not the tail of one replaced by Ctrl+R)."""
         return connection is None or connection is self.connection
 
-    def apply(self, items: list[Any]) -> list[Change]:
-        changes: list[Change] = []
-        for item in items:
-            changes += self.conversation.apply(item)
-        if items:
-            self.last_activity = time.time()
-        return changes
+    def apply(self, item: Any) -> list[Change]:
+        """One line from the CLI. One at a time: its changes name live items that the next lines go
+        on changing, so they are drawn before the next is applied (`ChatView._events`)."""
+        self.last_activity = time.time()
+        return self.conversation.apply(item)
 
     def ready(self, response: dict[str, Any], installed_version: str | None) -> list[Change]:
         # This process (the first, or one after Ctrl+R) was started in the options' mode: check its report.

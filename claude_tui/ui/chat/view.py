@@ -259,7 +259,7 @@ class ChatView(Widget):
         # lines go on changing, so a batch applied first and drawn after drew "word0 word0 word1"
         # (the widget made from the grown item, then the deltas appended to it again).
         for item in message.items:
-            changes = self.session.apply([item])
+            changes = self.session.apply(item)
             if changes:
                 await self.show_changes(changes)
 
