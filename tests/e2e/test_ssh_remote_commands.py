@@ -182,8 +182,11 @@ async def test_the_palette_opens_a_session_on_a_configured_host(
         await d.press(*"open session on dev")
         palette = d.app.screen
         commands = palette.query_one("CommandList")
-        await d.wait(lambda: any("Open session on devbox" in str(commands.get_option_at_index(i).prompt)
-                                 for i in range(commands.option_count)), "the host's entry")
+        # The list fills as the search runs: wait for the entry to be the highlighted one, as a user
+        # reads it before pressing Enter (Enter takes whatever is highlighted at that moment).
+        await d.wait(lambda: commands.highlighted is not None
+                     and "Open session on devbox" in str(commands.get_option_at_index(commands.highlighted).prompt),
+                     "the host's entry, highlighted")
         await d.press("enter")
         await d.wait(lambda: d.app.chat is not None and d.app.chat is not local, "the new tab")
         await d.wait_ready()
