@@ -347,7 +347,14 @@ async def test_slow_consumer_loses_nothing(tmp_path: Path) -> None:
         async def slow_show(changes: list[Any]) -> None:
             from claude_tui.session import changes as ch
 
-            appended.extend(c.text for c in changes if isinstance(c, ch.TextAppended) and c.scope is None)
+            # What the widgets get: an answer added in a batch holds its text so far, then the deltas.
+            from claude_tui.session.items import TextItem
+
+            for c in changes:
+                if isinstance(c, ch.ItemAdded) and isinstance(c.item, TextItem) and c.scope is None:
+                    appended.append(c.item.text)
+                elif isinstance(c, ch.TextAppended) and c.scope is None:
+                    appended.append(c.text)
             time.sleep(0.002)  # a busy UI: every batch blocks the loop
             await show(changes)
 
