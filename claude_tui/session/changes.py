@@ -79,6 +79,7 @@ def compact(changes: list[Change]) -> list[Change]:
         if isinstance(change, ItemChanged):
             last_change[(change.scope, change.item.id)] = index
     out: list[Change] = []
+    flagged: set[type] = set()
     for index, change in enumerate(changes):
         if isinstance(change, ItemAdded):
             added.add((change.scope, change.item.id))
@@ -93,7 +94,9 @@ def compact(changes: list[Change]) -> list[Change]:
         elif isinstance(change, ItemChanged):
             if last_change[(change.scope, change.item.id)] != index:
                 continue
-        elif isinstance(change, (StatusChanged, TasksChanged)) and change in out:
-            continue  # drawn once per batch whatever their number (the drawer redraws the bar, the board)
+        elif isinstance(change, (StatusChanged, TasksChanged)):
+            if type(change) in flagged:
+                continue  # drawn once per batch whatever their number (the drawer redraws the bar, the board)
+            flagged.add(type(change))
         out.append(change)
     return out

@@ -27,7 +27,6 @@ class Widgets:
 
     def __init__(self) -> None:
         self.text: dict[tuple[str | None, str], str] = {}
-        self.refreshes = 0
 
     def draw(self, changes: list[ch.Change]) -> None:
         for change in changes:
@@ -36,7 +35,6 @@ class Widgets:
             elif isinstance(change, ch.TextAppended):
                 self.text[(change.scope, change.item.id)] += change.text
             elif isinstance(change, ch.ItemChanged):
-                self.refreshes += 1
                 item = change.item
                 if isinstance(item, (TextItem, ThinkingItem)) and not item.streaming:
                     self.text[(change.scope, item.id)] = item.text  # AssistantText.refresh_from

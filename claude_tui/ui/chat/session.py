@@ -19,7 +19,7 @@ from textual.message_pump import MessagePump
 
 from claude_tui.protocol import builders
 from claude_tui.protocol.sanitize import printable_name
-from claude_tui.session.changes import Change
+from claude_tui.session.changes import Change, compact
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteKind, UserItem
 from claude_tui.session.status import Activity
@@ -91,11 +91,15 @@ class ChatSession:
         """Whether a message from `connection` is this session's news (not the tail of one replaced by Ctrl+R)."""
         return connection is None or connection is self.connection
 
-    def apply(self, item: Any) -> list[Change]:
-        """One line from the CLI. One at a time: its changes name live items that the next lines go
-        on changing, so they are drawn before the next is applied (`ChatView._events`)."""
-        self.last_activity = time.time()
-        return self.conversation.apply(item)
+    def apply(self, items: list[Any]) -> list[Change]:
+        """A batch of lines from the CLI, applied in order; their changes, to be drawn once, after all
+        of them (`changes.compact` drops what that drawing would show twice)."""
+        changes: list[Change] = []
+        for item in items:
+            changes += self.conversation.apply(item)
+        if items:
+            self.last_activity = time.time()
+        return compact(changes)
 
     def ready(self, response: dict[str, Any], installed_version: str | None) -> list[Change]:
         # This process (the first, or one after Ctrl+R) was started in the options' mode: check its report.

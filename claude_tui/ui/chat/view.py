@@ -25,7 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from claude_tui.completion import project_files, slash_candidates
-from claude_tui.session.changes import Change, TurnEnded, compact
+from claude_tui.session.changes import TurnEnded
 from claude_tui.session.items import UserItem
 from claude_tui.transport.locate import installed_version
 from claude_tui.ui.agent_transcripts import AgentTranscripts
@@ -256,13 +256,10 @@ class ChatView(Widget):
         if not self.session.owns(message.connection):
             return  # the last lines of a process Ctrl+R replaced
         # The whole batch applied, then drawn once: per line, a 2,000-delta answer paid 2,000 draws,
-        # tab-bar redraws and `Changed` messages. `compact` drops what the batch's own new widgets
-        # already hold (drawn naively, the first words of an answer showed twice).
-        changes: list[Change] = []
-        for item in message.items:
-            changes += self.session.apply(item)
+        # tab-bar redraws and `Changed` messages.
+        changes = self.session.apply(message.items)
         if changes:
-            await self.show_changes(compact(changes))
+            await self.show_changes(changes)
 
     @on(CliConnection.Ready)
     async def _ready(self, message: CliConnection.Ready) -> None:
