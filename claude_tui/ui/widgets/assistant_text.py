@@ -20,6 +20,7 @@ and the first text is painted on the next frame.
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 from rich.segment import Segment
@@ -28,16 +29,32 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.selection import Selection
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widget import Widget
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import TextItem
 from claude_tui.ui.widgets.answer_segments import Segmenter, TextBuffer
+from claude_tui.ui.widgets.log_window import PlaceKeepingScroll
 from claude_tui.ui.widgets.markdown_lines import LinkTable, MarkdownPart, render_part
 from claude_tui.ui.widgets.safe_markdown import ask_to_open
 
 MAX_SHOWN = 256 * 1024
 """Characters of one answer rendered; the rest is counted, not laid out."""
+BURST_CHARS = 400
+"""Characters appended since the last frame that say a burst goes on (a few rows a frame is reading speed)."""
+SETTLE_AFTER = 0.03
+"""Seconds after a frame that held segments back before a frame renders some of them."""
+SETTLE_BUDGET = 0.012
+"""Seconds of rendering held-back segments per frame, so that settling a long answer does not stall typing."""
+_HELD = Strip([])
+"""A row of a held-back segment (never in view: the segments that reach the view are rendered)."""
+
+
+def _estimate(source: str, width: int) -> int:
+    """About how many rows `source` takes at `width`, with the blank line before it."""
+    columns = max(1, width - 2)
+    return 1 + sum(len(line) // columns + 1 for line in source.split("\n"))
 
 
 class TextPlace(NamedTuple):
@@ -73,26 +90,40 @@ class AssistantText(Widget):
         self._links = LinkTable()
         self._layout_asked = False
         """A layout is pending: more deltas before it need not ask again (refresh costs per call)."""
+        self._appended = 0
+        """Characters appended since the last layout."""
+        self._streamed = item.streaming
+        """Whether the text came in deltas (a resumed answer, drawn whole, holds nothing back)."""
+        self._settling = False
+        """The settle timer asked for this layout: render held-back segments (see `_render_held`)."""
+        self._settle_timer: Timer | None = None
         self._set_text(self._cap(printable(item.text)))
 
     def _set_text(self, visible: str) -> None:
         self._segments = Segmenter()
         """Sealed segments and the live one (the last, still growing)."""
         self._segments.feed(visible)
-        self._width = -1
-        """The width the sealed lines were rendered at."""
-        self._sealed_lines: list[Strip] = []
-        self._sealed_done = 0
-        """How many sealed segments `_sealed_lines` holds."""
-        self._after_rule: bool | None = None
-        """Whether the last sealed segment drawn ends with a rule (None: none drawn yet)."""
-        self._sealed_starts: list[int] = []
-        """Where each sealed segment's lines start in `_sealed_lines`."""
+        self._reset_sealed(-1)
         self._live_lines: list[Strip] = []
-        self._live_key: tuple[int, int, int] = (-1, -1, -1)
-        """(width, sealed segments, length of the live text) `_live_lines` were rendered for."""
         self._more_lines: list[Strip] = []
         self._more_key: tuple[int, int] = (-1, 0)
+
+    def _reset_sealed(self, width: int) -> None:
+        self._width = width
+        """The width the sealed lines were rendered at."""
+        self._parts: list[MarkdownPart | None] = []
+        """Each sealed segment rendered at `_width`; None: held back during a burst (rows estimated)."""
+        self._held = 0
+        """How many of `_parts` are held back."""
+        self._sealed_lines: list[Strip] = []
+        self._sealed_starts: list[int] = []
+        """Where each sealed segment's lines start in `_sealed_lines`."""
+        self._rule_before: list[bool | None] = []
+        """For each sealed segment, whether the text before it ends with a rule (None: no text before)."""
+        self._after_rule: bool | None = None
+        """Whether the sealed text ends with a rule (None: no sealed text drawn)."""
+        self._live_key: tuple[int, int, int, bool | None] = (-1, -1, -1, None)
+        """(width, sealed segments, length of the live text, `_after_rule`) `_live_lines` were rendered for."""
 
     def _cap(self, text: str) -> str:
         """Record `text` as shown, up to MAX_SHOWN; return the part that may be rendered."""
@@ -115,6 +146,8 @@ class AssistantText(Widget):
     def append_text(self, text: str) -> None:
         # What is sealed is rendered once (per width) and kept; only the live segment changes.
         self._segments.feed(self._cap(printable(text)))
+        self._appended += len(text)
+        self._streamed = True
         # Only marked here: Textual renders (below) once per frame, however many deltas came.
         if not self._layout_asked:
             self._layout_asked = True
@@ -150,23 +183,39 @@ class AssistantText(Widget):
         blank = part.blank_before if part.blank_before is not None else not after_rule
         return [Strip([]), *part.lines] if blank else part.lines
 
-    def _lines(self, width: int) -> tuple[list[Strip], list[Strip], list[Strip]]:
-        """(sealed lines, live lines, the "more characters" line) at `width`, rendering what is not cached."""
+    def _lines(self, width: int, *, layout: bool = False, whole: bool = False,
+               ) -> tuple[list[Strip], list[Strip], list[Strip]]:
+        """(sealed lines, live lines, the "more characters" line) at `width`, rendering what is not
+        cached. Held-back segments are rendered only in a `layout` (where their heights may change)
+        or for the `whole` text."""
         self._layout_asked = False
         if width != self._width:
-            self._width, self._sealed_lines, self._sealed_done, self._after_rule = width, [], 0, None
-            self._sealed_starts = []
+            self._reset_sealed(width)
+            layout = True
         sealed, live = self._segments.sealed, self._segments.live
-        while self._sealed_done < len(sealed):
-            part = self._render_segment(sealed[self._sealed_done], width)
-            self._sealed_starts.append(len(self._sealed_lines))
-            self._sealed_lines.extend(self._joined(part, self._after_rule))
-            if part.lines:
-                self._after_rule = part.ends_with_rule
-            self._sealed_done += 1
-        key = (width, len(sealed), len(live))
-        if key != self._live_key:
-            self._live_key, self._live_lines = key, self._joined(self._render_segment(live, width), self._after_rule)
+        changed = known = len(self._parts)
+        if changed < len(sealed):
+            self._held += len(sealed) - changed
+            self._parts.extend([None] * (len(sealed) - changed))
+        if layout:
+            self._appended = 0
+        if (layout or whole) and self._held:
+            changed = min(changed, self._render_held(sealed, live, width, whole))
+        if changed < len(self._parts):
+            self._build(changed, width)
+            if not layout and changed < known:
+                self.refresh(layout=True)  # held rows rendered for the whole text: heights changed
+        self._render_live(width)
+        if self._held and layout and self._holds_back():
+            # The estimates above can be off: whatever held row still reaches the view is rendered now.
+            top = len(self._sealed_lines) + len(self._live_lines) - self._view_rows()
+            shown = [index for index, part in enumerate(self._parts) if part is None and self._end_of(index) > top]
+            if shown:
+                self._render_parts(shown)
+                self._build(shown[0], width)
+                self._render_live(width)
+        if self._held and self._settle_timer is None and self.is_mounted:
+            self._settle_timer = self.set_timer(SETTLE_AFTER, self._settle)
         if self._more_key != (width, self._hidden):
             self._more_key, self._more_lines = (width, self._hidden), []
             if self._hidden:
@@ -176,10 +225,117 @@ class AssistantText(Widget):
                     note, self.app.console_options.update_width(max(1, width)), pad=False)]
         return self._sealed_lines, self._live_lines, self._more_lines
 
-    # -- keeping the reader's place when the width changes (see log_window.KeepsPlaceOnResize) --------
+    def _render_live(self, width: int) -> None:
+        live = self._segments.live
+        key = (width, len(self._segments.sealed), len(live), self._after_rule)
+        if key != self._live_key:
+            self._live_key, self._live_lines = key, self._joined(self._render_segment(live, width), self._after_rule)
+
+    # -- holding back what a burst has already scrolled past ---------------------------------
+    # While a burst streams into a log that follows its end, the segments it seals scroll up and out of
+    # the view within a frame or two. Rendering them in the frame that seals them made every frame of a
+    # burst longer, and a long frame holds back the reading of the CLI's next lines (and the last token).
+    # So only the segments that reach the view are rendered then; the others are held back, with an
+    # estimated height, and rendered by the frames a timer asks for once the burst is over, a few
+    # milliseconds each. Textual's anchor keeps the bottom of a
+    # followed log where it is when their heights settle; a reader who scrolls up gets them all at the
+    # next layout, and the log keeps the row they read in place (it asks `rows_pending`).
+
+    @property
+    def rows_pending(self) -> bool:
+        """Whether rows of this answer may still change at the same width (segments held back)."""
+        return self._held > 0
+
+    def _holds_back(self) -> bool:
+        log = self.parent
+        return self._streamed and isinstance(log, PlaceKeepingScroll) and log.follows_end
+
+    def _view_rows(self) -> int:
+        # The terminal's height bounds the log's view (whose own size is not to be asked mid-layout).
+        return self.app.size.height
+
+    def _end_of(self, index: int) -> int:
+        """The row after segment `index`'s last."""
+        return self._sealed_starts[index + 1] if index + 1 < len(self._sealed_starts) else len(self._sealed_lines)
+
+    def _render_parts(self, indexes: list[int]) -> None:
+        sealed = self._segments.sealed
+        for index in indexes:
+            self._parts[index] = self._render_segment(sealed[index], self._width)
+            self._held -= 1
+
+    def _render_held(self, sealed: list[str], live: str, width: int, whole: bool) -> int:
+        """Render the held-back segments due now; return the first index rendered (`len(self._parts)`: none)."""
+        held = [index for index, part in enumerate(self._parts) if part is None]
+        if whole or not self._holds_back():
+            wanted = held
+        elif not self._settling:
+            # The newest segments, back to the top of the view (the live text below them takes rows too).
+            rows = self._view_rows() - _estimate(live, width)
+            wanted = []
+            for index in range(len(self._parts) - 1, -1, -1):
+                if rows <= 0:
+                    break
+                part = self._parts[index]
+                if part is None:
+                    wanted.append(index)
+                rows -= _estimate(sealed[index], width) if part is None else len(part.lines) + 1
+        else:
+            # The burst is over: the held-back segments, newest first, a frame's budget at a time.
+            self._settling = False
+            wanted = []
+            budget = time.monotonic() + SETTLE_BUDGET
+            for index in reversed(held):
+                self._render_parts([index])
+                wanted.append(index)
+                if time.monotonic() > budget:
+                    break
+            return min(wanted, default=len(self._parts))
+        self._render_parts(wanted)
+        return min(wanted, default=len(self._parts))
+
+    def _settle(self) -> None:
+        self._settle_timer = None
+        if not self._held:
+            return
+        if self._appended >= BURST_CHARS:
+            # Still bursting (this much came since the last frame): the burst's frames go first.
+            self._settle_timer = self.set_timer(SETTLE_AFTER, self._settle)
+            return
+        self._settling = True
+        self.refresh(layout=True)
+
+    def _build(self, start: int, width: int) -> None:
+        """Lay out the sealed segments' lines from segment `start` on."""
+        start = min(start, len(self._rule_before))
+        del self._sealed_lines[self._end_of(start - 1) if start else 0:]
+        del self._sealed_starts[start:]
+        del self._rule_before[start:]
+        after_rule = self._rule_before[start - 1] if start else None
+        if start:
+            previous = self._parts[start - 1]
+            if previous is None:
+                after_rule = False  # held back: a block, most likely not a rule
+            elif previous.lines:
+                after_rule = previous.ends_with_rule
+        sealed = self._segments.sealed
+        for index in range(start, len(self._parts)):
+            part = self._parts[index]
+            self._sealed_starts.append(len(self._sealed_lines))
+            self._rule_before.append(after_rule)
+            if part is None:
+                self._sealed_lines.extend([_HELD] * _estimate(sealed[index], width))
+                after_rule = False
+            else:
+                self._sealed_lines.extend(self._joined(part, after_rule))
+                if part.lines:
+                    after_rule = part.ends_with_rule
+        self._after_rule = after_rule
+
+    # -- keeping the reader's place when the width changes (see log_window.KeepsPlace) --------
     def _segment_rows(self) -> list[tuple[int, int]]:
-        """(first row, end row) of each segment at the width last drawn."""
-        sealed, live, _more = self._lines(self._width)
+        """(first row, end row) of each segment as last drawn (asked before a layout: nothing rendered here)."""
+        sealed, live = self._sealed_lines, self._live_lines
         starts = [*self._sealed_starts, len(sealed)]
         return list(zip(starts, [*starts[1:], len(sealed) + len(live)]))
 
@@ -221,11 +377,10 @@ class AssistantText(Widget):
         return start + round(place.share * (end - start))
 
     def _all_lines(self) -> list[Strip]:
-        sealed, live, _more = self._lines(self._width)
-        return [*sealed, *live]
+        return [*self._sealed_lines, *self._live_lines]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        sealed, live, more = self._lines(width)
+        sealed, live, more = self._lines(width, layout=True)
         return len(sealed) + len(live) + len(more)
 
     def render_line(self, y: int) -> Strip:
@@ -251,7 +406,7 @@ class AssistantText(Widget):
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """The text selected with the mouse, as shown (wrapped lines, rendered Markdown)."""
-        sealed, live, more = self._lines(self.size.width)
+        sealed, live, more = self._lines(self.size.width, whole=True)
         text = "\n".join(strip.text.rstrip() for lines in (sealed, live, more) for strip in lines)
         return selection.extract(text), "\n"
 
@@ -263,7 +418,7 @@ class AssistantText(Widget):
 
     def _watch_theme(self) -> None:
         self._width = -1  # code blocks are highlighted for a dark or a light background
-        self._live_key = (-1, -1, -1)
+        self._live_key = (-1, -1, -1, None)
         self.refresh(layout=True)
 
     def on_mount(self) -> None:
@@ -272,9 +427,11 @@ class AssistantText(Widget):
     def on_unmount(self) -> None:
         # Dropped from the log's window: a removed widget can wait in a reference cycle until a
         # full collection, and its rendered lines are most of its memory.
-        self._width, self._sealed_lines, self._sealed_done, self._after_rule = -1, [], 0, None
-        self._sealed_starts = []
-        self._live_key, self._live_lines = (-1, -1, -1), []
+        self._reset_sealed(-1)
+        self._live_key, self._live_lines = (-1, -1, -1, None), []
+        if self._settle_timer is not None:
+            self._settle_timer.stop()
+            self._settle_timer = None
 
     def action_open_link(self, number: int) -> None:
         """A click on a link: the address is shown and asked about, never opened at once."""

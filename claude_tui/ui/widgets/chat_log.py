@@ -247,6 +247,10 @@ class ChatLog(PlaceKeepingScroll):
             return False  # the bottom of an older window is not the end of the conversation
         return self.max_scroll_y == 0 or self.scroll_y >= self.max_scroll_y - 2 or not self.is_mounted
 
+    @property
+    def follows_end(self) -> bool:
+        return self._follow and self.is_anchored_to_end
+
     def anchor(self, anchor: bool = True) -> None:
         """Follow the end of the conversation (sending a prompt does this), bringing the window back to it."""
         self._follow = anchor

@@ -11,7 +11,7 @@ so whatever changes above the view, the view does not move. Textual's own
 bottom anchoring, when engaged, still wins: it is applied after `arrange`.
 
 A new width rewraps the items themselves: the item at the top then says where the
-text its top row showed went (`KeepsPlaceOnResize`; an answer finds the same word
+text its top row showed went (`KeepsPlace`; an answer finds the same word
 again), and the view puts that row at the top. A scroll key pressed at the end keeps
 the view following the end (Textual let go of it).
 """
@@ -33,15 +33,21 @@ if TYPE_CHECKING:
 
 
 @runtime_checkable
-class KeepsPlaceOnResize(Protocol):
+class KeepsPlace(Protocol):
     """A widget whose rows rewrap at a new width and that can say where a row's text went.
 
     `place_at(row)` is asked before the new layout (rows of the current width), `row_of(place)`
-    after it (rows of the new width)."""
+    after it (rows of the new width). It is also asked across a layout at the same width while
+    `rows_pending` says rows above the reader's may still change (an answer that held back part of
+    its drawing during a burst renders it all when the reader leaves the end)."""
 
     def place_at(self, row: int) -> object | None: ...
 
     def row_of(self, place: object) -> int | None: ...
+
+    @property
+    def rows_pending(self) -> bool:
+        """Whether its rows may change at the next layout at the same width (drawing held back)."""
 
 
 class EarlierMarker(Static):
@@ -91,6 +97,12 @@ class PlaceKeepingScroll(VerticalScroll):
         self._arranged_width = -1
         self._edge_pending = False
 
+    @property
+    def follows_end(self) -> bool:
+        """Whether the view follows the end of the content (rows above it may then change height
+        without the reader seeing them move: the bottom is held)."""
+        return False
+
     def has_earlier(self) -> bool:
         return False
 
@@ -119,6 +131,12 @@ class PlaceKeepingScroll(VerticalScroll):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
+        if new_value < old_value and not self.follows_end:
+            # Leaving the end: what an answer held back must be drawn before the reader reaches it,
+            # so in the layout of this very frame (where the place on top is kept).
+            for child in self.children:
+                if isinstance(child, KeepsPlace) and child.rows_pending:
+                    child.refresh(layout=True)
         if new_value <= 0 < old_value and self.has_earlier():
             self._load_at_edge(earlier=True)
         elif old_value < new_value >= self.max_scroll_y and self.has_later():
@@ -171,7 +189,9 @@ class PlaceKeepingScroll(VerticalScroll):
         # A new width rewraps every item: where the text at the top of the view went can only be
         # asked of the widget before its new layout (the arrangement below makes it).
         resized = not optimal and self._arranged is not None and size.width != self._arranged_width
-        place = self._place_on_top(self._arranged) if resized and self._arranged is not None else None
+        place = None
+        if not optimal and self._arranged is not None and (resized or not self.follows_end):
+            place = self._place_on_top(self._arranged, resized)
         result = super().arrange(size, optimal)
         if not optimal:
             previous, self._arranged, self._arranged_width = self._arranged, result, size.width
@@ -186,10 +206,10 @@ class PlaceKeepingScroll(VerticalScroll):
                 return placement
         return None
 
-    def _place_on_top(self, arranged: DockArrangeResult) -> tuple[Widget, object] | None:
+    def _place_on_top(self, arranged: DockArrangeResult, resized: bool) -> tuple[Widget, object] | None:
         reference = self._reference(arranged, round(self.scroll_y))
         widget = reference.widget if reference is not None else None
-        if isinstance(widget, KeepsPlaceOnResize):
+        if isinstance(widget, KeepsPlace) and (resized or widget.rows_pending):
             place = widget.place_at(round(self.scroll_y) - reference.region.y)
             if place is not None:
                 return reference.widget, place

@@ -1,0 +1,110 @@
+"""A burst into a log that follows its end renders what reaches the view first, and the rest after.
+
+`AssistantText` holds back the segments a burst has already scrolled past (their heights estimated)
+and renders them once the burst is over. These tests hold the settling back (a long
+`SETTLE_AFTER`) to look at the answer in between: every row in view is drawn, the settled answer
+equals one render of the whole text, and a reader who scrolls up before it settles keeps their
+place although the rows above them change height.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from claude_tui.protocol.decode import decode_obj
+from claude_tui.ui.connection import CliConnection
+from claude_tui.ui.widgets import assistant_text
+from claude_tui.ui.widgets.assistant_text import AssistantText
+from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.widgets.markdown_lines import LinkTable, render_markdown
+from tests.conftest import recording
+from tests.pilot.helpers import chat, make_app, wait_for
+
+TOKEN = re.compile(r"token\d+")
+
+
+async def burst(pilot: Pilot) -> tuple[ChatLog, AssistantText]:
+    """The recorded 2,000-delta answer, posted back to back in batches of 256 lines, as the connection
+    posts what its reads find of a fast CLI's output."""
+    view = chat(pilot.app)  # type: ignore[arg-type]
+    await wait_for(pilot, lambda: view.session.alive, what="the CLI ready")
+    lines = [json.loads(line) for line in recording("long-stream")]
+    streamed = [decode_obj(line) for line in lines if line.get("type") == "stream_event"]
+    for start in range(0, len(streamed), 256):
+        view.post_message(CliConnection.Events(streamed[start:start + 256]))
+    log = view.query_one(ChatLog)
+    await wait_for(pilot, lambda: list(log.query(AssistantText)) and log.max_scroll_y > 0, what="the answer drawn")
+    await pilot.pause()
+    return log, list(log.query(AssistantText))[-1]
+
+
+def visible_rows(log: ChatLog, widget: AssistantText) -> range:
+    top, region = round(log.scroll_y), widget.virtual_region
+    return range(max(0, top - region.y), min(region.height, top - region.y + log.scrollable_content_region.height))
+
+
+def word_on_top(log: ChatLog, widget: AssistantText) -> tuple[str, int] | None:
+    """The first of the answer's words in the first rows of the view, and its row in the view."""
+    rows = visible_rows(log, widget)
+    for y in rows[:4]:
+        found = TOKEN.search(widget.render_line(y).text)
+        if found:
+            return found.group(), y - rows.start
+    return None
+
+
+@pytest.fixture
+def no_settling(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(assistant_text, "SETTLE_AFTER", 3600.0)
+
+
+async def settle(pilot: Pilot, widget: AssistantText) -> None:
+    """What the settle timer does, frame after frame, until nothing is held back."""
+    for _ in range(100):
+        if not widget.rows_pending:
+            return
+        widget._settle()
+        await pilot.pause()
+    raise AssertionError("the held-back segments never settled")
+
+
+async def test_a_burst_draws_the_view_first_and_ends_as_one_render(tmp_path: Path, no_settling: None) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        log, widget = await burst(pilot)
+        assert log.follows_end
+        assert widget.rows_pending, "segments scrolled past in the burst were held back"
+        for y in visible_rows(log, widget):
+            assert widget._line(y) is not assistant_text._HELD, f"row {y} is in view but held back"
+        assert any(TOKEN.search(widget.render_line(y).text) for y in visible_rows(log, widget))
+        await settle(pilot, widget)
+        assert log.follows_end, "the view stayed at the end while the heights settled"
+        want = render_markdown(widget.source, widget.size.width, app.console, app.console_options,
+                               widget.rich_style, LinkTable(), dark=app.current_theme.dark)
+        got = [widget._line(y) for y in range(widget.region.height)]
+        assert [strip.text for strip in got] == [strip.text for strip in want]
+
+
+async def test_scrolling_up_before_it_settles_keeps_the_words_in_place(tmp_path: Path, no_settling: None) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        log, widget = await burst(pilot)
+        assert widget.rows_pending
+        # A few rows up: the reader is on rendered rows, with held-back ones above them.
+        log.scroll_to(y=log.scroll_y - 6, animate=False, immediate=True)
+        on_top = word_on_top(log, widget)
+        assert on_top is not None
+        word, row = on_top
+        height = widget.virtual_region.height
+        await pilot.pause()
+        await pilot.pause()
+        assert not widget.rows_pending, "away from the end, the whole answer is rendered"
+        assert widget.virtual_region.height != height, "the estimates were off (else this proves nothing)"
+        rows = visible_rows(log, widget)
+        shown = [y - rows.start for y in rows if word in widget.render_line(y).text.split()]
+        assert shown == [row], (word, row, shown)
