@@ -12,7 +12,8 @@ headings and code fences) framed by per-turn words: `firstNx` opens it, `lastNx`
 Figures: launch -> prompt on screen / CLI ready; first text and last token on a fresh session;
 the same over a `--turns` run (per 10 turns); RSS of the UI's own process (claude-tui's Python;
 Claude Code's whole TUI) at turn 0 / half / end and of the CLI child; CPU over the run; idle CPU
-per minute after it (from 25 s after the last key, over 15 s); keystroke echo after it; resume of
+per minute after it (from 25 s after the last key, over 15 s); keystroke echo after it (and, without
+tmux, in a pty of the benchmark's own: tmux's own handling of a UI's output is part of the first); resume of
 a generated `--resume-mb` transcript -> its last message on screen, and peak RSS.
 
 Needs tmux, Node and the pinned CLI (`python -m tests.e2e.cli_install`), as the e2e tier does.
@@ -23,15 +24,19 @@ Needs tmux, Node and the pinned CLI (`python -m tests.e2e.cli_install`), as the 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
+import select
 import shlex
 import shutil
 import signal
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 import uuid
 from collections.abc import Callable
@@ -124,15 +129,15 @@ class Screen:
     def text(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.name).stdout
 
-    def wait(self, predicate: Callable[[str], bool], what: str, timeout: float = 60) -> float:
-        """Seconds until the screen satisfies `predicate` (polled every POLL)."""
+    def wait(self, predicate: Callable[[str], bool], what: str, timeout: float = 60, poll: float = POLL) -> float:
+        """Seconds until the screen satisfies `predicate` (polled every `poll`)."""
         start = time.perf_counter()
         text = ""
         while time.perf_counter() - start < timeout:
             text = self.text()
             if predicate(text):
                 return time.perf_counter() - start
-            time.sleep(POLL)
+            time.sleep(poll)
         raise SystemExit(f"{self.name}: timed out waiting for {what}; screen:\n{text}")
 
     def keys(self, *keys: str, literal: bool = False) -> None:
@@ -248,14 +253,19 @@ class Bench:
         time.sleep(0.2)
 
     def echo_ms(self, screen: Screen) -> float:
-        samples = []
-        for char in "xyzw":
+        """Median key -> on screen of 6 keys typed after an untimed prefix: the text searched for
+        (prefix and keys so far) is on no screen before it is typed (a lone "x" could be)."""
+        prefix, samples = "kq", []
+        screen.keys(prefix, literal=True)
+        screen.wait(lambda t: prefix in t, "the prefix", 10)
+        typed = prefix
+        for char in "xyzwvu":
+            typed += char
             start = time.perf_counter()
             screen.keys(char, literal=True)
-            typed = "".join(c for c in "xyzw"[: "xyzw".index(char) + 1])
-            screen.wait(lambda t, s=typed: s in t, "the keystroke", 10)
+            screen.wait(lambda t, s=typed: s in t, "the keystroke", 10, poll=0.001)
             samples.append((time.perf_counter() - start) * 1000)
-        for _ in "xyzw":
+        for _ in typed:
             screen.keys("BSpace")
         return statistics.median(samples)
 
@@ -280,6 +290,46 @@ def fresh_runs(bench: Bench, uis: list[str], runs: int) -> dict[str, list[dict]]
             screen.stop()
             out[ui].append(figures)
     return out
+
+
+def pty_echo(bench: Bench, ui: str, run: str, keys: str = "abcdefghij") -> dict[str, float]:
+    """Keystroke echo without tmux: the UI in a pty of its own, each key written to it and timed until
+    the output carries the character back (median), and the bytes the UI wrote for it (median)."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", HEIGHT, WIDTH, 0, 0))
+    proc = subprocess.Popen(bench.argv(ui), stdin=slave, stdout=slave, stderr=slave, env=bench.env(ui, run),
+                            cwd=bench.project, start_new_session=True)
+    os.close(slave)
+
+    def drain(quiet: float, limit: float) -> bytes:
+        """Output until `quiet` s pass without any (at most `limit` s)."""
+        out, end = b"", time.monotonic() + limit
+        while time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], quiet)
+            if not ready:
+                break
+            try:
+                out += os.read(master, 65536)
+            except OSError:
+                break
+        return out
+
+    try:
+        drain(2.0, 30)  # started and idle (its CLI ready, its cursor blinking at most)
+        times, sizes = [], []
+        for char in keys:
+            start, got = time.perf_counter(), b""
+            os.write(master, char.encode())
+            while char.encode() not in got and time.perf_counter() - start < 5:
+                if select.select([master], [], [], 1)[0]:
+                    got += os.read(master, 65536)
+            times.append((time.perf_counter() - start) * 1000)
+            sizes.append(len(got + drain(0.15, 1)))
+        return {"echo_ms": statistics.median(times), "echo_bytes": statistics.median(sizes)}
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+        os.close(master)
 
 
 def session_run(bench: Bench, ui: str, turns: int) -> dict[str, Any]:
@@ -403,6 +453,10 @@ def main() -> int:
     results: dict[str, Any] = {}
     try:
         results["fresh"] = fresh_runs(bench, uis, ns.runs)
+        results["pty"] = {ui: [] for ui in uis}
+        for run in range(ns.runs):
+            for ui in uis if run % 2 == 0 else list(reversed(uis)):
+                results["pty"][ui].append(pty_echo(bench, ui, f"pty{run}"))
         results["session"] = {ui: session_run(bench, ui, ns.turns) for ui in uis}
         if ns.resume_mb:
             results["resume"] = resume_runs(bench, uis, ns.runs, ns.resume_mb)
@@ -434,6 +488,8 @@ def main() -> int:
     row(f"CPU over the {turns} turns (UI + CLI)", {ui: [session[ui]["cpu_s"]] for ui in session})
     row("idle CPU per minute after the run", {ui: [session[ui]["idle_cpu_per_min"]] for ui in session})
     row(f"keystroke echo after {turns} turns", {ui: [session[ui]["echo_ms"]] for ui in session}, "ms")
+    row("keystroke echo in a pty of its own (no tmux), fresh", pick(results["pty"], "echo_ms"), "ms")
+    row("bytes written to the terminal per keystroke", pick(results["pty"], "echo_bytes"), "B")
     if "resume" in results:
         resume = results["resume"]
         any_ui = next(iter(resume))
