@@ -90,6 +90,24 @@ async def test_a_burst_draws_the_view_first_and_ends_as_one_render(tmp_path: Pat
         assert [strip.text for strip in got] == [strip.text for strip in want]
 
 
+async def test_a_page_up_before_it_settles_paints_no_blank_rows(tmp_path: Path, no_settling: None) -> None:
+    """A scroll away from the end asks for a layout, but a frame may paint the scroll before that
+    layout runs: held rows in view are then rendered by the paint itself, never shown blank."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        log, widget = await burst(pilot)
+        assert widget.rows_pending
+        # Two pages up (past the rows the burst rendered for the view), as PageUp scrolls: at once.
+        log.scroll_to(y=log.scroll_y - 2 * log.scrollable_content_region.height, animate=False, immediate=True)
+        rows = visible_rows(log, widget)
+        held = widget._sealed_lines
+        assert any(y < len(held) and held[y] is assistant_text._HELD for y in rows), "the page is on held rows"
+        texts = [widget.render_line(y).text.strip() for y in rows]  # what that early frame paints
+        longest = max((len(run) for run in "".join("." if text else " " for text in texts).split(".")), default=0)
+        assert longest <= 2, texts
+        assert sum(bool(TOKEN.search(text)) for text in texts) > len(texts) // 3, texts
+
+
 async def test_scrolling_up_before_it_settles_keeps_the_words_in_place(tmp_path: Path, no_settling: None) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

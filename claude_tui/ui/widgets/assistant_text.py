@@ -21,6 +21,7 @@ and the first text is painted on the next frame.
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from typing import NamedTuple
 
 from rich.segment import Segment
@@ -52,9 +53,13 @@ _HELD = Strip([])
 
 
 def _estimate(source: str, width: int) -> int:
-    """About how many rows `source` takes at `width`, with the blank line before it."""
-    columns = max(1, width - 2)
-    return 1 + sum(len(line) // columns + 1 for line in source.split("\n"))
+    """About how many rows `source` takes at `width`, with the blank line before it (a fence's own
+    lines take none: Rich draws the code alone)."""
+    columns, rows = max(1, width - 2), 1
+    for line in source.split("\n"):
+        if not line.lstrip().startswith(("```", "~~~")):
+            rows += len(line) // columns + 1
+    return rows
 
 
 class TextPlace(NamedTuple):
@@ -115,6 +120,9 @@ class AssistantText(Widget):
         """Each sealed segment rendered at `_width`; None: held back during a burst (rows estimated)."""
         self._held = 0
         """How many of `_parts` are held back."""
+        self._previews: dict[int, MarkdownPart] = {}
+        """Held-back segments rendered because a frame painted their rows before a layout could
+        place them (a scroll away from the end races the layout it asks for); laid out next."""
         self._sealed_lines: list[Strip] = []
         self._sealed_starts: list[int] = []
         """Where each sealed segment's lines start in `_sealed_lines`."""
@@ -261,8 +269,28 @@ class AssistantText(Widget):
     def _render_parts(self, indexes: list[int]) -> None:
         sealed = self._segments.sealed
         for index in indexes:
-            self._parts[index] = self._render_segment(sealed[index], self._width)
+            part = self._previews.pop(index, None)
+            self._parts[index] = part if part is not None else self._render_segment(sealed[index], self._width)
             self._held -= 1
+
+    def _held_row(self, y: int) -> Strip:
+        """Row `y` of a held-back segment, asked by a paint before the layout that renders it (a scroll
+        away from the end races the layout it asks for). The segment is rendered now, and drawn from
+        its first estimated row on, running into the segments after it, so that the frame shows text
+        (perhaps a few rows off) rather than blank rows until the layout places it exactly."""
+        index = bisect_right(self._sealed_starts, y) - 1
+        offset = y - self._sealed_starts[index]
+        while index < len(self._parts):
+            part = self._parts[index] or self._previews.get(index)
+            if part is None:
+                part = self._previews[index] = self._render_segment(self._segments.sealed[index], self._width)
+                self.refresh(layout=True)
+            lines = self._joined(part, self._rule_before[index])
+            if offset < len(lines):
+                return lines[offset]
+            offset -= len(lines)
+            index += 1
+        return self._live_lines[offset] if offset < len(self._live_lines) else Strip([])
 
     def _render_held(self, sealed: list[str], live: str, width: int, whole: bool) -> int:
         """Render the held-back segments due now; return the first index rendered (`len(self._parts)`: none)."""
@@ -398,6 +426,8 @@ class AssistantText(Widget):
 
     def _line(self, y: int) -> Strip:
         sealed, live, more = self._lines(self.size.width)
+        if y < len(sealed) and sealed[y] is _HELD:
+            return self._held_row(y)
         for lines in (sealed, live, more):
             if y < len(lines):
                 return lines[y]
