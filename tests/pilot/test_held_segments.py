@@ -106,15 +106,28 @@ async def test_a_page_up_before_it_settles_paints_no_blank_rows(tmp_path: Path, 
         longest = max((len(run) for run in "".join("." if text else " " for text in texts).split(".")), default=0)
         assert longest <= 2, texts
         assert sum(bool(TOKEN.search(text)) for text in texts) > len(texts) // 3, texts
+        # The layout then renders them all, keeping the word that frame showed at the top on its row.
+        on_top = word_on_top(log, widget)
+        assert on_top is not None
+        word, row = on_top
+        await pilot.pause()
+        await pilot.pause()
+        assert not widget.rows_pending
+        rows = visible_rows(log, widget)
+        assert [y - rows.start for y in rows if word in widget.render_line(y).text.split()] == [row]
 
 
-async def test_scrolling_up_before_it_settles_keeps_the_words_in_place(tmp_path: Path, no_settling: None) -> None:
+@pytest.mark.parametrize("rows_up", [2, 6])
+async def test_scrolling_up_before_it_settles_keeps_the_words_in_place(tmp_path: Path, no_settling: None,
+                                                                       rows_up: int) -> None:
+    """A few rows up (2: one wheel notch, which lets go of Textual's anchor): the reader is on rendered
+    rows, with held-back ones above them that the next layout renders."""
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         log, widget = await burst(pilot)
         assert widget.rows_pending
-        # A few rows up: the reader is on rendered rows, with held-back ones above them.
-        log.scroll_to(y=log.scroll_y - 6, animate=False, immediate=True)
+        log.scroll_to(y=log.scroll_y - rows_up, animate=False, immediate=True)
+        assert not log.follows_end
         on_top = word_on_top(log, widget)
         assert on_top is not None
         word, row = on_top
@@ -126,3 +139,15 @@ async def test_scrolling_up_before_it_settles_keeps_the_words_in_place(tmp_path:
         rows = visible_rows(log, widget)
         shown = [y - rows.start for y in rows if word in widget.render_line(y).text.split()]
         assert shown == [row], (word, row, shown)
+
+
+async def test_a_selection_gets_every_row_drawn_at_once(tmp_path: Path, no_settling: None) -> None:
+    """Rows must not change height under a mouse selection: selecting renders what was held back."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        log, widget = await burst(pilot)
+        assert widget.rows_pending
+        widget.text_select_all()
+        await pilot.pause()
+        await pilot.pause()
+        assert not widget.rows_pending

@@ -43,13 +43,14 @@ from claude_tui.ui.widgets.safe_markdown import ask_to_open
 MAX_SHOWN = 256 * 1024
 """Characters of one answer rendered; the rest is counted, not laid out."""
 BURST_CHARS = 400
-"""Characters appended since the last frame that say a burst goes on (a few rows a frame is reading speed)."""
+"""Characters appended since the last layout that say a burst goes on (a few rows a frame is reading speed)."""
 SETTLE_AFTER = 0.03
 """Seconds after a frame that held segments back before a frame renders some of them."""
 SETTLE_BUDGET = 0.012
 """Seconds of rendering held-back segments per frame, so that settling a long answer does not stall typing."""
 _HELD = Strip([])
-"""A row of a held-back segment (never in view: the segments that reach the view are rendered)."""
+"""A row of a held-back segment (not drawn as such: a layout renders the segments that reach the view,
+and a paint that gets to one first renders it then, see `_held_row`)."""
 
 
 def _estimate(source: str, width: int) -> int:
@@ -100,7 +101,8 @@ class AssistantText(Widget):
         self._streamed = item.streaming
         """Whether the text came in deltas (a resumed answer, drawn whole, holds nothing back)."""
         self._settling = False
-        """The settle timer asked for this layout: render held-back segments (see `_render_held`)."""
+        """The settle timer asked for the next layout: render held-back segments (see `_render_held`)."""
+        self._appended_at_settle = -1
         self._settle_timer: Timer | None = None
         self._set_text(self._cap(printable(item.text)))
 
@@ -194,8 +196,8 @@ class AssistantText(Widget):
     def _lines(self, width: int, *, layout: bool = False, whole: bool = False,
                ) -> tuple[list[Strip], list[Strip], list[Strip]]:
         """(sealed lines, live lines, the "more characters" line) at `width`, rendering what is not
-        cached. Held-back segments are rendered only in a `layout` (where their heights may change)
-        or for the `whole` text."""
+        cached. Held-back segments are rendered (and laid out) only in a `layout`, where their heights
+        may change, or for the `whole` text; a paint that reaches one renders a preview (`_held_row`)."""
         self._layout_asked = False
         if width != self._width:
             self._reset_sealed(width)
@@ -205,23 +207,27 @@ class AssistantText(Widget):
         if changed < len(sealed):
             self._held += len(sealed) - changed
             self._parts.extend([None] * (len(sealed) - changed))
+        settling = False
         if layout:
-            self._appended = 0
+            self._appended, settling, self._settling = 0, self._settling, False
         if (layout or whole) and self._held:
-            changed = min(changed, self._render_held(sealed, live, width, whole))
+            changed = min(changed, self._render_held(sealed, live, width, whole or self.text_selection is not None,
+                                                     settling))
         if changed < len(self._parts):
             self._build(changed, width)
             if not layout and changed < known:
                 self.refresh(layout=True)  # held rows rendered for the whole text: heights changed
         self._render_live(width)
-        if self._held and layout and self._holds_back():
-            # The estimates above can be off: whatever held row still reaches the view is rendered now.
+        while self._held and layout and self._holds_back():
+            # The estimates above can be off: whatever held row still reaches the view is rendered now
+            # (and again, as rendering them may shrink the answer and bring earlier ones into view).
             top = len(self._sealed_lines) + len(self._live_lines) - self._view_rows()
             shown = [index for index, part in enumerate(self._parts) if part is None and self._end_of(index) > top]
-            if shown:
-                self._render_parts(shown)
-                self._build(shown[0], width)
-                self._render_live(width)
+            if not shown:
+                break
+            self._render_parts(shown)
+            self._build(shown[0], width)
+            self._render_live(width)
         if self._held and self._settle_timer is None and self.is_mounted:
             self._settle_timer = self.set_timer(SETTLE_AFTER, self._settle)
         if self._more_key != (width, self._hidden):
@@ -246,8 +252,9 @@ class AssistantText(Widget):
     # So only the segments that reach the view are rendered then; the others are held back, with an
     # estimated height, and rendered by the frames a timer asks for once the burst is over, a few
     # milliseconds each. Textual's anchor keeps the bottom of a
-    # followed log where it is when their heights settle; a reader who scrolls up gets them all at the
-    # next layout, and the log keeps the row they read in place (it asks `rows_pending`).
+    # followed log where it is when their heights settle; a reader who leaves the very end (one wheel
+    # notch is enough) gets them all at the next layout, and the log keeps the row they read in place
+    # (it asks `rows_pending`). A selection gets them all at once too: rows must not move under it.
 
     @property
     def rows_pending(self) -> bool:
@@ -273,6 +280,14 @@ class AssistantText(Widget):
             self._parts[index] = part if part is not None else self._render_segment(sealed[index], self._width)
             self._held -= 1
 
+    def _preview(self, index: int) -> MarkdownPart:
+        """Held-back segment `index` rendered ahead of the layout that will place it."""
+        part = self._previews.get(index)
+        if part is None:
+            part = self._previews[index] = self._render_segment(self._segments.sealed[index], self._width)
+            self.refresh(layout=True)
+        return part
+
     def _held_row(self, y: int) -> Strip:
         """Row `y` of a held-back segment, asked by a paint before the layout that renders it (a scroll
         away from the end races the layout it asks for). The segment is rendered now, and drawn from
@@ -281,23 +296,19 @@ class AssistantText(Widget):
         index = bisect_right(self._sealed_starts, y) - 1
         offset = y - self._sealed_starts[index]
         while index < len(self._parts):
-            part = self._parts[index] or self._previews.get(index)
-            if part is None:
-                part = self._previews[index] = self._render_segment(self._segments.sealed[index], self._width)
-                self.refresh(layout=True)
-            lines = self._joined(part, self._rule_before[index])
+            lines = self._joined(self._parts[index] or self._preview(index), self._rule_before[index])
             if offset < len(lines):
                 return lines[offset]
             offset -= len(lines)
             index += 1
         return self._live_lines[offset] if offset < len(self._live_lines) else Strip([])
 
-    def _render_held(self, sealed: list[str], live: str, width: int, whole: bool) -> int:
+    def _render_held(self, sealed: list[str], live: str, width: int, whole: bool, settling: bool) -> int:
         """Render the held-back segments due now; return the first index rendered (`len(self._parts)`: none)."""
         held = [index for index, part in enumerate(self._parts) if part is None]
         if whole or not self._holds_back():
             wanted = held
-        elif not self._settling:
+        elif not settling:
             # The newest segments, back to the top of the view (the live text below them takes rows too).
             rows = self._view_rows() - _estimate(live, width)
             wanted = []
@@ -310,7 +321,6 @@ class AssistantText(Widget):
                 rows -= _estimate(sealed[index], width) if part is None else len(part.lines) + 1
         else:
             # The burst is over: the held-back segments, newest first, a frame's budget at a time.
-            self._settling = False
             wanted = []
             budget = time.monotonic() + SETTLE_BUDGET
             for index in reversed(held):
@@ -326,8 +336,10 @@ class AssistantText(Widget):
         self._settle_timer = None
         if not self._held:
             return
-        if self._appended >= BURST_CHARS:
-            # Still bursting (this much came since the last frame): the burst's frames go first.
+        if self._appended >= BURST_CHARS and self._appended != self._appended_at_settle:
+            # Still bursting (this much came since the last layout, and more since the last look):
+            # the burst's frames go first. (A hidden tab has no layouts: its count stops growing.)
+            self._appended_at_settle = self._appended
             self._settle_timer = self.set_timer(SETTLE_AFTER, self._settle)
             return
         self._settling = True
@@ -376,6 +388,10 @@ class AssistantText(Widget):
         lines = self._all_lines()
         for index, (start, end) in enumerate(segments):
             if start <= row < end:
+                if index < len(self._parts) and self._parts[index] is None:
+                    # Held back: its rows are what a paint showed there, its preview from its first row.
+                    shown = self._joined(self._preview(index), self._rule_before[index])
+                    lines = [*lines[:start], *shown[:end - start], *[_HELD] * (end - start - len(shown)), *lines[end:]]
                 seen: dict[str, int] = {}
                 for at in range(start, end):
                     words = lines[at].text.split()
@@ -441,6 +457,8 @@ class AssistantText(Widget):
         return selection.extract(text), "\n"
 
     def selection_updated(self, selection: Selection | None) -> None:
+        if selection is not None and self._held:
+            self.refresh(layout=True)  # rows above a selection must not change height under it: all drawn now
         self.refresh()
 
     def on_resize(self) -> None:

@@ -249,7 +249,10 @@ class ChatLog(PlaceKeepingScroll):
 
     @property
     def follows_end(self) -> bool:
-        return self._follow and self.is_anchored_to_end
+        # At the very end (not within `is_anchored_to_end`'s 2 rows): one wheel notch up (2 rows)
+        # lets go of Textual's anchor, and rows changing height above would then move the text.
+        return (self._follow and self._end is None and self.is_mounted
+                and (self.max_scroll_y == 0 or self.scroll_y >= self.max_scroll_y))
 
     def anchor(self, anchor: bool = True) -> None:
         """Follow the end of the conversation (sending a prompt does this), bringing the window back to it."""
