@@ -7,7 +7,8 @@ Runs are interleaved (A B, then B A) and medians are printed with their ranges.
 
 The answer of each turn is a 2,000-delta Markdown burst (the stand-in's `longstream` reply,
 headings and code fences) framed by per-turn words: `firstNx` opens it, `lastNx` ends it. So
-"first text" is Enter -> `firstNx` on screen and "last token" is Enter -> `lastNx` on screen.
+"first text" is Enter -> `firstNx` or any of the turn's tokens (`tNx…`) on screen, and "last token"
+is Enter -> `lastNx` on screen.
 
 Figures: launch -> prompt on screen / CLI ready; first text and last token on a fresh session;
 the same over a `--turns` run (per 10 turns); RSS of the UI's own process (claude-tui's Python;
@@ -27,6 +28,7 @@ import argparse
 import fcntl
 import json
 import os
+import re
 import select
 import shlex
 import shutil
@@ -60,9 +62,12 @@ NAMES = {"tui": "claude-tui", "cc": "Claude Code TUI"}
 
 # -- the stand-in's reply for the benchmark ------------------------------------------------------
 def bench_reply(view: Any) -> Any:
-    """`kw:bench N`: the 2,000-delta burst framed by this turn's words."""
+    """`kw:bench N`: the 2,000-delta burst framed by this turn's words, its tokens this turn's own
+    (`tNx0 tNx1 ...`: whichever of them is on screen first is the first text, although the
+    answer's first word may have scrolled away before the first paint)."""
     turn = view.prompt.split()[-1]
-    chunks = [f"first{turn}x opens this answer.\n\n", *scripts.longstream_text(), f" last{turn}x\n"]
+    tokens = (chunk.replace("token", f"t{turn}x") for chunk in scripts.longstream_text())
+    chunks = [f"first{turn}x opens this answer.\n\n", *tokens, f" last{turn}x\n"]
     return scripts.Reply([{"type": "text", "text": "", "chunks": chunks}])
 
 
@@ -236,7 +241,7 @@ class Bench:
         while True:
             text = screen.text()
             now = time.perf_counter() - start
-            if seen_first is None and (first in text or last in text):
+            if seen_first is None and (first in text or last in text or re.search(rf"\bt{turn}x\d", text)):
                 seen_first = now
             if last in text:
                 return {"first_s": seen_first, "last_s": now}
