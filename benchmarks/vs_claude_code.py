@@ -17,6 +17,11 @@ per minute after it (from 25 s after the last key, over 15 s); keystroke echo af
 tmux, in a pty of the benchmark's own: tmux's own handling of a UI's output is part of the first); resume of
 a generated `--resume-mb` transcript -> its last message on screen, and peak RSS.
 
+Also printed: the stream-json floor, the CLI run with claude-tui's arguments and read by a bare
+reader (prompt written -> first / last text delta read): what any front end of this mode adds the
+key's way in and a frame to (Claude Code's TUI does not serialise the deltas, so it is not bound
+by it).
+
 Needs tmux, Node and the pinned CLI (`python -m tests.e2e.cli_install`), as the e2e tier does.
 
     python benchmarks/vs_claude_code.py [--turns 100] [--runs 3] [--resume-mb 20] [--only tui|cc]
@@ -49,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from claude_tui.history.synth import turn_records, write_jsonl  # noqa: E402
+from claude_tui.transport.options import CliOptions, build_argv  # noqa: E402
 from tests.e2e import mock_api_scripts as scripts  # noqa: E402
 from tests.e2e.cli_install import ensure_cli  # noqa: E402
 from tests.e2e.mock_api import MockApi  # noqa: E402
@@ -337,6 +343,42 @@ def pty_echo(bench: Bench, ui: str, run: str, keys: str = "abcdefghij") -> dict[
         os.close(master)
 
 
+def floor_run(bench: Bench, turns: int = 11) -> dict[str, float]:
+    """The floor of any stream-json front end: the CLI run with claude-tui's arguments, read by a bare
+    reader that does nothing else, prompt written -> first / last text delta read (medians of the
+    turns after the first, as in the session run). A UI adds the key's way in and a frame."""
+    env = bench.env("tui", "floor")
+    argv = build_argv(CliOptions(cwd=str(bench.project)), str(bench.cli))
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=env, cwd=bench.project, start_new_session=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    firsts, lasts = [], []
+    try:
+        for turn in range(1, turns + 1):
+            message = {"type": "user", "message": {"role": "user", "content": [{"type": "text",
+                                                                                 "text": f"kw:bench {turn}"}]}}
+            start, first = time.perf_counter(), None
+            proc.stdin.write((json.dumps(message) + "\n").encode())
+            proc.stdin.flush()
+            while True:
+                line = proc.stdout.readline()
+                if not line:
+                    raise SystemExit("the CLI ended during the floor run")
+                if first is None and b"text_delta" in line:
+                    first = time.perf_counter() - start
+                if b"text_delta" in line and f"last{turn}x".encode() in line:
+                    last = time.perf_counter() - start
+                if b'"type":"result"' in line and not line.startswith(b'{"type":"stream_event"'):
+                    break  # the turn's result (its keys come in no fixed order)
+            if turn > 1:
+                firsts.append(first or last)
+                lasts.append(last)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+    return {"first_s": statistics.median(firsts), "last_s": statistics.median(lasts)}
+
+
 def session_run(bench: Bench, ui: str, turns: int) -> dict[str, Any]:
     screen, _ = bench.launch(ui, "long")
     own, _ = bench.ui_pids(screen, ui)
@@ -463,6 +505,7 @@ def main() -> int:
             for ui in uis if run % 2 == 0 else list(reversed(uis)):
                 results["pty"][ui].append(pty_echo(bench, ui, f"pty{run}"))
         results["session"] = {ui: session_run(bench, ui, ns.turns) for ui in uis}
+        results["floor"] = floor_run(bench)
         if ns.resume_mb:
             results["resume"] = resume_runs(bench, uis, ns.runs, ns.resume_mb)
     finally:
@@ -490,6 +533,9 @@ def main() -> int:
         print(f"| RSS of {NAMES[ui]}'s process at turn " + " / ".join(str(t) for t in rss) + " | "
               + " / ".join(f"{v:.0f}" for v in rss.values()) + " MB | CLI child at " + " / ".join(str(t) for t in child)
               + ": " + " / ".join(f"{v:.0f}" for v in child.values()) + " MB | |")
+    floor = results["floor"]
+    print(f"| the stream-json floor (no UI: the CLI with claude-tui's arguments, a bare reader), prompt → first "
+          f"/ last delta read | {floor['first_s']:.3f} / {floor['last_s']:.3f} s | — | |")
     row(f"CPU over the {turns} turns (UI + CLI)", {ui: [session[ui]["cpu_s"]] for ui in session})
     row("idle CPU per minute after the run", {ui: [session[ui]["idle_cpu_per_min"]] for ui in session})
     row(f"keystroke echo after {turns} turns", {ui: [session[ui]["echo_ms"]] for ui in session}, "ms")
