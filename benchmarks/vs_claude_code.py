@@ -54,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from claude_tui.history.synth import turn_records, write_jsonl  # noqa: E402
+from claude_tui.protocol import builders  # noqa: E402
 from claude_tui.transport.options import CliOptions, build_argv  # noqa: E402
 from tests.e2e import mock_api_scripts as scripts  # noqa: E402
 from tests.e2e.cli_install import ensure_cli  # noqa: E402
@@ -355,10 +356,8 @@ def floor_run(bench: Bench, turns: int = 11) -> dict[str, float]:
     firsts, lasts = [], []
     try:
         for turn in range(1, turns + 1):
-            message = {"type": "user", "message": {"role": "user", "content": [{"type": "text",
-                                                                                 "text": f"kw:bench {turn}"}]}}
             start, first = time.perf_counter(), None
-            proc.stdin.write((json.dumps(message) + "\n").encode())
+            proc.stdin.write((json.dumps(builders.user_message(f"kw:bench {turn}")) + "\n").encode())
             proc.stdin.flush()
             while True:
                 line = proc.stdout.readline()

@@ -288,6 +288,10 @@ class AssistantText(Widget):
             self.refresh(layout=True)
         return part
 
+    def _drawn(self, index: int) -> list[Strip]:
+        """Sealed segment `index`'s lines as drawn (a held-back one's from its preview)."""
+        return self._joined(self._parts[index] or self._preview(index), self._rule_before[index])
+
     def _held_row(self, y: int) -> Strip:
         """Row `y` of a held-back segment, asked by a paint before the layout that renders it (a scroll
         away from the end races the layout it asks for). The segment is rendered now, and drawn from
@@ -296,7 +300,7 @@ class AssistantText(Widget):
         index = bisect_right(self._sealed_starts, y) - 1
         offset = y - self._sealed_starts[index]
         while index < len(self._parts):
-            lines = self._joined(self._parts[index] or self._preview(index), self._rule_before[index])
+            lines = self._drawn(index)
             if offset < len(lines):
                 return lines[offset]
             offset -= len(lines)
@@ -390,7 +394,7 @@ class AssistantText(Widget):
             if start <= row < end:
                 if index < len(self._parts) and self._parts[index] is None:
                     # Held back: its rows are what a paint showed there, its preview from its first row.
-                    shown = self._joined(self._preview(index), self._rule_before[index])
+                    shown = self._drawn(index)
                     lines = [*lines[:start], *shown[:end - start], *[_HELD] * (end - start - len(shown)), *lines[end:]]
                 seen: dict[str, int] = {}
                 for at in range(start, end):

@@ -243,16 +243,20 @@ class ChatLog(PlaceKeepingScroll):
     def is_anchored_to_end(self) -> bool:
         # A log that fits is at its end. Textual anchors a short log with scroll_y below 0 (its content
         # sits at the bottom), so a distance to max_scroll_y would say "scrolled up" there.
-        if self._end is not None:
-            return False  # the bottom of an older window is not the end of the conversation
-        return self.max_scroll_y == 0 or self.scroll_y >= self.max_scroll_y - 2 or not self.is_mounted
+        return self._at_end(slack=2)
 
     @property
     def follows_end(self) -> bool:
-        # At the very end (not within `is_anchored_to_end`'s 2 rows): one wheel notch up (2 rows)
-        # lets go of Textual's anchor, and rows changing height above would then move the text.
-        return (self._follow and self._end is None and self.is_mounted
-                and (self.max_scroll_y == 0 or self.scroll_y >= self.max_scroll_y))
+        # At the very end (no slack): one wheel notch up (2 rows) lets go of Textual's anchor, and
+        # rows changing height above would then move the text.
+        return self._follow and self.is_mounted and self._at_end(slack=0)
+
+    def _at_end(self, slack: int) -> bool:
+        """Whether the view shows the end of the conversation, give or take `slack` rows (not mounted:
+        yes, unless the window was moved back)."""
+        if self._end is not None:
+            return False  # the bottom of an older window is not the end of the conversation
+        return not self.is_mounted or self.max_scroll_y == 0 or self.scroll_y >= self.max_scroll_y - slack
 
     def anchor(self, anchor: bool = True) -> None:
         """Follow the end of the conversation (sending a prompt does this), bringing the window back to it."""
