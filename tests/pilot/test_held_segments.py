@@ -18,7 +18,7 @@ from textual.pilot import Pilot
 
 from claude_tui.protocol.decode import decode_obj
 from claude_tui.ui.connection import CliConnection
-from claude_tui.ui.widgets import assistant_text
+from claude_tui.ui.widgets import answer_lines, assistant_text
 from claude_tui.ui.widgets.assistant_text import AssistantText
 from claude_tui.ui.widgets.chat_log import ChatLog
 from claude_tui.ui.widgets.markdown_lines import LinkTable, render_markdown
@@ -79,8 +79,9 @@ async def test_a_burst_draws_the_view_first_and_ends_as_one_render(tmp_path: Pat
         log, widget = await burst(pilot)
         assert log.follows_end
         assert widget.rows_pending, "segments scrolled past in the burst were held back"
+        laid_out = widget._sealed.lines  # what the layout placed, before any paint renders a held row
         for y in visible_rows(log, widget):
-            assert widget._line(y) is not assistant_text._HELD, f"row {y} is in view but held back"
+            assert y >= len(laid_out) or laid_out[y] is not answer_lines.HELD, f"row {y} is in view but held back"
         assert any(TOKEN.search(widget.render_line(y).text) for y in visible_rows(log, widget))
         await settle(pilot, widget)
         assert log.follows_end, "the view stayed at the end while the heights settled"
@@ -100,8 +101,8 @@ async def test_a_page_up_before_it_settles_paints_no_blank_rows(tmp_path: Path, 
         # Two pages up (past the rows the burst rendered for the view), as PageUp scrolls: at once.
         log.scroll_to(y=log.scroll_y - 2 * log.scrollable_content_region.height, animate=False, immediate=True)
         rows = visible_rows(log, widget)
-        held = widget._sealed_lines
-        assert any(y < len(held) and held[y] is assistant_text._HELD for y in rows), "the page is on held rows"
+        held = widget._sealed.lines
+        assert any(y < len(held) and held[y] is answer_lines.HELD for y in rows), "the page is on held rows"
         texts = [widget.render_line(y).text.strip() for y in rows]  # what that early frame paints
         longest = max((len(run) for run in "".join("." if text else " " for text in texts).split(".")), default=0)
         assert longest <= 2, texts

@@ -20,8 +20,6 @@ and the first text is painted on the next frame.
 
 from __future__ import annotations
 
-import time
-from bisect import bisect_right
 from typing import NamedTuple
 
 from rich.segment import Segment
@@ -35,6 +33,7 @@ from textual.widget import Widget
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import TextItem
+from claude_tui.ui.widgets.answer_lines import HELD, SealedLines, estimate, joined
 from claude_tui.ui.widgets.answer_segments import Segmenter, TextBuffer
 from claude_tui.ui.widgets.log_window import PlaceKeepingScroll
 from claude_tui.ui.widgets.markdown_lines import LinkTable, MarkdownPart, render_part
@@ -48,21 +47,6 @@ SETTLE_AFTER = 0.03
 """Seconds after a frame that held segments back before a frame renders some of them."""
 SETTLE_BUDGET = 0.012
 """Seconds of rendering held-back segments per frame, so that settling a long answer does not stall typing."""
-_HELD = Strip([])
-"""A row of a held-back segment (not drawn as such: a layout renders the segments that reach the view,
-and a paint that gets to one first renders it then, see `_held_row`)."""
-
-
-def _estimate(source: str, width: int) -> int:
-    """About how many rows `source` takes at `width`, with the blank line before it (a fence's own
-    lines take none: Rich draws the code alone)."""
-    columns, rows = max(1, width - 2), 1
-    for line in source.split("\n"):
-        if not line.lstrip().startswith(("```", "~~~")):
-            rows += len(line) // columns + 1
-    return rows
-
-
 class TextPlace(NamedTuple):
     """A place in an answer that does not depend on the width it is drawn at."""
 
@@ -116,24 +100,11 @@ class AssistantText(Widget):
         self._more_key: tuple[int, int] = (-1, 0)
 
     def _reset_sealed(self, width: int) -> None:
-        self._width = width
-        """The width the sealed lines were rendered at."""
-        self._parts: list[MarkdownPart | None] = []
-        """Each sealed segment rendered at `_width`; None: held back during a burst (rows estimated)."""
-        self._held = 0
-        """How many of `_parts` are held back."""
-        self._previews: dict[int, MarkdownPart] = {}
-        """Held-back segments rendered because a frame painted their rows before a layout could
-        place them (a scroll away from the end races the layout it asks for); laid out next."""
-        self._sealed_lines: list[Strip] = []
-        self._sealed_starts: list[int] = []
-        """Where each sealed segment's lines start in `_sealed_lines`."""
-        self._rule_before: list[bool | None] = []
-        """For each sealed segment, whether the text before it ends with a rule (None: no text before)."""
-        self._after_rule: bool | None = None
-        """Whether the sealed text ends with a rule (None: no sealed text drawn)."""
+        self._sealed = SealedLines(self._segments.sealed, width, self._render_segment, self._previewed)
+        """The sealed segments' lines at the width they were rendered at."""
         self._live_key: tuple[int, int, int, bool | None] = (-1, -1, -1, None)
-        """(width, sealed segments, length of the live text, `_after_rule`) `_live_lines` were rendered for."""
+        """(width, sealed segments, length of the live text, the sealed text's `after_rule`) `_live_lines`
+        were rendered for."""
 
     def _cap(self, text: str) -> str:
         """Record `text` as shown, up to MAX_SHOWN; return the part that may be rendered."""
@@ -184,51 +155,36 @@ class AssistantText(Widget):
         return render_part(source, width, self.app.console, self.app.console_options, base, self._links,
                            dark=self.app.current_theme.dark)
 
-    @staticmethod
-    def _joined(part: MarkdownPart, after_rule: bool | None) -> list[Strip]:
-        """A segment's lines, with the blank line a render of the whole text puts before them
-        (`after_rule`: whether the text before ends with a rule; None: nothing is before)."""
-        if not part.lines or after_rule is None:
-            return part.lines
-        blank = part.blank_before if part.blank_before is not None else not after_rule
-        return [Strip([]), *part.lines] if blank else part.lines
-
     def _lines(self, width: int, *, layout: bool = False, whole: bool = False,
                ) -> tuple[list[Strip], list[Strip], list[Strip]]:
         """(sealed lines, live lines, the "more characters" line) at `width`, rendering what is not
         cached. Held-back segments are rendered (and laid out) only in a `layout`, where their heights
         may change, or for the `whole` text; a paint that reaches one renders a preview (`_held_row`)."""
         self._layout_asked = False
-        if width != self._width:
+        if width != self._sealed.width:
             self._reset_sealed(width)
             layout = True
-        sealed, live = self._segments.sealed, self._segments.live
-        changed = known = len(self._parts)
-        if changed < len(sealed):
-            self._held += len(sealed) - changed
-            self._parts.extend([None] * (len(sealed) - changed))
+        sealed = self._sealed
+        changed = known = sealed.take_new()
         settling = False
         if layout:
             self._appended, settling, self._settling = 0, self._settling, False
-        if (layout or whole) and self._held:
-            changed = min(changed, self._render_held(sealed, live, width, whole or self.text_selection is not None,
-                                                     settling))
-        if changed < len(self._parts):
-            self._build(changed, width)
+        if (layout or whole) and sealed.held:
+            changed = min(changed, self._render_held(whole or self.text_selection is not None, settling))
+        if changed < len(sealed.parts):
+            sealed.build(changed)
             if not layout and changed < known:
                 self.refresh(layout=True)  # held rows rendered for the whole text: heights changed
         self._render_live(width)
-        while self._held and layout and self._holds_back():
+        while sealed.held and layout and self._holds_back():
             # The estimates above can be off: whatever held row still reaches the view is rendered now
             # (and again, as rendering them may shrink the answer and bring earlier ones into view).
-            top = len(self._sealed_lines) + len(self._live_lines) - self._view_rows()
-            shown = [index for index, part in enumerate(self._parts) if part is None and self._end_of(index) > top]
+            shown = sealed.held_after(len(sealed.lines) + len(self._live_lines) - self._view_rows())
             if not shown:
                 break
-            self._render_parts(shown)
-            self._build(shown[0], width)
+            sealed.build(sealed.render(shown))
             self._render_live(width)
-        if self._held and self._settle_timer is None and self.is_mounted:
+        if sealed.held and self._settle_timer is None and self.is_mounted:
             self._settle_timer = self.set_timer(SETTLE_AFTER, self._settle)
         if self._more_key != (width, self._hidden):
             self._more_key, self._more_lines = (width, self._hidden), []
@@ -237,29 +193,27 @@ class AssistantText(Widget):
                             "(copy or export the answer to read them all)", style="italic dim")
                 self._more_lines = [Strip(line) for line in self.app.console.render_lines(
                     note, self.app.console_options.update_width(max(1, width)), pad=False)]
-        return self._sealed_lines, self._live_lines, self._more_lines
+        return sealed.lines, self._live_lines, self._more_lines
 
     def _render_live(self, width: int) -> None:
         live = self._segments.live
-        key = (width, len(self._segments.sealed), len(live), self._after_rule)
+        after_rule = self._sealed.after_rule
+        key = (width, len(self._segments.sealed), len(live), after_rule)
         if key != self._live_key:
-            self._live_key, self._live_lines = key, self._joined(self._render_segment(live, width), self._after_rule)
+            self._live_key, self._live_lines = key, joined(self._render_segment(live, width), after_rule)
 
-    # -- holding back what a burst has already scrolled past ---------------------------------
-    # While a burst streams into a log that follows its end, the segments it seals scroll up and out of
-    # the view within a frame or two. Rendering them in the frame that seals them made every frame of a
-    # burst longer, and a long frame holds back the reading of the CLI's next lines (and the last token).
-    # So only the segments that reach the view are rendered then; the others are held back, with an
-    # estimated height, and rendered by the frames a timer asks for once the burst is over, a few
-    # milliseconds each. Textual's anchor keeps the bottom of a
-    # followed log where it is when their heights settle; a reader who leaves the very end (one wheel
-    # notch is enough) gets them all at the next layout, and the log keeps the row they read in place
-    # (it asks `rows_pending`). A selection gets them all at once too: rows must not move under it.
+    # -- holding back what a burst has already scrolled past (see answer_lines.py) -----------
+    # Only the segments that reach the view are rendered in a burst's frames; the others are rendered
+    # by the frames a timer asks for once the burst is over, a few milliseconds each. Textual's anchor
+    # keeps the bottom of a followed log where it is when their heights settle; a reader who leaves the
+    # very end (one wheel notch is enough) gets them all at the next layout, and the log keeps the row
+    # they read in place (it asks `rows_pending`). A selection gets them all at once too: rows must
+    # not move under it.
 
     @property
     def rows_pending(self) -> bool:
         """Whether rows of this answer may still change at the same width (segments held back)."""
-        return self._held > 0
+        return self._sealed.held > 0
 
     def _holds_back(self) -> bool:
         log = self.parent
@@ -269,76 +223,23 @@ class AssistantText(Widget):
         # The terminal's height bounds the log's view (whose own size is not to be asked mid-layout).
         return self.app.size.height
 
-    def _end_of(self, index: int) -> int:
-        """The row after segment `index`'s last."""
-        return self._sealed_starts[index + 1] if index + 1 < len(self._sealed_starts) else len(self._sealed_lines)
-
-    def _render_parts(self, indexes: list[int]) -> None:
-        sealed = self._segments.sealed
-        for index in indexes:
-            part = self._previews.pop(index, None)
-            self._parts[index] = part if part is not None else self._render_segment(sealed[index], self._width)
-            self._held -= 1
-
-    def _preview(self, index: int) -> MarkdownPart:
-        """Held-back segment `index` rendered ahead of the layout that will place it."""
-        part = self._previews.get(index)
-        if part is None:
-            part = self._previews[index] = self._render_segment(self._segments.sealed[index], self._width)
-            self.refresh(layout=True)
-        return part
-
-    def _drawn(self, index: int) -> list[Strip]:
-        """Sealed segment `index`'s lines as drawn (a held-back one's from its preview)."""
-        return self._joined(self._parts[index] or self._preview(index), self._rule_before[index])
-
-    def _held_row(self, y: int) -> Strip:
-        """Row `y` of a held-back segment, asked by a paint before the layout that renders it (a scroll
-        away from the end races the layout it asks for). The segment is rendered now, and drawn from
-        its first estimated row on, running into the segments after it, so that the frame shows text
-        (perhaps a few rows off) rather than blank rows until the layout places it exactly."""
-        index = bisect_right(self._sealed_starts, y) - 1
-        offset = y - self._sealed_starts[index]
-        while index < len(self._parts):
-            lines = self._drawn(index)
-            if offset < len(lines):
-                return lines[offset]
-            offset -= len(lines)
-            index += 1
-        return self._live_lines[offset] if offset < len(self._live_lines) else Strip([])
-
-    def _render_held(self, sealed: list[str], live: str, width: int, whole: bool, settling: bool) -> int:
-        """Render the held-back segments due now; return the first index rendered (`len(self._parts)`: none)."""
-        held = [index for index, part in enumerate(self._parts) if part is None]
+    def _render_held(self, whole: bool, settling: bool) -> int:
+        """Render the held-back segments due now; return the first index rendered (`len(parts)`: none)."""
+        sealed = self._sealed
         if whole or not self._holds_back():
-            wanted = held
-        elif not settling:
-            # The newest segments, back to the top of the view (the live text below them takes rows too).
-            rows = self._view_rows() - _estimate(live, width)
-            wanted = []
-            for index in range(len(self._parts) - 1, -1, -1):
-                if rows <= 0:
-                    break
-                part = self._parts[index]
-                if part is None:
-                    wanted.append(index)
-                rows -= _estimate(sealed[index], width) if part is None else len(part.lines) + 1
-        else:
+            return sealed.render(sealed.held_indexes())
+        if settling:
             # The burst is over: the held-back segments, newest first, a frame's budget at a time.
-            wanted = []
-            budget = time.monotonic() + SETTLE_BUDGET
-            for index in reversed(held):
-                self._render_parts([index])
-                wanted.append(index)
-                if time.monotonic() > budget:
-                    break
-            return min(wanted, default=len(self._parts))
-        self._render_parts(wanted)
-        return min(wanted, default=len(self._parts))
+            return sealed.settle(SETTLE_BUDGET)
+        # The newest segments, back to the top of the view (the live text below them takes rows too).
+        return sealed.render(sealed.newest(self._view_rows() - estimate(self._segments.live, sealed.width)))
+
+    def _previewed(self) -> None:
+        self.refresh(layout=True)  # a paint rendered a held-back segment: the next layout places it
 
     def _settle(self) -> None:
         self._settle_timer = None
-        if not self._held:
+        if not self._sealed.held:
             return
         if self._appended >= BURST_CHARS and self._appended != self._appended_at_settle:
             # Still bursting (this much came since the last layout, and more since the last look):
@@ -349,53 +250,26 @@ class AssistantText(Widget):
         self._settling = True
         self.refresh(layout=True)
 
-    def _build(self, start: int, width: int) -> None:
-        """Lay out the sealed segments' lines from segment `start` on."""
-        start = min(start, len(self._rule_before))
-        del self._sealed_lines[self._end_of(start - 1) if start else 0:]
-        del self._sealed_starts[start:]
-        del self._rule_before[start:]
-        after_rule = self._rule_before[start - 1] if start else None
-        if start:
-            previous = self._parts[start - 1]
-            if previous is None:
-                after_rule = False  # held back: a block, most likely not a rule
-            elif previous.lines:
-                after_rule = previous.ends_with_rule
-        sealed = self._segments.sealed
-        for index in range(start, len(self._parts)):
-            part = self._parts[index]
-            self._sealed_starts.append(len(self._sealed_lines))
-            self._rule_before.append(after_rule)
-            if part is None:
-                self._sealed_lines.extend([_HELD] * _estimate(sealed[index], width))
-                after_rule = False
-            else:
-                self._sealed_lines.extend(self._joined(part, after_rule))
-                if part.lines:
-                    after_rule = part.ends_with_rule
-        self._after_rule = after_rule
-
     # -- keeping the reader's place when the width changes (see log_window.KeepsPlace) --------
     def _segment_rows(self) -> list[tuple[int, int]]:
         """(first row, end row) of each segment as last drawn (asked before a layout: nothing rendered here)."""
-        sealed, live = self._sealed_lines, self._live_lines
-        starts = [*self._sealed_starts, len(sealed)]
+        sealed, live = self._sealed.lines, self._live_lines
+        starts = [*self._sealed.starts, len(sealed)]
         return list(zip(starts, [*starts[1:], len(sealed) + len(live)]))
 
     def place_at(self, row: int) -> TextPlace | None:
         """Where the text shown on `row` is, in terms that survive rewrapping: its segment, and the
         first word on that row (or the next row with words) counted from the segment's start."""
-        if self._width < 0:
+        if self._sealed.width < 0:
             return None
         segments = self._segment_rows()
         lines = self._all_lines()
         for index, (start, end) in enumerate(segments):
             if start <= row < end:
-                if index < len(self._parts) and self._parts[index] is None:
+                if index < len(self._sealed.parts) and self._sealed.parts[index] is None:
                     # Held back: its rows are what a paint showed there, its preview from its first row.
-                    shown = self._drawn(index)
-                    lines = [*lines[:start], *shown[:end - start], *[_HELD] * (end - start - len(shown)), *lines[end:]]
+                    shown = self._sealed.drawn(index)
+                    lines = [*lines[:start], *shown[:end - start], *[HELD] * (end - start - len(shown)), *lines[end:]]
                 seen: dict[str, int] = {}
                 for at in range(start, end):
                     words = lines[at].text.split()
@@ -409,7 +283,7 @@ class AssistantText(Widget):
 
     def row_of(self, place: object) -> int | None:
         """The row showing `place` now (after a new width), or None."""
-        if not isinstance(place, TextPlace) or self._width < 0:
+        if not isinstance(place, TextPlace) or self._sealed.width < 0:
             return None
         segments = self._segment_rows()
         if place.segment >= len(segments):
@@ -425,7 +299,7 @@ class AssistantText(Widget):
         return start + round(place.share * (end - start))
 
     def _all_lines(self) -> list[Strip]:
-        return [*self._sealed_lines, *self._live_lines]
+        return [*self._sealed.lines, *self._live_lines]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         sealed, live, more = self._lines(width, layout=True)
@@ -446,8 +320,8 @@ class AssistantText(Widget):
 
     def _line(self, y: int) -> Strip:
         sealed, live, more = self._lines(self.size.width)
-        if y < len(sealed) and sealed[y] is _HELD:
-            return self._held_row(y)
+        if y < len(sealed) and sealed[y] is HELD:
+            return self._sealed.row(y, live)
         for lines in (sealed, live, more):
             if y < len(lines):
                 return lines[y]
@@ -461,7 +335,7 @@ class AssistantText(Widget):
         return selection.extract(text), "\n"
 
     def selection_updated(self, selection: Selection | None) -> None:
-        if selection is not None and self._held:
+        if selection is not None and self._sealed.held:
             self.refresh(layout=True)  # rows above a selection must not change height under it: all drawn now
         self.refresh()
 
@@ -469,8 +343,7 @@ class AssistantText(Widget):
         self.refresh(layout=True)
 
     def _watch_theme(self) -> None:
-        self._width = -1  # code blocks are highlighted for a dark or a light background
-        self._live_key = (-1, -1, -1, None)
+        self._reset_sealed(-1)  # code blocks are highlighted for a dark or a light background
         self.refresh(layout=True)
 
     def on_mount(self) -> None:
