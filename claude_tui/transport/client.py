@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_tui.protocol import builders, decode_line, dropped_fields, encode_line
+from claude_tui.transport import early
 from claude_tui.transport.debuglog import DebugLog, open_debug_log
 from claude_tui.transport.errors import ControlError, ControlTimeout, ProcessGoneError
 from claude_tui.transport.events import AutoAnswered, ProcessExited
@@ -120,6 +121,8 @@ class ClaudeClient:
             if self.debug_log:
                 self.debug_log.close()
             raise
+        finally:
+            early.discard()  # the first CLI the app starts adopts the early one, or it is not needed
         if preamble:  # before the reader and before anyone else can write: nothing can come first
             # The remote environment may hold secrets (API keys): kept out of the debug log.
             log, process.debug_log = process.debug_log, None

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from claude_tui.transport import keeper, reaper
+from claude_tui.transport import early, keeper, reaper
 from claude_tui.transport.debuglog import FROM_CLI, STDERR, TO_CLI, DebugLog
 from claude_tui.transport.errors import ProcessGoneError
 
@@ -98,7 +98,7 @@ class CliProcess:
         self.debug_log = debug_log
         self._tail_limit = stderr_tail_bytes
         self._stderr_tail = bytearray()
-        self._proc: asyncio.subprocess.Process | None = None
+        self._proc: early.ChildProcess | None = None
         self._stderr_task: asyncio.Task[None] | None = None
         self._exit_task: asyncio.Task[int] | None = None
         self._write_lock = asyncio.Lock()
@@ -113,6 +113,13 @@ class CliProcess:
         if self._proc is not None:
             raise RuntimeError("CliProcess already started")
         env = dict(os.environ if self.env is None else self.env)
+        started = early.take(self.argv, self.cwd, env) if self.supervise else None
+        if started is not None:
+            # Spawned while the app loaded (see early.py), as below: adopted, not spawned again.
+            self.marker, self.supervised = started.marker, started.supervised
+            self._proc = await early.adopt(started)
+            self._started(" (started early)")
+            return
         self.marker = reaper.new_marker()
         env[reaper.MARKER_VAR] = self.marker
         argv = self.argv
@@ -133,8 +140,12 @@ class CliProcess:
             start_new_session=True,
         )
         reaper.register(self._proc.pid, keeper=self.supervised)
+        self._started("")
+
+    def _started(self, how: str) -> None:
+        assert self._proc is not None
         if self.debug_log:
-            how = " (under a keeper)" if self.supervised else ""
+            how += " (under a keeper)" if self.supervised else ""
             self.debug_log.note(f"spawned pid {self._proc.pid}{how}: {self.argv!r} cwd={self.cwd!r}")
         self._stderr_task = asyncio.create_task(self._drain_stderr(), name=f"cli-stderr-{self._proc.pid}")
         self._exit_task = asyncio.create_task(self._proc.wait(), name=f"cli-wait-{self._proc.pid}")

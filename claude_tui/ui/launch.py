@@ -168,6 +168,8 @@ def run_app(args: AppArgs) -> int:
     if problem:
         print(f"claude-tui: {problem}", file=sys.stderr)
         return 1
+    if options.ssh is None and args.resume != "":
+        start_cli_early(options)
     if options.resume and options.ssh is None:
         from claude_tui.resume import load_conversation
 
@@ -189,6 +191,17 @@ def run_app(args: AppArgs) -> int:
     # The interpreter's own exit (atexit: ending what we started) is bounded too.
     app.watchdog.arm(EXIT_BUDGET, app.return_code or 0, "exiting")
     return app.return_code or 0
+
+
+def start_cli_early(options: CliOptions) -> None:
+    """Start the first session's CLI now, while the transcript and the app load (see transport/early.py);
+    the session adopts it if it asks for the same command line, directory and environment."""
+    from claude_tui.transport import early
+    from claude_tui.transport.locate import find_claude
+    from claude_tui.transport.options import build_argv, build_env
+
+    prefix: list[str] | str = list(options.command) if options.command else find_claude(options.claude_path)
+    early.spawn(build_argv(options, prefix), options.cwd, build_env(options))
 
 
 def apply_remote_setup(options: CliOptions, setup: RemoteSetup, args: AppArgs) -> None:

@@ -1,0 +1,131 @@
+"""The first CLI started while the app loads (transport/early.py): adopted only by an exact match,
+usable as any spawned CLI, and never left running when nobody adopts it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from claude_tui.transport import early, keeper, reaper
+from claude_tui.transport.client import ClaudeClient
+from claude_tui.transport.debuglog import DebugLog
+from claude_tui.transport.process import CliProcess
+
+PY = sys.executable
+ECHO = [PY, "-c", "import sys\nfor line in sys.stdin: print('got', line.strip(), flush=True)\nsys.exit(4)"]
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2:].split()[0] not in (b"Z", b"X")
+
+
+def wait_until(predicate, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
+
+
+@pytest.fixture(autouse=True)
+def _nothing_left() -> Iterator[None]:
+    yield
+    early.discard()
+
+
+def env() -> dict[str, str]:
+    return dict(os.environ)
+
+
+async def test_a_matching_cli_process_adopts_it_and_talks_to_it() -> None:
+    started = early.spawn(ECHO, None, env())
+    assert started is not None
+    pid = started.popen.pid
+    assert pid in reaper.registered(), "registered at once: the reaper ends it even if the app never starts"
+    process = CliProcess(ECHO, env=env())
+    await process.start()
+    assert process.pid == pid, "adopted, not spawned again"
+    assert process.supervised == keeper.supported()
+    assert await process.write(b"hello\n")
+    assert await asyncio.wait_for(process.read_line(), 15) == b"got hello"
+    assert await process.close() == 4
+    assert process.returncode == 4
+    assert not alive(pid)
+    assert pid not in reaper.registered()
+
+
+async def test_the_marker_reaches_the_cli_and_a_kill_ends_it() -> None:
+    started = early.spawn([PY, "-c", "import time; print('up', flush=True); time.sleep(300)"], None, env())
+    assert started is not None
+    process = CliProcess(started.argv, env=env())
+    await process.start()
+    assert await asyncio.wait_for(process.read_line(), 15) == b"up"
+    assert wait_until(lambda: len(reaper.marked_processes(process.marker)) >= 1, 5)
+    process.kill_group()
+    assert await process.wait_exit(10) is not None
+    assert wait_until(lambda: reaper.marked_processes(process.marker) == [], 5)
+
+
+@pytest.mark.parametrize("differs", ["argv", "cwd", "env"])
+async def test_anything_different_spawns_its_own_and_the_first_client_ends_the_early_one(
+        differs: str, tmp_path: Path) -> None:
+    started = early.spawn(ECHO, None, env())
+    assert started is not None
+    argv, cwd, environment = list(ECHO), None, env()
+    if differs == "argv":
+        argv = [*ECHO, "--other"]
+    elif differs == "cwd":
+        cwd = str(tmp_path)
+    else:
+        environment["SOMETHING_ELSE"] = "1"
+    assert early.take(argv, cwd, environment) is None
+    process = CliProcess(argv, cwd=cwd, env=environment)
+    await process.start()
+    assert process.pid != started.popen.pid
+    assert alive(started.popen.pid), "kept for a later match until discarded"
+    early.discard()
+    assert not alive(started.popen.pid)
+    assert started.popen.pid not in reaper.registered()
+    await process.close()
+
+
+async def test_a_client_with_the_same_options_adopts_it(tmp_path: Path) -> None:
+    """The launcher's path: `start_cli_early` builds the argv and environment as `ClaudeClient` will."""
+    from claude_tui.fakecli import command
+    from claude_tui.transport.options import CliOptions
+    from claude_tui.ui.launch import start_cli_early
+
+    options = CliOptions(cwd=str(tmp_path), env={"FAKE_CLAUDE_DELAY_MS": "0"})
+    options.command = command()
+    start_cli_early(options)
+    assert early._early is not None
+    pid = early._early.popen.pid
+    log = tmp_path / "debug.log"
+    client = ClaudeClient(options, debug_log=DebugLog(log))
+    await client.start()
+    try:
+        assert client.pid == pid
+        assert early._early is None
+        assert "(started early)" in log.read_text()
+    finally:
+        await client.close()
+
+
+def test_a_cli_that_died_before_it_was_adopted_is_not_taken() -> None:
+    started = early.spawn([PY, "-c", "pass"], None, env())
+    assert started is not None
+    started.popen.wait(10)
+    assert early.take(started.argv, None, env()) is None
+    assert started.popen.pid not in reaper.registered()
