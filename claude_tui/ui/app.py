@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App, SystemCommand
+from textual.driver import Driver
+from textual.drivers.linux_driver import LinuxDriver
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -218,6 +220,14 @@ class ClaudeTuiApp(App[None]):
         if self.watchdog is not None:
             self.watchdog.arm(SIGNAL_BUDGET, 1, "the shutdown after an error")
         super().panic(*renderables)
+
+    def get_driver_class(self) -> type[Driver]:
+        driver = super().get_driver_class()
+        if driver is LinuxDriver:
+            from claude_tui.ui.quiet_driver import QuietLinuxDriver
+
+            return QuietLinuxDriver  # no wake-ups while the terminal is quiet
+        return driver
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         # Every widget asks the app (Widget.get_line_filters): the one place all drawn text passes.

@@ -62,7 +62,9 @@ class Watchdog:
 
     def __init__(self, *, kill_children: Callable[[], None] | None = None,
                  hard_exit: Callable[[int], Any] = os._exit, is_terminal_gone: Callable[[], bool] = terminal_gone,
-                 poll: float = 0.2, terminal_poll: float = 1.0) -> None:
+                 poll: float = 1.0, terminal_poll: float = 1.0) -> None:
+        # One wake-up a second: a deadline fires up to a second late (the budgets are 4-12 s), and an
+        # idle app does not wake five times a second for it.
         self.deadline: float | None = None
         self.code = 1
         self.reason = ""
