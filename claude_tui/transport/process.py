@@ -297,11 +297,11 @@ class CliProcess:
         try:
             while self._proc.returncode is None and not self._exit_task.done():
                 # While it runs, a pidfd wakes us when it exits: a poll every 50 ms for a whole
-                # session was most of an idle app's CPU. Once it has exited (or without pidfds)
-                # we poll until asyncio has reaped it; a slow poll stays as a safety net.
-                step = 0.05 if exited is None or exited.done() else 1.0
+                # session was most of an idle app's CPU (and one a second still woke an idle app).
+                # Once it has exited (or without pidfds) we poll until asyncio has reaped it.
+                step: float | None = 0.05 if exited is None or exited.done() else None
                 if deadline is not None:
-                    step = min(step, deadline - loop.time())
+                    step = deadline - loop.time() if step is None else min(step, deadline - loop.time())
                     if step <= 0:
                         return None
                 waiting: set[asyncio.Future[Any]] = {self._exit_task}
