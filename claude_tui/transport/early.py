@@ -162,11 +162,25 @@ async def adopt(early: EarlyCli) -> ChildProcess:
         if not exited.done():
             exited.set_result(status)
 
-    def wait() -> None:
-        # What asyncio's own threaded child watcher does: a thread blocked in waitpid for this child.
-        status = popen.wait()
-        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-            loop.call_soon_threadsafe(reaped, status)
+    try:
+        pidfd = os.pidfd_open(popen.pid)
+    except (AttributeError, OSError):
+        pidfd = -1
+    if pidfd >= 0:
+        # Readable once the child has exited: reaped then, without a thread (starting one waited
+        # 15-25 ms for the scheduler while the CLI started on the other cores).
+        def exited_now() -> None:
+            loop.remove_reader(pidfd)
+            os.close(pidfd)
+            reaped(popen.wait())
 
-    threading.Thread(target=wait, name=f"cli-wait-{popen.pid}", daemon=True).start()
+        loop.add_reader(pidfd, exited_now)
+    else:
+        def wait() -> None:
+            # What asyncio's own threaded child watcher does: a thread blocked in waitpid for this child.
+            status = popen.wait()
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(reaped, status)
+
+        threading.Thread(target=wait, name=f"cli-wait-{popen.pid}", daemon=True).start()
     return _Adopted(popen, stdin, stdout, stderr, exited)

@@ -37,6 +37,8 @@ def welcome_text(options: CliOptions) -> Text:
 
 def is_demo(options: CliOptions) -> bool:
     """`--demo` (or tests): the CLI is the scripted fake, which picks what to play by keywords."""
+    if not options.command:
+        return False  # the real CLI (and no import of the fake one at every start)
     from claude_tui.fakecli import command
 
-    return list(options.command or []) == command()
+    return list(options.command) == command()

@@ -160,8 +160,9 @@ class ChatLog(PlaceKeepingScroll):
         global _warmed
         if not _warmed:
             _warmed = True
-            # A thread: it touches no widget, and the UI stays free for the first keys meanwhile.
-            self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
+            # A thread: it touches no widget, and the UI stays free for the first keys meanwhile. After
+            # the first paint: it holds the GIL most of the time, and it delayed that paint by ~40 ms.
+            self.call_after_refresh(self.run_worker, warm_up, thread=True, group="warm-up", exit_on_error=False)
 
     def _back_from(self, end: int, count: int, chars: int) -> int:
         """The start of at most `count` items ending before `end`, weighing at most `chars` (one at least)."""
