@@ -187,7 +187,12 @@ def run_app(args: AppArgs) -> int:
     app = ClaudeTuiApp(options, config, debug_log=args.debug_log, conversation=conversation,
                        open_browser=args.resume == "", worktree=worktree)
     app.watchdog = Watchdog().start()
-    app.run()
+    try:
+        app.run()
+    finally:
+        from claude_tui.transport import early
+
+        early.discard()  # started for a session that never began (quit at once, or the app failed)
     # The interpreter's own exit (atexit: ending what we started) is bounded too.
     app.watchdog.arm(EXIT_BUDGET, app.return_code or 0, "exiting")
     return app.return_code or 0

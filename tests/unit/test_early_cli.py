@@ -41,6 +41,7 @@ def wait_until(predicate, timeout: float = 10.0) -> bool:  # type: ignore[no-unt
 
 @pytest.fixture(autouse=True)
 def _nothing_left() -> Iterator[None]:
+    early.discard()
     yield
     early.discard()
 
@@ -129,3 +130,35 @@ def test_a_cli_that_died_before_it_was_adopted_is_not_taken() -> None:
     started.popen.wait(10)
     assert early.take(started.argv, None, env()) is None
     assert started.popen.pid not in reaper.registered()
+
+
+def test_the_launcher_ends_an_early_cli_the_app_never_took(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quit before the first session started (or an app that failed): nothing is left running."""
+    from claude_tui.app_args import AppArgs
+    from claude_tui.ui.app import ClaudeTuiApp
+    from claude_tui.ui.launch import run_app
+
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(var, str(tmp_path / "xdg" / var))
+    started: list[int] = []
+
+    def run(self: ClaudeTuiApp, *args: object, **kwargs: object) -> None:
+        assert early._early is not None, "started before the app ran"
+        started.append(early._early.popen.pid)
+
+    class NoWatchdog:
+        def start(self) -> NoWatchdog:
+            return self
+
+        def arm(self, *args: object) -> None:
+            pass
+
+    monkeypatch.setattr(ClaudeTuiApp, "run", run)
+    monkeypatch.setattr("claude_tui.ui.shutdown.Watchdog", NoWatchdog)
+    claude = tmp_path / "claude"
+    claude.write_text("#!/bin/sh\nsleep 30\n")
+    claude.chmod(0o755)
+    assert run_app(AppArgs(cwd=tmp_path, claude_path=str(claude))) == 0
+    (pid,) = started
+    assert early._early is None
+    assert wait_until(lambda: not alive(pid), 5)

@@ -274,6 +274,7 @@ class ChatView(Widget):
         self.composer.slash = slash_candidates(conversation.commands, conversation.status.slash_commands)
         self.status_bar.show(conversation.status)
         await self.show_changes(changes)
+        self.log_widget.warm_up()
 
     @on(CliConnection.Exited)
     async def _exited(self, message: CliConnection.Exited) -> None:

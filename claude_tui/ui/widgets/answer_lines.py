@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from textual.strip import Strip
 
-from claude_tui.ui.widgets.markdown_lines import MarkdownPart
+from claude_tui.ui.widgets.markdown_part import MarkdownPart
 
 HELD = Strip([])
 """A row of a held-back segment (not drawn as such: see `SealedLines.row`)."""

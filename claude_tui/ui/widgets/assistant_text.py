@@ -36,8 +36,7 @@ from claude_tui.session.items import TextItem
 from claude_tui.ui.widgets.answer_lines import HELD, SealedLines, estimate, joined
 from claude_tui.ui.widgets.answer_segments import Segmenter, TextBuffer
 from claude_tui.ui.widgets.log_window import PlaceKeepingScroll
-from claude_tui.ui.widgets.markdown_lines import LinkTable, MarkdownPart, render_part
-from claude_tui.ui.widgets.safe_markdown import ask_to_open
+from claude_tui.ui.widgets.markdown_part import LinkTable, MarkdownPart
 
 MAX_SHOWN = 256 * 1024
 """Characters of one answer rendered; the rest is counted, not laid out."""
@@ -151,6 +150,8 @@ class AssistantText(Widget):
 
     # -- drawing --------------------------------------------------------------------------
     def _render_segment(self, source: str, width: int) -> MarkdownPart:
+        from claude_tui.ui.widgets.markdown_lines import render_part  # loaded after the first paint (markdown_part.py)
+
         base = self.rich_style if self.is_mounted else Style()
         return render_part(source, width, self.app.console, self.app.console_options, base, self._links,
                            dark=self.app.current_theme.dark)
@@ -361,4 +362,6 @@ class AssistantText(Widget):
     def action_open_link(self, number: int) -> None:
         """A click on a link: the address is shown and asked about, never opened at once."""
         if 0 <= number < len(self._links.hrefs):
+            from claude_tui.ui.widgets.safe_markdown import ask_to_open
+
             ask_to_open(self, self._links.hrefs[number])

@@ -35,9 +35,7 @@ from claude_tui.session.items import (
 from claude_tui.session.log import Log
 from claude_tui.ui.widgets.assistant_text import AssistantText
 from claude_tui.ui.widgets.log_window import EarlierMarker, LaterMarker, PlaceKeepingScroll
-from claude_tui.ui.widgets.markdown_lines import warm_up
 from claude_tui.ui.widgets.messages import (
-    CommandOutput,
     NoteLine,
     PlainCommandOutput,
     ThinkingBlock,
@@ -74,7 +72,11 @@ def widget_for(item: Item, show_thinking: bool = False, project_dir: Callable[[]
         return ToolCard(item, project_dir)
     if isinstance(item, NoteItem):
         if item.kind is NoteKind.LOCAL_COMMAND:
-            return CommandOutput(item) if looks_like_markdown(item.text) else PlainCommandOutput(item)
+            if not looks_like_markdown(item.text):
+                return PlainCommandOutput(item)
+            from claude_tui.ui.widgets.command_output import CommandOutput  # see markdown_part.py
+
+            return CommandOutput(item)
         return NoteLine(item)
     return None
 
@@ -157,12 +159,16 @@ class ChatLog(PlaceKeepingScroll):
         self.anchor()
         # Resumed history or a subagent that already ran: show the newest page.
         self._show_window(self._tail_start(), None)
+
+    def warm_up(self) -> None:
+        """Load and exercise the Markdown renderer once per process, in a thread, after the next paint
+        (the view asks once its CLI is ready: before the first paint or the CLI's handshake, the
+        thread held the GIL through them, ~40 ms each)."""
         global _warmed
         if not _warmed:
             _warmed = True
-            # A thread: it touches no widget, and the UI stays free for the first keys meanwhile. After
-            # the first paint: it holds the GIL most of the time, and it delayed that paint by ~40 ms.
-            self.call_after_refresh(self.run_worker, warm_up, thread=True, group="warm-up", exit_on_error=False)
+            # A thread: it touches no widget, and the UI stays free for the first keys meanwhile.
+            self.call_after_refresh(self.run_worker, _warm_up, thread=True, group="warm-up", exit_on_error=False)
 
     def _back_from(self, end: int, count: int, chars: int) -> int:
         """The start of at most `count` items ending before `end`, weighing at most `chars` (one at least)."""
@@ -467,3 +473,10 @@ class ChatLog(PlaceKeepingScroll):
         for widget in self._widgets.values():
             if isinstance(widget, ToolCard):
                 widget.tick()
+
+
+def _warm_up() -> None:
+    # In the worker thread: loading the Markdown renderer (~45 ms, see markdown_part.py) is part of it.
+    from claude_tui.ui.widgets.markdown_lines import warm_up
+
+    warm_up()

@@ -16,7 +16,6 @@ is replaced by a click action that names the address by number; the widget then 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import CodeBlock, Heading, ListElement, TableElement
@@ -26,6 +25,7 @@ from rich.style import Style
 from textual.strip import Strip
 
 from claude_tui.ui.widgets.code_block import HighlightedCode
+from claude_tui.ui.widgets.markdown_part import LinkTable, MarkdownPart
 from claude_tui.ui.widgets.safe_markdown import safe_parser
 
 _PARSER = safe_parser()
@@ -141,21 +141,6 @@ _DEFAULTS = {name: value for name, value in vars(RichMarkdown("", hyperlinks=Tru
              if name not in ("markup", "parsed")}
 
 
-class LinkTable:
-    """Addresses of the links a widget showed, numbered for click actions (same address, same number)."""
-
-    def __init__(self) -> None:
-        self.hrefs: list[str] = []
-        self._ids: dict[str, int] = {}
-
-    def number(self, href: str) -> int:
-        found = self._ids.get(href)
-        if found is None:
-            found = self._ids[href] = len(self.hrefs)
-            self.hrefs.append(href)
-        return found
-
-
 def _inert_segments(segments: Iterable[Segment], links: LinkTable, action: str) -> list[Segment]:
     out: list[Segment] = []
     for segment in segments:
@@ -165,15 +150,6 @@ def _inert_segments(segments: Iterable[Segment], links: LinkTable, action: str) 
             segment = Segment(segment.text, style)
         out.append(segment)
     return out
-
-
-class MarkdownPart(NamedTuple):
-    """One segment of a longer text, rendered alone, with what joining it to the others needs."""
-
-    lines: list[Strip]
-    blank_before: bool | None
-    """See `InertMarkdown.blank_line_before`."""
-    ends_with_rule: bool
 
 
 def render_part(source: str, width: int, console: Console, options: ConsoleOptions, base: Style,

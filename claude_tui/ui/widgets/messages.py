@@ -17,7 +17,6 @@ from textual.widgets import Static
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import NoteItem, NoteKind, ThinkingItem, UserItem
-from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
 
 
 class UserPrompt(Static):
@@ -199,28 +198,6 @@ class PlainCommandOutput(Static):
     def refresh_from(self, item: NoteItem) -> None:
         self.item = item
         self.update(with_inline_code(item.text))
-
-
-class CommandOutput(SafeMarkdown):
-    """Output of /context and other commands that write Markdown (headings, tables)."""
-
-    DEFAULT_CSS = """
-    CommandOutput {
-        margin: 0 0 1 1;
-        padding: 0 1;
-        background: $boost;
-        border-left: outer $secondary 60%;
-        color: $text-muted;
-    }
-    """
-
-    def __init__(self, item: NoteItem) -> None:
-        super().__init__(printable(item.text), classes="note note-local-command")
-        self.item = item
-
-    async def refresh_from(self, item: NoteItem) -> None:
-        self.item = item
-        await self.update(printable(item.text))
 
 
 class NoteLine(Static):

@@ -23,8 +23,6 @@ from claude_tui.protocol.tools import display_tool_name, tool_summary
 from claude_tui.session.items import ToolItem, ToolState
 from claude_tui.session.permission_flow import decision_head
 from claude_tui.ui.theme import theme_color
-from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
-from claude_tui.ui.widgets.tool_diff import card_diff_view
 
 _ICONS = {
     # Single-width symbols: emoji are double-width and misalign in many terminals.
@@ -231,6 +229,9 @@ class ToolCard(Vertical):
             plan = item.input.get("plan") if item.name == "ExitPlanMode" else None
             if isinstance(plan, str):
                 # The plan reads as Markdown (which never parses Rich markup nor decodes `&#x202e;`).
+                # (Imported here, as the diff below: the first screen needs neither, see markdown_part.py.)
+                from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
+
                 widgets.append(SafeMarkdown(printable(_clip(plan)), classes="tool-input tool-plan"))
             elif item.input:
                 widgets.append(Static(self._input_text(), classes="tool-input"))
@@ -254,6 +255,8 @@ class ToolCard(Vertical):
     def _diff_widget(self) -> Widget | None:
         if not self._has_diff() or self.item.diff is None:
             return None
+        from claude_tui.ui.widgets.tool_diff import card_diff_view
+
         return card_diff_view(self.item.diff)
 
     def _result_widgets(self) -> list[Widget]:

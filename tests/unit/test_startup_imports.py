@@ -1,0 +1,21 @@
+"""The first screen is painted before the Markdown renderer and the diff highlighter are loaded.
+
+Loading them (Rich's Markdown, markdown-it, Pygments, Textual's Markdown widget) took ~45 ms of
+the ~0.5 s from launch to the prompt; they are loaded by the warm-up thread after the first paint,
+or by the first answer, tool card or dialog that needs them (see markdown_part.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HEAVY = ("rich.markdown", "markdown_it", "pygments", "rich.syntax", "textual.widgets._markdown",
+         "claude_tui.ui.widgets.markdown_lines", "claude_tui.ui.widgets.safe_markdown",
+         "claude_tui.ui.widgets.diff_view")
+
+
+def test_loading_the_app_loads_no_renderer() -> None:
+    code = ("import sys, claude_tui.cli, claude_tui.ui.launch, claude_tui.ui.app\n"
+            f"print(','.join(name for name in {HEAVY!r} if name in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "", f"imported before the first paint: {loaded}"
