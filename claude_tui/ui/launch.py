@@ -168,7 +168,9 @@ def run_app(args: AppArgs) -> int:
     if problem:
         print(f"claude-tui: {problem}", file=sys.stderr)
         return 1
-    if options.ssh is None and args.resume != "":
+    if options.ssh is None and args.resume != "" and not options.resume:
+        # Not for a resumed session: reading its transcript and drawing its history compete with the
+        # CLI reading the same transcript (a 20 MB one was on screen 0.2 s later with it started early).
         start_cli_early(options)
     if options.resume and options.ssh is None:
         from claude_tui.resume import load_conversation

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,27 +15,10 @@ from claude_tui.transport import early, keeper, reaper
 from claude_tui.transport.client import ClaudeClient
 from claude_tui.transport.debuglog import DebugLog
 from claude_tui.transport.process import CliProcess
+from tests.procs import alive, wait_until
 
 PY = sys.executable
 ECHO = [PY, "-c", "import sys\nfor line in sys.stdin: print('got', line.strip(), flush=True)\nsys.exit(4)"]
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        return False
-    return stat[stat.rfind(b")") + 2:].split()[0] not in (b"Z", b"X")
-
-
-def wait_until(predicate, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
 
 
 @pytest.fixture(autouse=True)

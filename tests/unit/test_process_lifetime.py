@@ -20,6 +20,7 @@ import pytest
 
 from claude_tui.transport import keeper, reaper
 from claude_tui.transport.process import CliProcess
+from tests.procs import alive, wait_until
 
 pytestmark = pytest.mark.skipif(not keeper.supported(), reason="the keeper needs Linux /proc")
 
@@ -59,24 +60,6 @@ def _no_leftovers_even_on_failure() -> Iterator[None]:
 
 def fake_cli(mode: str, **kw: object) -> CliProcess:
     return CliProcess([PY, "-c", FAKE_CLI, mode], **kw)  # type: ignore[arg-type]
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        return False
-    return stat[stat.rfind(b")") + 2 :].split()[0] not in (b"Z", b"X")
-
-
-def wait_until(predicate, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 async def started(p: CliProcess) -> tuple[int, int]:

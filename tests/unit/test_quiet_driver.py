@@ -17,6 +17,7 @@ from textual.message import Message
 
 from claude_tui.ui import quiet_driver
 from claude_tui.ui.quiet_driver import QuietLinuxDriver
+from tests.procs import wait_until
 
 
 class Recording(QuietLinuxDriver):
@@ -31,15 +32,6 @@ class Recording(QuietLinuxDriver):
 
     def keys(self) -> list[str]:
         return [event.key for event in self.seen if isinstance(event, events.Key)]
-
-
-def wait_until(predicate, timeout: float = 5.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return predicate()
 
 
 def switches(thread_id: int) -> int:

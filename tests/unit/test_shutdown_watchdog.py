@@ -11,6 +11,7 @@ import pytest
 
 from claude_tui.ui import shutdown
 from claude_tui.ui.shutdown import StopSignals, Watchdog
+from tests.procs import wait_until
 
 
 class Recorder:
@@ -24,13 +25,6 @@ class Recorder:
     def exit(self, code: int) -> None:
         self.events.append("exit")
         self.codes.append(code)
-
-
-def wait_until(predicate, timeout: float = 5.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and not predicate():
-        time.sleep(0.01)
-    return predicate()
 
 
 _dogs: list[Watchdog] = []
