@@ -411,7 +411,7 @@ async def test_cost_and_context_notes(app_options: Options, mock_api: MockApi) -
                      "the /context note")
         assert d.of_type(TextItem) == []  # synthetic replies are notes, not assistant text
         # /context is Markdown (rendered as such); it is long, so its heading may be above the view.
-        from claude_tui.ui.widgets.messages import CommandOutput
+        from claude_tui.ui.widgets.command_output import CommandOutput
 
         await d.wait(lambda: any("Context Usage" in w.source for w in d.app.screen.query(CommandOutput)),
                      "the /context output rendered as Markdown")

@@ -19,7 +19,7 @@ from claude_tui.session.permissions import PermissionRequest
 from claude_tui.ui.screens.confirm import ConfirmScreen
 from claude_tui.ui.screens.plan import PlanScreen
 from claude_tui.ui.widgets.assistant_text import AssistantText
-from claude_tui.ui.widgets.messages import CommandOutput
+from claude_tui.ui.widgets.command_output import CommandOutput
 from claude_tui.ui.widgets.safe_markdown import SafeMarkdown, safe_parser
 from claude_tui.ui.widgets.tool_card import ToolCard
 from tests.reliability.harness import chat, fake_options, make_app, wait_for, wait_ready
