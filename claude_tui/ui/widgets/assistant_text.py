@@ -160,7 +160,7 @@ class AssistantText(Widget):
                ) -> tuple[list[Strip], list[Strip], list[Strip]]:
         """(sealed lines, live lines, the "more characters" line) at `width`, rendering what is not
         cached. Held-back segments are rendered (and laid out) only in a `layout`, where their heights
-        may change, or for the `whole` text; a paint that reaches one renders a preview (`_held_row`)."""
+        may change, or for the `whole` text; a paint that reaches one renders a preview (`SealedLines.row`)."""
         self._layout_asked = False
         if width != self._sealed.width:
             self._reset_sealed(width)
