@@ -26,7 +26,7 @@ from typing import Protocol
 
 from claude_tui.transport import keeper, reaper
 
-__all__ = ["ChildProcess", "EarlyCli", "discard", "spawn", "take"]
+__all__ = ["ChildProcess", "EarlyCli", "adopt", "discard", "end", "spawn", "take"]
 
 
 class ChildProcess(Protocol):
@@ -90,7 +90,7 @@ def take(argv: Sequence[str], cwd: str | None, env: Mapping[str, str]) -> EarlyC
         return None
     _early = None
     if early.popen.poll() is not None:
-        _end(early)
+        end(early)
         return None
     return early
 
@@ -100,10 +100,11 @@ def discard() -> None:
     global _early
     early, _early = _early, None
     if early is not None:
-        _end(early)
+        end(early)
 
 
-def _end(early: EarlyCli) -> None:
+def end(early: EarlyCli) -> None:
+    """Kill `early` and whatever it started, and reap it."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(early.popen.pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
@@ -116,7 +117,21 @@ def _end(early: EarlyCli) -> None:
 
 
 class _StdinProtocol(asyncio.streams.FlowControlMixin, asyncio.Protocol):
-    """A write pipe's protocol with what `StreamWriter.drain` needs (pausing when the pipe is full)."""
+    """A write pipe's protocol with what `StreamWriter` needs: `drain` (pausing when the pipe is full)
+    and `wait_closed` (FlowControlMixin has no close waiter: without one, closing stdin skipped the
+    grace that lets buffered bytes reach the CLI)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self._closed.done():
+            self._closed.set_result(None)
+
+    def _get_close_waiter(self, stream: asyncio.StreamWriter) -> asyncio.Future[None]:
+        return self._closed
 
 
 class _Adopted:

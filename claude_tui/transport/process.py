@@ -117,7 +117,11 @@ class CliProcess:
         if started is not None:
             # Spawned while the app loaded (see early.py), as below: adopted, not spawned again.
             self.marker, self.supervised = started.marker, started.supervised
-            self._proc = await early.adopt(started)
+            try:
+                self._proc = await early.adopt(started)
+            except BaseException:
+                early.end(started)  # taken, so nobody else would end it
+                raise
             self._started(" (started early)")
             return
         self.marker = reaper.new_marker()
@@ -307,7 +311,9 @@ class CliProcess:
                 waiting: set[asyncio.Future[Any]] = {self._exit_task}
                 if exited is not None:
                     waiting.add(exited)
-                await asyncio.wait(waiting, timeout=step)
+                # FIRST_COMPLETED: asyncio's wait() for the process ends only once a grandchild holding
+                # our pipes lets go of them, and the pidfd has to be heard before that.
+                await asyncio.wait(waiting, timeout=step, return_when=asyncio.FIRST_COMPLETED)
         finally:
             if exited is not None:
                 exited.cancel()

@@ -74,8 +74,10 @@ class QuietLinuxDriver(LinuxDriver):
                         selector.unregister(self.fileno)  # end of input (not a terminal): nothing more to wait for
                         continue
                     last_input = time.monotonic()
-                    for event in parser.feed(decode(raw)):  # (a split UTF-8 character decodes to "" until whole)
-                        self.process_message(event)
+                    text = decode(raw)
+                    if text:  # "" until a split UTF-8 character is whole; feeding "" means end of input
+                        for event in parser.feed(text):
+                            self.process_message(event)
                 for event in parser.tick():
                     self.process_message(event)
         finally:

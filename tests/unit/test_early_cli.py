@@ -144,3 +144,20 @@ def test_the_launcher_ends_an_early_cli_the_app_never_took(tmp_path: Path, monke
     (pid,) = started
     assert early._early is None
     assert wait_until(lambda: not alive(pid), 5)
+
+
+async def test_closing_an_adopted_clis_stdin_lets_a_large_last_record_through() -> None:
+    """`close_stdin` waits for what is still buffered (the write pipe's protocol has a close waiter)."""
+    # A slow reader: when `write` returns, the end of the record is still buffered on our side.
+    count = [PY, "-c", "import sys, time\ntotal = 0\nwhile chunk := sys.stdin.buffer.read1(4096):\n"
+             "    total += len(chunk)\n    time.sleep(0.002)\nprint(total, flush=True)"]
+    started = early.spawn(count, None, env())
+    assert started is not None
+    process = CliProcess(count, env=env())
+    await process.start()
+    assert process.pid == started.popen.pid
+    record = b"x" * 300_000 + b"\n"
+    assert await process.write(record)
+    await process.close_stdin()
+    assert await asyncio.wait_for(process.read_line(), 15) == str(len(record)).encode()
+    await process.close()

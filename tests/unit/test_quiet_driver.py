@@ -80,3 +80,14 @@ async def test_a_quiet_terminal_does_not_wake_the_thread(driver: tuple[Recording
     assert switches(thread.native_id) - before <= 1, "Textual's own thread wakes ten times a second"
     os.write(main, b"x")
     assert wait_until(lambda: recording.keys() == ["x"])
+
+
+async def test_a_character_split_across_reads_arrives_whole(driver: tuple[Recording, int]) -> None:
+    """The first bytes of a UTF-8 character decode to nothing yet: fed to the parser as "", they
+    would mean the end of input and the next key would crash the thread."""
+    recording, main = driver
+    euro = "€".encode()
+    os.write(main, euro[:1])
+    time.sleep(0.2)  # a read of its own
+    os.write(main, euro[1:] + b"a")
+    assert wait_until(lambda: recording.keys() == ["euro_sign", "a"], 5), recording.keys()

@@ -340,3 +340,23 @@ async def test_waiting_for_exit_does_not_poll_while_the_cli_runs(monkeypatch) ->
     await p.close()
     assert await asyncio.wait_for(waiter, 10) is not None
     assert time.monotonic() - began < 5
+
+
+async def test_the_exit_is_seen_while_a_grandchild_still_holds_the_pipes() -> None:
+    # asyncio's own wait for the process ends only once every pipe is closed; the pidfd must be heard
+    # first (without a keeper nothing ends the grandchild: the session's orphan watchdog needs this).
+    p = child(
+        """
+        import subprocess
+        subprocess.Popen(["sleep", "3"])  # inherits stdout and stderr, outlives its parent
+        """,
+        supervise=False,
+    )
+    await p.start()
+    start = time.monotonic()
+    try:
+        assert await p.wait_exit(10) == 0
+        assert time.monotonic() - start < 1.5, "waited for the grandchild to let go of the pipes"
+    finally:
+        p.kill_group()
+        await p.close()
