@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from claude_tui.transport import keeper, reaper
+from claude_tui.transport import reaper
 
 __all__ = ["ChildProcess", "EarlyCli", "adopt", "discard", "end", "spawn", "take"]
 
@@ -65,19 +65,14 @@ def spawn(argv: Sequence[str], cwd: str | None, env: Mapping[str, str]) -> Early
     global _early
     if _early is not None:
         return None
-    marker = reaper.new_marker()
-    full_env = {**env, reaper.MARKER_VAR: marker}
-    command = list(argv)
-    supervised = keeper.supported()
-    if supervised:
-        command = keeper.wrap(command, parent=os.getpid(), marker=f"{reaper.MARKER_VAR}={marker}")
+    spawn = reaper.marked(argv, env, keep=True)
     try:
-        popen = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 cwd=cwd, env=full_env, start_new_session=True)
+        popen = subprocess.Popen(spawn.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 cwd=cwd, env=spawn.env, start_new_session=True)
     except OSError:
         return None
-    reaper.register(popen.pid, keeper=supervised)
-    _early = EarlyCli(list(argv), cwd, dict(env), marker, supervised, popen)
+    reaper.register(popen.pid, keeper=spawn.kept)
+    _early = EarlyCli(list(argv), cwd, dict(env), spawn.marker, spawn.kept, popen)
     return _early
 
 

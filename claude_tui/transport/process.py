@@ -124,21 +124,18 @@ class CliProcess:
                 raise
             self._started(" (started early)")
             return
-        self.marker = reaper.new_marker()
-        env[reaper.MARKER_VAR] = self.marker
-        argv = self.argv
         if self.supervise and keeper.supported():
             # The keeper would only report a missing binary as exit 127: fail here, before any process.
             self._check_executable(env)
-            argv = keeper.wrap(argv, parent=os.getpid(), marker=f"{reaper.MARKER_VAR}={self.marker}")
-            self.supervised = True
+        spawn = reaper.marked(self.argv, env, keep=self.supervise)
+        self.marker, self.supervised = spawn.marker, spawn.kept
         self._proc = await asyncio.create_subprocess_exec(
-            *argv,
+            *spawn.argv,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             cwd=self.cwd,
-            env=env,
+            env=spawn.env,
             # Own process group: Ctrl-C in the terminal goes to us, not the
             # CLI, and close() can signal the CLI with everything it spawned.
             start_new_session=True,

@@ -22,6 +22,10 @@ import secrets
 import signal
 import threading
 import time
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from claude_tui.transport import keeper as _keeper  # (`keeper` below is a flag: whether a group leader is one)
 
 __all__ = ["MARKER_VAR", "RUN_TOKEN", "new_marker", "register", "unregister", "registered", "sweep",
            "marked_processes", "kill_all_children"]
@@ -41,6 +45,25 @@ def new_marker() -> str:
     global _spawned
     _spawned = True
     return f"{RUN_TOKEN}.{next(_counter)}"
+
+
+class Marked(NamedTuple):
+    """A command and environment fit to spawn: see `marked`."""
+
+    argv: list[str]
+    env: dict[str, str]
+    marker: str
+    kept: bool
+    """Whether `argv` runs the command under a keeper."""
+
+
+def marked(argv: Sequence[str], env: Mapping[str, str], *, keep: bool) -> Marked:
+    """`argv` and `env` for a spawn that must not outlive us: `env` gets a fresh marker and, with `keep`
+    where the keeper works (`keeper.supported`), the command runs under a keeper that watches this process."""
+    marker = new_marker()
+    kept = keep and _keeper.supported()
+    command = _keeper.wrap(list(argv), parent=os.getpid(), marker=f"{MARKER_VAR}={marker}") if kept else list(argv)
+    return Marked(command, {**env, MARKER_VAR: marker}, marker, kept)
 
 
 def register(pgid: int, keeper: bool = False) -> None:

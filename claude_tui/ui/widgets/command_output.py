@@ -8,21 +8,14 @@ from __future__ import annotations
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import NoteItem
+from claude_tui.ui.widgets.messages import COMMAND_OUTPUT_RULES
 from claude_tui.ui.widgets.safe_markdown import SafeMarkdown
 
 
 class CommandOutput(SafeMarkdown):
     """Output of /context and other commands that write Markdown (headings, tables)."""
 
-    DEFAULT_CSS = """
-    CommandOutput {
-        margin: 0 0 1 1;
-        padding: 0 1;
-        background: $boost;
-        border-left: outer $secondary 60%;
-        color: $text-muted;
-    }
-    """
+    DEFAULT_CSS = f"CommandOutput {{{COMMAND_OUTPUT_RULES}}}"
 
     def __init__(self, item: NoteItem) -> None:
         super().__init__(printable(item.text), classes="note note-local-command")

@@ -175,21 +175,23 @@ def with_inline_code(text: str) -> Content:
     return Content("".join(plain), spans, strip_control_codes=False).expand_tabs()
 
 
+COMMAND_OUTPUT_RULES = """
+        margin: 0 0 1 1;
+        padding: 0 1;
+        background: $boost;
+        border-left: outer $secondary 60%;
+        color: $text-muted;
+"""
+"""How a command's output is set apart, plain (below) or Markdown (`command_output.py`)."""
+
+
 class PlainCommandOutput(Static):
     """Plain-text command output (e.g. /cost's aligned table, /model's "Set model to `…`").
 
     Kept as printed, except that `inline code` is shown as code instead of with backticks.
     """
 
-    DEFAULT_CSS = """
-    PlainCommandOutput {
-        margin: 0 0 1 1;
-        padding: 0 1;
-        background: $boost;
-        border-left: outer $secondary 60%;
-        color: $text-muted;
-    }
-    """
+    DEFAULT_CSS = f"PlainCommandOutput {{{COMMAND_OUTPUT_RULES}}}"
 
     def __init__(self, item: NoteItem) -> None:
         super().__init__(with_inline_code(item.text), classes="note note-local-command")
