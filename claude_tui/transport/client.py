@@ -30,8 +30,7 @@ from claude_tui.transport import early
 from claude_tui.transport.debuglog import DebugLog, open_debug_log
 from claude_tui.transport.errors import ControlError, ControlTimeout, ProcessGoneError
 from claude_tui.transport.events import AutoAnswered, ProcessExited
-from claude_tui.transport.locate import find_claude
-from claude_tui.transport.options import CliOptions, build_argv, build_env
+from claude_tui.transport.options import CliOptions, local_command
 from claude_tui.transport.process import CliProcess
 
 __all__ = ["ClaudeClient"]
@@ -107,9 +106,8 @@ class ClaudeClient:
             launch = remote_launch(self.opts, self.opts.ssh)
             self.argv, cwd, env, preamble = launch.argv, launch.cwd, launch.env, launch.preamble
         else:
-            prefix: list[str] | str = (list(self.opts.command) if self.opts.command
-                                       else find_claude(self.opts.claude_path))
-            self.argv, cwd, env, preamble = build_argv(self.opts, prefix), self.opts.cwd, build_env(self.opts), b""
+            self.argv, env = local_command(self.opts)
+            cwd, preamble = self.opts.cwd, b""
         self.debug_log = open_debug_log(self._debug_log_target)
         if self.debug_log and self.opts.env:
             # Values may be secrets (API keys): log names only.

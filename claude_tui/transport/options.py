@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from claude_tui.transport.ssh_target import SshTarget
 
-from claude_tui.transport.locate import installed_version
+from claude_tui.transport.locate import find_claude, installed_version
 
 __all__ = ["BASE_FLAGS", "CliOptions", "build_argv", "build_env", "thinking_display_applies"]
 
@@ -112,3 +112,10 @@ def build_env(opts: CliOptions, base: Mapping[str, str] | None = None) -> dict[s
         env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"] = "true"
     env.update({str(k): str(v) for k, v in opts.env.items()})
     return env
+
+
+def local_command(opts: CliOptions) -> tuple[list[str], dict[str, str]]:
+    """The argv and environment that run the CLI for `opts` on this machine (the early start at
+    launch, `transport/early.py`, is adopted only if it used exactly these)."""
+    prefix: list[str] | str = list(opts.command) if opts.command else find_claude(opts.claude_path)
+    return build_argv(opts, prefix), build_env(opts)

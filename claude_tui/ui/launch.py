@@ -204,11 +204,10 @@ def start_cli_early(options: CliOptions) -> None:
     """Start the first session's CLI now, while the transcript and the app load (see transport/early.py);
     the session adopts it if it asks for the same command line, directory and environment."""
     from claude_tui.transport import early
-    from claude_tui.transport.locate import find_claude
-    from claude_tui.transport.options import build_argv, build_env
+    from claude_tui.transport.options import local_command
 
-    prefix: list[str] | str = list(options.command) if options.command else find_claude(options.claude_path)
-    early.spawn(build_argv(options, prefix), options.cwd, build_env(options))
+    argv, env = local_command(options)
+    early.spawn(argv, options.cwd, env)
 
 
 def apply_remote_setup(options: CliOptions, setup: RemoteSetup, args: AppArgs) -> None:
