@@ -79,7 +79,7 @@ def _recorded(name: str, recording: str, **kw: float) -> Scenario:
 
 
 def _tool_id(lines: list[Line]) -> str:
-    return rec.template_from(lines, is_("control_request", "can_use_tool"))["request"]["tool_use_id"]
+    return str(rec.template_from(lines, is_("control_request", "can_use_tool"))["request"]["tool_use_id"])
 
 
 def _bash() -> Scenario:

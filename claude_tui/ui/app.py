@@ -367,7 +367,9 @@ class ClaudeTuiApp(App[None]):
             self.call_from_thread(self.notify, f"Could not open that session: {error}", severity="error",
                                   timeout=8)
             return
-        self.call_from_thread(self._switch_session, choice, conversation, new_tab)
+        # Awaited in the loop before the thread goes on. mypy solves call_from_thread's
+        # `T | Awaitable[T]` for a coroutine function as Never: hence the ignore.
+        self.call_from_thread(self._switch_session, choice, conversation, new_tab)  # type: ignore[arg-type]
 
     async def _switch_session(self, choice: BrowserChoice, conversation: Conversation, new_tab: bool = False) -> None:
         """Continue the chosen session in the active tab (whose CLI is closed first), or in a new one."""

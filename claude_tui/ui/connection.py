@@ -12,8 +12,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from textual.dom import DOMNode
 from textual.message import Message
-from textual.message_pump import MessagePump
 from textual.worker import Worker
 
 from claude_tui.transport.client import ClaudeClient
@@ -71,7 +71,7 @@ class CliConnection:
             self.connection = connection
 
     def __init__(self, options: CliOptions, debug_log: Path | None = None) -> None:
-        self.target: MessagePump | None = None
+        self.target: DOMNode | None = None
         """Set by `start`: the widget that runs the worker and receives the messages (the session's view)."""
         self.options = options
         self.debug_log = debug_log
@@ -89,11 +89,11 @@ class CliConnection:
     def alive(self) -> bool:
         return self.client is not None and self.worker is not None and not self.worker.is_finished
 
-    def start(self, target: MessagePump) -> None:
+    def start(self, target: DOMNode) -> None:
         self.target = target
         self.worker = target.run_worker(self._run(target), name="claude-cli", group="cli", exclusive=True)
 
-    async def _run(self, target: MessagePump) -> None:
+    async def _run(self, target: DOMNode) -> None:
         from claude_tui.protocol import builders
 
         client = ClaudeClient(self.options, debug_log=self.debug_log)
@@ -137,7 +137,7 @@ class CliConnection:
             initialize.cancel()
             flush()
 
-    async def _initialize(self, target: MessagePump, client: ClaudeClient, payload: dict[str, Any]) -> None:
+    async def _initialize(self, target: DOMNode, client: ClaudeClient, payload: dict[str, Any]) -> None:
         try:
             response = await client.request(payload, timeout=60)
         except Exception as error:  # noqa: BLE001 - any failure is shown, never raised into the loop

@@ -8,7 +8,7 @@ valid ones still apply.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
 from textual.keys import REPLACED_KEYS, Keys, key_to_character
@@ -96,7 +96,7 @@ def applied_keymap(keymap: dict[str, str]) -> dict[str, str]:
     return check_keymap(keymap, known_binding_ids())[0] if keymap else {}
 
 
-def apply_user_keymap(app: App[object], keymap: dict[str, str]) -> list[str]:
+def apply_user_keymap(app: App[Any], keymap: dict[str, str]) -> list[str]:
     """Apply the valid entries of `keymap` to `app`; notify and return the problems."""
     if not keymap:
         return []

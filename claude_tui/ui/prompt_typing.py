@@ -37,7 +37,7 @@ def type_into_prompt(app: App[object], key: str, character: str | None, *, any_k
     ``keep`` (keys the dialog binds itself). Other keys are not passed on unless ``any_key`` (Tab for
     an open completion menu). Returns whether the key went to the prompt.
     """
-    printable = bool(character) and character.isprintable()  # type: ignore[union-attr]
+    printable = bool(character and character.isprintable())
     editing = key in EDIT_KEYS and key not in keep and key not in NEVER_PASSED
     if not printable and key not in TYPING_KEYS and not editing and not any_key:
         return False

@@ -146,7 +146,7 @@ class StopSignals:
 
     A second signal fires the watchdog at once (the first stop is evidently stuck)."""
 
-    def __init__(self, watchdog: Watchdog, schedule: Callable[[int], None]) -> None:
+    def __init__(self, watchdog: Watchdog, schedule: Callable[[int], object]) -> None:
         self.watchdog = watchdog
         self._schedule = schedule  # e.g. lambda s: loop.call_soon_threadsafe(app.stop_for_signal, s)
         self.received: int | None = None

@@ -147,7 +147,7 @@ async def test_a_search_hit_opens_find_on_the_match(tmp_path: Path, resumable: P
         await wait_for(pilot, lambda: bool(app.chat.query(FindBar)) and app.chat.query_one(FindBar).display,
                        what="find open", timeout=30)
         bar = app.chat.query_one(FindBar)
-        assert bar.query == "earlier answer" and bar.current is not None
+        assert bar.find_text == "earlier answer" and bar.current is not None
         item = next(i for i in chat(app).session.conversation.items if i.id == bar.current)
         assert "earlier answer" in item.text
 

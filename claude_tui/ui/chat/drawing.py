@@ -54,7 +54,8 @@ class ChangeDrawer:
                 "Part of the conversation could not be drawn; the session goes on.\n" + "\n".join(failures[:5]),
                 NoteKind.ERROR)
             for change in note:
-                log.add_item(change.item)
+                if isinstance(change, ch.ItemAdded):
+                    log.add_item(change.item)
 
     async def _draw_one(self, change: Any) -> str:
         """Draw one change; returns "status" or "tasks" when that part needs a redraw afterwards."""

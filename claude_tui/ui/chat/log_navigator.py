@@ -120,7 +120,7 @@ class LogNavigator:
 
     def find_next(self) -> None:
         bar = self.find_bar()
-        if bar.display and bar.query:
+        if bar.display and bar.find_text:
             bar.action_next()
         else:
             self.view.call_after_refresh(bar.open)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from textual.message_pump import MessagePump
+from textual.dom import DOMNode
 
 from claude_tui.protocol import builders
 from claude_tui.protocol.sanitize import printable_name
@@ -71,10 +71,10 @@ class ChatSession:
         self.attention = False
         """A dialog waits while the tab is in the background (cleared when it is shown)."""
         self.last_activity: float | None = None
-        self._target: MessagePump | None = None
+        self._target: DOMNode | None = None
 
     # -- the CLI -------------------------------------------------------------------------
-    def start(self, target: MessagePump) -> None:
+    def start(self, target: DOMNode) -> None:
         """Start the CLI; `target` (the view) runs its worker and gets its messages."""
         self._target = target
         self.connection.start(target)

@@ -321,7 +321,7 @@ class ChatView(Widget):
         if from_prompt and prompt.text.startswith(raw):
             rest = prompt.text[len(raw):]
             cut = len(raw) + len(rest) - len(rest.lstrip("\n"))
-            prompt.delete((0, 0), prompt.document.get_location_from_index(cut))
+            prompt.delete_first(cut)
             session.save_draft(prompt.text)
         # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
         self.log_widget.anchor()
@@ -512,11 +512,11 @@ class ChatView(Widget):
 
     @on(FindBar.Moved)
     async def _find_moved(self, message: FindBar.Moved) -> None:
-        await self.navigator.reveal_item(message.item_id, FIND_CLASS, message.bar.query)
+        await self.navigator.reveal_item(message.item_id, FIND_CLASS, message.bar.find_text)
 
     @on(FindBar.Narrowed)
     def _find_narrowed(self, message: FindBar.Narrowed) -> None:
-        self.navigator.narrowed(message.item_id, message.bar.query)
+        self.navigator.narrowed(message.item_id, message.bar.find_text)
 
     @on(FindBar.Closed)
     async def _find_closed(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -50,7 +50,7 @@ def notification_escape(title: str, body: str, style: NotifyStyle = "osc9") -> s
     return f"\x1b]9;{title}: {body}\x07"
 
 
-def request_attention(app: App[object], body: str, *, bell: bool, desktop: bool) -> None:
+def request_attention(app: App[Any], body: str, *, bell: bool, desktop: bool) -> None:
     """Ring the bell and/or send a desktop notification, but only when the terminal is unfocused.
 
     ``body`` (e.g. "permission needed for Bash") is reduced to a safe alphabet.

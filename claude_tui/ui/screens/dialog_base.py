@@ -45,11 +45,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import ClassVar, Generic, TypeVar
 
 from textual import events, on
-from textual.app import ComposeResult, CSSPathType
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
@@ -100,10 +100,10 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     without the notice flashing on every dialog that simply opened.
     """
 
-    CSS_PATH: ClassVar[CSSPathType | None] = DIALOG_CSS
+    CSS_PATH: ClassVar[str | PurePath | list[str | PurePath] | None] = DIALOG_CSS
     MARK_PAUSED: ClassVar[bool] = True
     """Set ``-paused`` on a swallowed key (a class change restyles the screen: off where unused)."""
-    clock: ClassVar[Callable[[], float]] = staticmethod(lambda: time.monotonic())
+    clock: ClassVar[Callable[[], float]] = staticmethod(lambda: time.monotonic())  # read late: tests replace `time`
     """The guard's clock (seconds). Tests replace it to run long pauses in no time."""
 
     def __init__(self, *, guard_ms: int | None = None, name: str | None = None, id: str | None = None,
@@ -129,7 +129,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     @property
     def armed(self) -> bool:
-        return self.clock() < self._armed_until
+        return type(self).clock() < self._armed_until
 
     def guard_length_ms(self) -> int:
         if self.guard_ms is not None:
@@ -147,13 +147,13 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             self._armed_until = 0.0
             self._show_guard(False)
             return
-        self._armed_until = self.clock() + ms / 1000
+        self._armed_until = type(self).clock() + ms / 1000
         self._show_guard(True)
         self._guard_timer = self.set_timer(ms / 1000, self._disarm)
 
     def _disarm(self) -> None:
         self._guard_timer = None
-        remaining = self._armed_until - self.clock()
+        remaining = self._armed_until - type(self).clock()
         if remaining > 0:  # re-armed meanwhile (or a slow clock): check again later
             self._guard_timer = self.set_timer(max(remaining, 0.05), self._disarm)
         else:

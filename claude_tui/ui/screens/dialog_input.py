@@ -219,10 +219,11 @@ class DiskFile:
 
 
 def _size_words(size: int) -> str:
+    amount = float(size)
     for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size} B" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024  # type: ignore[assignment]
+        if amount < 1024 or unit == "GB":
+            return f"{size} B" if unit == "B" else f"{amount:.1f} {unit}"
+        amount /= 1024
     return f"{size} B"  # pragma: no cover
 
 

@@ -182,16 +182,17 @@ def render_sections(sections: list[Section]) -> RenderableType:
     for section in sections:
         if not section.rows:
             continue
+        body: RenderableType
         if all(not right for _, right in section.rows):
             # A plain list (tools, skills): one wrapped paragraph.
             body = Text(", ".join(left for left, _ in section.rows))
         else:
-            body = Table(show_header=False, box=None, padding=(0, 2), expand=False)
-            body.add_column(style="bold", no_wrap=True, max_width=50, overflow="fold")
-            body.add_column(ratio=1)
+            table = body = Table(show_header=False, box=None, padding=(0, 2), expand=False)
+            table.add_column(style="bold", no_wrap=True, max_width=50, overflow="fold")
+            table.add_column(ratio=1)
             for index, (left, right) in enumerate(section.rows):
                 style = section.styles[index] if index < len(section.styles) else ""
-                body.add_row(Text(left), Text(right, style=style))
+                table.add_row(Text(left), Text(right, style=style))
         parts += [Text(section.title, style="bold underline"), body, Text("")]
     if not parts:
         parts.append(Text("Nothing matches.", style="italic"))

@@ -40,6 +40,7 @@ from claude_tui.session.permissions import (
     describe_suggestion,
     without_verb,
 )
+from claude_tui.transport.options import CliOptions
 from claude_tui.ui.screens.dialog_base import DIALOG_CSS
 from claude_tui.ui.screens.dialog_input import (
     clean,
@@ -188,11 +189,11 @@ class PermissionScreen(TellDialog):
         # A preview is a courtesy: whatever goes wrong, the dialog must stay answerable.
         try:
             options = getattr(self.app, "options", None)
-            if getattr(options, "ssh", None) is not None:  # the file is on the machine the CLI runs on
+            if isinstance(options, CliOptions) and options.ssh is not None:  # the file is on the CLI's machine
                 from claude_tui.remote.machine import machine_for
 
                 diff = load_preview(self.request.tool_name, self.request.input, self.cwd,
-                                    machine=machine_for(options))  # type: ignore[arg-type]
+                                    machine=machine_for(options))
             else:
                 diff = load_preview(self.request.tool_name, self.request.input, self.cwd)
         except Exception as error:  # noqa: BLE001

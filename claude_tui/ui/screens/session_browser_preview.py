@@ -24,8 +24,9 @@ from claude_tui.history.index import SessionRow
 from claude_tui.history.search import SearchHit
 from claude_tui.history.transcript import load_transcript
 from claude_tui.protocol.sanitize import one_line
-from claude_tui.session.conversation import Conversation, Log
+from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteItem, UserItem
+from claude_tui.session.log import Log
 from claude_tui.session.replay import replay
 from claude_tui.ui.screens.session_browser_table import ago, cost_label, snippet_text
 from claude_tui.ui.widgets.chat_log import ChatLog

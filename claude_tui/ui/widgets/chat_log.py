@@ -19,6 +19,7 @@ from typing import Any
 
 from rich.text import Text
 from textual import on
+from textual.app import ComposeResult
 from textual.events import Click
 from textual.widget import Widget
 from textual.widgets import Static
@@ -142,7 +143,7 @@ class ChatLog(PlaceKeepingScroll):
         self._welcome: Static | None = None
         self._scroll_retries = 0
 
-    def compose(self):  # type: ignore[override]
+    def compose(self) -> ComposeResult:
         yield self._marker
         yield self._later
 
@@ -275,7 +276,7 @@ class ChatLog(PlaceKeepingScroll):
     async def update_item(self, item: Item) -> None:
         widget = self._widgets.get(item.id)
         if widget is not None:
-            result = widget.refresh_from(item)  # type: ignore[attr-defined]
+            result = widget.refresh_from(item)  # type: ignore[attr-defined]  # every item widget has it (no common base)
             if result is not None:  # a command's Markdown output is rebuilt asynchronously
                 await result
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
@@ -14,7 +15,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
-from textual.widgets.text_area import Edit, EditResult
+from textual.widgets.text_area import Document, Edit, EditResult
 
 from claude_tui.completion import Candidate, dropped_files_mention, mention, rank
 from claude_tui.protocol.sanitize import printable, printable_name, prompt_text
@@ -73,16 +74,23 @@ class PromptInput(QuietCursorTextArea):
             self.paste = paste
 
     def __init__(self, history: PromptHistory | None = None, **kwargs: object) -> None:
-        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)  # type: ignore[arg-type]
+        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
         # Not `history`: TextArea uses that name for its undo history.
         self.prompt_history = history
         self.menu: CompletionMenu | None = None
         self.project_root: Path | None = None
         """Set by the screen: dropped files under it are mentioned by relative path."""
 
+    def delete_first(self, count: int) -> None:
+        """Delete the first `count` characters as an edit: the cursor and the text after them stay put."""
+        document = self.document
+        assert isinstance(document, Document)  # TextArea's own kind (a syntax-aware one is one too)
+        self.delete((0, 0), document.get_location_from_index(count))
+
     # Everything that enters the document (typing, a paste, a completion, history, a draft, undo)
     # comes through `edit` or `load_text`: the document never holds a control character, only its
     # visible stand-in, so what the box shows is exactly what is sent.
+
     def edit(self, edit: Edit) -> EditResult:
         edit.text = prompt_text(edit.text)
         return super().edit(edit)
@@ -211,11 +219,11 @@ class CompletionMenu(OptionList):
     """
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)  # type: ignore[arg-type]  # OptionList's keywords, passed on as given
         self.display = False
         self.can_focus = False
         self._candidates: list[Candidate] = []
-        self.on_accept = None  # set by the composer
+        self.on_accept: Callable[[Candidate], None] | None = None  # set by the composer
 
     def show(self, candidates: list[Candidate], sigil: str) -> None:
         self._candidates = candidates
@@ -280,7 +288,8 @@ class Composer(Vertical):
         self._files_read_at = 0.0
         self._menu_for: tuple[str, str, object] | None = None
         """What the open menu was ranked for (sigil, query, candidate list): the same again is not re-ranked."""
-        self.load_files = None  # callable the screen sets: reads the file list in the background (lazily)
+        self.load_files: Callable[[], object] | None = None
+        """Set by the screen: reads the file list in the background (lazily)."""
 
     def compose(self) -> ComposeResult:
         menu = CompletionMenu(id="completion-menu")

@@ -195,7 +195,7 @@ class ChoiceList(OptionList):
     must only pick (or toggle) an option, never move on to the next step.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "toggle", "Toggle", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "toggle_option", "Toggle", show=False)]
 
     class _ChoiceMessage(Message):
         def __init__(self, choices: ChoiceList, index: int) -> None:
@@ -217,7 +217,8 @@ class ChoiceList(OptionList):
         if self.highlighted is not None:
             self.post_message(self.Confirmed(self, self.highlighted))
 
-    def action_toggle(self) -> None:
+    def action_toggle_option(self) -> None:
+        # Not `action_toggle`: DOMNode's takes an attribute name.
         if self.highlighted is not None:
             self.post_message(self.Toggled(self, self.highlighted))
 

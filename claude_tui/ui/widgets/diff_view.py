@@ -299,8 +299,9 @@ class DiffView(ScrollView, can_focus=True):
 
     def _hunk_rows(self) -> list[int]:
         out = []
-        for index, row in enumerate(self.rows_for(self.is_split)):
-            row = row.full if isinstance(row, SplitRow) else row
+        rows: Sequence[Row | SplitRow] = self.rows_for(self.is_split)
+        for index, shown in enumerate(rows):
+            row = shown.full if isinstance(shown, SplitRow) else shown
             if row is not None and row.kind in ("hunk-header", "section"):
                 out.append(index)
         return out

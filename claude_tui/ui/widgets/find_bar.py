@@ -10,6 +10,8 @@ log's widgets itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -95,7 +97,7 @@ class FindBar(Horizontal):
         super().__init__(id=id)
         self.matches: list[str] = []
         self.index = -1
-        self.search = lambda query: []  # set by the owner: query -> item ids
+        self.search: Callable[[str], Iterable[str]] = lambda text: []  # set by the owner: text -> item ids
         self._input = SafeInput(placeholder="Find in conversation", id="find-input")
         self._count = Static("", id="find-count")
 
@@ -106,7 +108,8 @@ class FindBar(Horizontal):
         yield Static(Text("⏎/F3 next · ⇧⏎/⇧F3 previous · Esc close", style="dim"), id="find-keys")
 
     @property
-    def query(self) -> str:
+    def find_text(self) -> str:
+        """What is searched for (not `query`: that is Textual's DOM query method)."""
         return self._input.value
 
     def open(self, text: str | None = None) -> None:
@@ -119,7 +122,7 @@ class FindBar(Horizontal):
 
     @property
     def counter(self) -> str:
-        if not self.query:
+        if not self.find_text:
             return ""
         if not self.matches:
             return "no matches"
@@ -127,7 +130,7 @@ class FindBar(Horizontal):
 
     def _show_count(self) -> None:
         self._count.update(Text(self.counter))
-        self.set_class(bool(self.query) and not self.matches, "-none")
+        self.set_class(bool(self.find_text) and not self.matches, "-none")
 
     def run_search(self, keep: str | None = None, *, always_move: bool = True) -> None:
         """Search again; stay on `keep` (an item id) if it still matches, else go to the newest match.
@@ -136,9 +139,9 @@ class FindBar(Horizontal):
         while the same item matches needs no new reveal and highlight (a relayout of the log).
         """
         before = self.current
-        self.matches = list(reversed(list(self.search(self.query)))) if self.query else []
+        self.matches = list(reversed(list(self.search(self.find_text)))) if self.find_text else []
         if keep in self.matches:
-            self.index = self.matches.index(keep)  # type: ignore[arg-type]
+            self.index = self.matches.index(keep)
         else:
             self.index = 0 if self.matches else -1
         self._show_count()

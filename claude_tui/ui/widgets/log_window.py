@@ -231,8 +231,8 @@ class PlaceKeepingScroll(VerticalScroll):
             return  # the reference went away: nothing sensible to keep
         into = top - reference.region.y  # rows of the reference above the view's top
         row = None
-        if place is not None and place[0] is reference.widget:
-            row = reference.widget.row_of(place[1])  # type: ignore[attr-defined]
+        if place is not None and place[0] is reference.widget and isinstance(reference.widget, KeepsPlace):
+            row = reference.widget.row_of(place[1])
         if row is None and resized and placement.region.height != reference.region.height and into > 0:
             # Rewrapped without a better guide: the same share of it (keeping the rows above would
             # show text further on, or before, by as much as it grew or shrank).

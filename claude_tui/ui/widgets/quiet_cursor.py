@@ -22,7 +22,7 @@ class QuietCursorTextArea(TextArea):
     """A `TextArea` whose cursor blinks only for a while after it was last used."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # TextArea's arguments, passed on as given
         self._blink_until: Timer | None = None
         """Stops the blinking; paused (no wake-ups) while the cursor is solid."""
 

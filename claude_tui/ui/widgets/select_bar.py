@@ -8,6 +8,8 @@ only knows item ids: the screen reveals, highlights, copies and rewinds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -81,7 +83,7 @@ class SelectBar(Horizontal, can_focus=True):
         super().__init__(id=id)
         self.item_ids: list[str] = []
         self.index = -1
-        self.describe = lambda item_id: ""  # set by the owner: item id -> a short label
+        self.describe: Callable[[str], str] = lambda item_id: ""  # set by the owner: item id -> a short label
         self._label = Static("", id="select-label")
 
     def compose(self) -> ComposeResult:

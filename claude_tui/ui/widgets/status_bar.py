@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 from rich.text import Text
 from textual.widgets import Static
@@ -51,12 +52,19 @@ def _elapsed(seconds: float) -> str:
 
 # From the fullest form to the tightest: each level drops what a narrow terminal can live without,
 # so the context gauge and the activity survive at 80 columns.
+class _Detail(NamedTuple):
+    session: bool
+    delta: bool
+    gauge: int
+    window: bool
+
+
 _DETAIL_LEVELS = (
-    {"session": True, "delta": True, "gauge": 10, "window": True},
-    {"session": True, "delta": False, "gauge": 10, "window": True},
-    {"session": False, "delta": False, "gauge": 10, "window": True},
-    {"session": False, "delta": False, "gauge": 5, "window": False},
-    {"session": False, "delta": False, "gauge": 0, "window": False},
+    _Detail(session=True, delta=True, gauge=10, window=True),
+    _Detail(session=True, delta=False, gauge=10, window=True),
+    _Detail(session=False, delta=False, gauge=10, window=True),
+    _Detail(session=False, delta=False, gauge=5, window=False),
+    _Detail(session=False, delta=False, gauge=0, window=False),
 )
 
 
@@ -113,14 +121,15 @@ class StatusBar(Static):
         """The fullest form that fits `width` cells (no limit: the fullest form)."""
         text = Text()
         for level in _DETAIL_LEVELS:
-            text = self._assemble(status, **level)
+            text = self._assemble(status, level)
             if width is None or text.cell_len <= width:
                 break
         text.no_wrap = True
         text.overflow = "ellipsis"
         return text
 
-    def _assemble(self, status: SessionStatus, *, session: bool, delta: bool, gauge: int, window: bool) -> Text:
+    def _assemble(self, status: SessionStatus, detail: _Detail) -> Text:
+        session, delta, gauge, window = detail
         sep = (" │ ", "dim")
         parts: list[tuple[str, str] | str] = []
         parts.append((printable(status.model) or "…", "bold"))

@@ -53,11 +53,12 @@ def _clip(text: str, limit: int = _MAX_BODY_CHARS) -> str:
 
 
 def _human_size(size: int) -> str:
+    amount = float(size)
     for unit in ("B", "KB", "MB"):
-        if size < 1024:
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024  # type: ignore[assignment]
-    return f"{size:.1f} GB"
+        if amount < 1024:
+            return f"{amount:.0f} {unit}" if unit == "B" else f"{amount:.1f} {unit}"
+        amount /= 1024
+    return f"{amount:.1f} GB"
 
 
 class ToolCard(Vertical):
@@ -207,9 +208,8 @@ class ToolCard(Vertical):
     def _patch(self) -> list[dict[str, Any]] | None:
         """The structured patch, if the result has one ([] for a Write that created a file)."""
         result = self.item.structured
-        if isinstance(result, dict) and isinstance(result.get("structuredPatch"), list):
-            return result["structuredPatch"]
-        return None
+        patch = result.get("structuredPatch") if isinstance(result, dict) else None
+        return patch if isinstance(patch, list) else None
 
     def _has_diff(self) -> bool:
         return self.item.name in _DIFF_TOOLS and self._patch() is not None
