@@ -359,3 +359,31 @@ async def test_the_status_bar_counts_the_turns_time_also_while_waiting_for_you(t
         await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         await wait_for(pilot, lambda: " · " not in str(bar.render()).split("│")[3], what="no time when idle")
+
+
+async def test_deleting_keys_in_the_log_fix_the_draft_and_the_arrows_still_scroll(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        prompt = _prompt(app)
+        prompt.text = "fix this draft"
+        prompt.move_cursor(prompt.document.end)
+        log = chat(app).query_one(ChatLog)
+        log.focus()
+        await pilot.pause()
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert prompt.text == "fix this draf"
+        assert app.focused is prompt
+        log.focus()
+        await pilot.pause()
+        await pilot.press("ctrl+w")
+        await pilot.pause()
+        assert prompt.text == "fix this "
+        # The log's own keys (it scrolls with them) stay with it.
+        log.focus()
+        await pilot.pause()
+        await pilot.press("up", "end", "left")
+        await pilot.pause()
+        assert app.focused is log
+        assert prompt.text == "fix this "

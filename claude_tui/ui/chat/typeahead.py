@@ -1,7 +1,11 @@
 """Typing where nothing takes text (the chat log, the sidebar) goes to the prompt: no keystroke is lost.
 
-Keys the focused widget binds (the sidebar's `x`, a diff's `s`) stay with it. Focus moves at
-once, but keys typed quickly after the first may already be queued for the old widget: until
+So do the prompt's deleting keys (Backspace, Delete, Ctrl+W/U/K, `DELETING_KEYS`): they mean
+nothing to the log, and a draft is fixed without clicking back into it. The arrows, Home/End and
+the page keys stay with the log (they scroll it), as do Enter (a lone Enter must not send the
+draft) and the copy and undo keys. Keys the focused widget binds (the sidebar's `x`, a diff's `s`)
+stay with it. Focus moves at once, but keys typed quickly after the first may already be queued
+for the old widget: until
 the router's `Drained` (posted behind them) comes back, those that arrive, Enter,
 Backspace and the newline keys included, are pressed again on the prompt, in order.
 """
@@ -17,6 +21,10 @@ from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from claude_tui.ui.widgets.composer import TYPING_KEYS, PromptInput
+
+DELETING_KEYS = frozenset({"backspace", "delete", "ctrl+w", "ctrl+backspace", "alt+backspace", "alt+delete",
+                           "ctrl+u", "ctrl+k"})
+"""The prompt's deleting keys that, typed where nothing takes text, go to the prompt (see above)."""
 
 
 class TypeaheadRouter:
@@ -44,10 +52,11 @@ class TypeaheadRouter:
         focused = view.screen.focused
         if self.in_flight and focused is not prompt:
             self.forget()  # focus moved on (Tab, a click): whatever was in flight is over
-        if self.in_flight and (typed or event.key in TYPING_KEYS):
+        if self.in_flight and (typed or event.key in TYPING_KEYS or event.key in DELETING_KEYS):
             self._retype(event)
             return
-        if not typed or isinstance(focused, (Input, TextArea)) or self._bound_below(focused, event):
+        if not (typed or event.key in DELETING_KEYS) or isinstance(focused, (Input, TextArea)) \
+                or self._bound_below(focused, event):
             return
         self.in_flight += 1
         (focused or view).post_message(self.Drained())
