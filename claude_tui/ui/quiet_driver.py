@@ -13,6 +13,7 @@ so it still ends at once.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import threading
@@ -50,10 +51,19 @@ class QuietLinuxDriver(LinuxDriver):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._wake_read, wake_write = os.pipe()
+        self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_read, False)
-        os.set_blocking(wake_write, False)
-        self.exit_event = _WakingEvent(wake_write)
+        os.set_blocking(self._wake_write, False)
+        self.exit_event = _WakingEvent(self._wake_write)
+
+    def close(self) -> None:
+        super().close()
+        thread = getattr(self, "_key_thread", None)
+        if thread is not None and thread.is_alive():
+            return  # still waiting on the pipe (never stopped): closing its fds under it is worse than keeping two
+        for fd in (self._wake_read, self._wake_write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def run_input_thread(self) -> None:
         selector = selectors.SelectSelector()  # as Textual's: select() works on every terminal fd

@@ -91,3 +91,12 @@ async def test_a_character_split_across_reads_arrives_whole(driver: tuple[Record
     time.sleep(0.2)  # a read of its own
     os.write(main, euro[1:] + b"a")
     assert wait_until(lambda: recording.keys() == ["euro_sign", "a"], 5), recording.keys()
+
+
+async def test_closing_the_driver_closes_its_wake_pipe() -> None:
+    recording = Recording(object())  # type: ignore[arg-type]
+    pipe = (recording._wake_read, recording._wake_write)
+    recording.close()
+    for fd in pipe:
+        with pytest.raises(OSError):
+            os.fstat(fd)
