@@ -50,15 +50,18 @@ def _elapsed(seconds: float) -> str:
     return f"{whole}s" if whole < 60 else f"{whole // 60}m{whole % 60:02d}s"
 
 
-# From the fullest form to the tightest: each level drops what a narrow terminal can live without,
-# so the context gauge and the activity survive at 80 columns.
 class _Detail(NamedTuple):
+    """What one form of the status line shows: the session id, the last turn's cost, the context
+    gauge's width (0: none) and the worktree and context window."""
+
     session: bool
     delta: bool
     gauge: int
     window: bool
 
 
+# From the fullest form to the tightest: each level drops what a narrow terminal can live without,
+# so the context gauge and the activity survive at 80 columns.
 _DETAIL_LEVELS = (
     _Detail(session=True, delta=True, gauge=10, window=True),
     _Detail(session=True, delta=False, gauge=10, window=True),
