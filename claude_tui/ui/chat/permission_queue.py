@@ -46,10 +46,11 @@ class PermissionQueue:
     def withdraw(self, request_id: str) -> bool:
         """The CLI cancelled it (or exited): drop it; True when it was the current one."""
         self.queue.pop(request_id, None)
-        if self.current is not None and self.current.request_id == request_id:
+        was_current = self.current is not None and self.current.request_id == request_id
+        if was_current:
             self.current = None
-            return True
-        return False
+        self._drained()
+        return was_current
 
     def take_next(self) -> PermissionRequest | None:
         """The next request to show (it becomes current); None once the queue is empty."""
@@ -70,6 +71,13 @@ class PermissionQueue:
         if self.current is request:
             self.current = None
         self.answered += 1
+        self._drained()
+
+    def _drained(self) -> None:
+        # Counted from empty to empty: the next request on its own is "1 of 1" (shown as no count),
+        # not "4 of 4" because three came and went earlier in the session.
+        if not self.waiting:
+            self.answered = 0
 
     @property
     def total(self) -> int:
