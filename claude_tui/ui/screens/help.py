@@ -131,7 +131,7 @@ def session_sections(session: ChatSession | None, app: Any) -> list[Section]:
         if aliases:
             left += "  (" + ", ".join("/" + alias for alias in aliases) + ")"
         description = str(command.get("description") or "")
-        commands.rows.append((left, printable(description.splitlines()[0] if description else "")[:160]))
+        commands.rows.append((left, first_line(description)))
     if not commands.rows:
         for name in status.slash_commands:
             commands.rows.append(("/" + printable_name(name), ""))
@@ -139,8 +139,8 @@ def session_sections(session: ChatSession | None, app: Any) -> list[Section]:
     agents = Section("Agents")
     described = [a for a in init.get("agents") or [] if isinstance(a, dict)]
     for agent in described:
-        text = printable(str(agent.get("description") or "")).strip()
-        agents.rows.append((printable_name(str(agent.get("name", ""))), text.splitlines()[0][:160] if text else ""))
+        name = printable_name(str(agent.get("name", "")))
+        agents.rows.append((name, first_line(str(agent.get("description") or ""))))
     if not agents.rows:
         agents.rows = [(printable_name(name), "") for name in status.agents]
     sections.append(agents)
@@ -175,6 +175,21 @@ def session_sections(session: ChatSession | None, app: Any) -> list[Section]:
     about.rows.append(("Theme", str(app.theme)))
     sections.append(about)
     return sections
+
+
+DESCRIPTION_LIMIT = 160
+"""Characters of a command's or an agent's description shown in help (its first line)."""
+
+
+def first_line(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
+    """The first line of `text`, printable; a longer one is cut at a word boundary, with "…"."""
+    lines = printable(text).strip().splitlines()
+    line = lines[0].strip() if lines else ""
+    if len(line) <= limit:
+        return line
+    cut = line[:limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
 
 
 def render_sections(sections: list[Section]) -> RenderableType:
