@@ -349,13 +349,43 @@ class ClaudeTuiApp(App[None]):
     def _browser_choice(self, choice: BrowserChoice | None, new_tab: bool = False) -> None:
         if choice is None:
             return
-        chat = self.chat
-        if chat is not None and not choice.fork and choice.session_id == chat.session.conversation.status.session_id:
-            # The session that is open: back to it as it is (no restart, nothing re-read).
+        screen, chat = self.chat_screen, self.chat
+        open_in = self._tab_with_session(choice.session_id) if not choice.fork else None
+        if screen is not None and open_in is not None:
+            # Open already: back to that tab as it is (no restart, nothing re-read). A second CLI
+            # resuming the same session would append to its transcript from the same point as the
+            # first, and the history would split in two.
+            if open_in is not chat:
+                screen.activate(open_in)
+                number = screen.views.index(open_in) + 1
+                self.notify(f"That session is open in tab {number}: switched to it.", timeout=4)
             if choice.query:
-                chat.find_at(choice.query, choice.turn)
+                open_in.call_after_refresh(open_in.find_at, choice.query, choice.turn)
+            return
+        if not new_tab and chat is not None and chat.session.busy and chat.session.alive:
+            # Opening another session here ends this one's CLI, and with it the running turn: ask,
+            # as quitting and restarting do.
+            from claude_tui.ui.screens.confirm import ConfirmScreen
+
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self._load_choice(choice, new_tab)
+
+            self.push_screen(ConfirmScreen("A turn is still running. Open the other session here and stop it?",
+                                           yes="Open it", no="Keep working"), confirmed)
             return
         self._load_choice(choice, new_tab)
+
+    def _tab_with_session(self, session_id: str) -> ChatView | None:
+        """The open tab whose session is `session_id`: as its CLI reports it, or resumed (not forked)
+        and not reported yet."""
+        screen = self.chat_screen
+        for view in screen.views if screen is not None and session_id else []:
+            session, options = view.session, view.session.options
+            reported = session.conversation.status.session_id
+            if reported == session_id or (not reported and options.resume == session_id and not options.fork_session):
+                return view
+        return None
 
     @work(thread=True, exclusive=True, group="resume", exit_on_error=False)
     def _load_choice(self, choice: BrowserChoice, new_tab: bool = False) -> None:

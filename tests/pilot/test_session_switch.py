@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from claude_tui.ui.screens.chat import ChatScreen
+from claude_tui.ui.screens.confirm import ConfirmScreen
 from claude_tui.ui.screens.help import HelpScreen
 from claude_tui.ui.screens.session_browser import BrowserChoice, conversation_for
 from tests.pilot.helpers import make_app, wait_for
@@ -42,3 +43,49 @@ async def test_an_unreadable_session_is_reported_and_the_current_one_stays(tmp_p
                                           for n in app._notifications), what="the error shown")
         assert app.chat is first and first.session.connection.alive  # type: ignore[union-attr]
         assert app.is_running
+
+
+async def test_a_session_open_in_another_tab_is_switched_to_not_opened_twice(tmp_path: Path) -> None:
+    """Two CLIs resuming one session both append to its transcript from the same point: its history
+    would split in two. Choosing it again goes back to the tab that has it."""
+    app = make_app(tmp_path)
+    file = transcript(tmp_path, 0.02)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(app), what="CLI ready")
+        choice = BrowserChoice(SESSION, file, tmp_path, fork=False)
+        await app._switch_session(choice, conversation_for(choice))
+        await wait_for(pilot, lambda: ready(app), what="the resumed session ready")
+        resumed = app.chat
+        await pilot.press("ctrl+n")
+        screen = app.chat_screen
+        assert screen is not None
+        await wait_for(pilot, lambda: len(screen.views) == 2 and app.chat is not resumed and ready(app),
+                       what="a second tab")
+        app._browser_choice(BrowserChoice(SESSION, file, tmp_path, fork=False))
+        await wait_for(pilot, lambda: app.chat is resumed, what="back to the tab that has it")
+        await pilot.pause(0.3)
+        assert len(screen.views) == 2
+        assert [view.session.options.resume for view in screen.views].count(SESSION) == 1
+        assert any("open in tab 1" in str(n.message) for n in app._notifications)
+
+
+async def test_opening_another_session_over_a_running_turn_asks_first(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    file = transcript(tmp_path, 0.02)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(app), what="CLI ready")
+        first = app.chat
+        assert first is not None
+        await first.send_prompt("kw:slow a long one")
+        await wait_for(pilot, lambda: first.session.busy, what="the turn running")
+        choice = BrowserChoice(SESSION, file, tmp_path, fork=False)
+        app._browser_choice(choice)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("tab", "n")
+        await wait_for(pilot, lambda: app.screen is app.chat_screen, what="the question answered")
+        await pilot.pause(0.3)
+        assert app.chat is first and first.session.busy, "kept working: the turn runs on"
+        app._browser_choice(choice)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question again")
+        await pilot.press("tab", "y")
+        await wait_for(pilot, lambda: app.chat is not first and ready(app), what="the other session open")
