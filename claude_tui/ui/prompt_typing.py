@@ -56,6 +56,14 @@ def paste_into_prompt(app: App[object], text: str) -> bool:
     return True
 
 
+def escape_below(app: App[object]) -> None:
+    """Esc for the chat screen under a waiting dialog: its own action (close the prompt's menu, else
+    interrupt the turn)."""
+    action = getattr(getattr(app, "chat", None), "action_interrupt", None)
+    if callable(action):
+        action()
+
+
 def prompt_menu_open(app: App[object]) -> bool:
     """Whether the prompt's completion menu is open (its Tab completes)."""
     prompt = chat_prompt(app)

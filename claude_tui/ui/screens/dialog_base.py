@@ -22,7 +22,9 @@ answer key does anything. An editing key the dialog binds itself (the question's
 "back") is not passed on: it stays inert until the user moves to the dialog. **Tab**
 moves to the dialog: prose typed at the keyboard never holds a Tab (a pasted tab arrives
 as a paste, not a key), so no sentence, with any pauses, can answer. A click on the dialog
-moves to it too. Once there, Tab goes back to the prompt.
+moves to it too. Once there, Tab goes back to the prompt. Esc on a waiting permission, question
+or plan dialog is the chat's Esc (close the prompt's menu, else interrupt the turn, which withdraws
+the request); on the other modals it does nothing.
 
 Typeahead guard
 ---------------
@@ -256,7 +258,10 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             # Nothing reaches the dialog's bindings: typing goes on in the prompt, the rest waits.
             event.stop()
             event.prevent_default()
-            self._type_below(event)
+            if event.key == "escape":
+                self.escape_while_waiting()
+            else:
+                self._type_below(event)
             return
         # Keys no action binds (letters of a sentence) count as typing too. A letter typed in the
         # guard after Tab says the Tab was not meant for the dialog: back to waiting, the letter
@@ -272,6 +277,9 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         # actions still see keys_open() False until the guard falls, and re-arm it).
         if self.waiting and not self._settled and event.widget is not None and event.widget is not self:
             self.step_in()  # on the dialog itself: a click beside it (on the dimmed chat) is not a move
+
+    def escape_while_waiting(self) -> None:
+        """Esc while the modal waits: nothing by default (it is no answer, and nothing below may act)."""
 
     def _type_below(self, event: events.Key) -> None:
         from claude_tui.ui.prompt_typing import type_into_prompt
@@ -332,6 +340,14 @@ class GuardedDialog(GuardedModal[PermissionDecision]):
     ]
     DIALOG_CLASSES: ClassVar[str] = ""
     MARK_PAUSED: ClassVar[bool] = False  # "keys paused…" shows for as long as the guard is up
+
+    def escape_while_waiting(self) -> None:
+        # The chat's Esc, as the key bar below says: it closes the prompt's menu if one is open, else
+        # interrupts the turn (the CLI then withdraws this request and the dialog closes). It answers
+        # nothing itself, and prose cannot type it.
+        from claude_tui.ui.prompt_typing import escape_below
+
+        escape_below(self.app)
 
     def __init__(
         self,
