@@ -55,10 +55,11 @@ class QuietLinuxDriver(LinuxDriver):
         os.set_blocking(self._wake_read, False)
         os.set_blocking(self._wake_write, False)
         self.exit_event = _WakingEvent(self._wake_write)
+        self._input_thread: threading.Thread | None = None
 
     def close(self) -> None:
         super().close()
-        thread = getattr(self, "_key_thread", None)
+        thread = self._input_thread
         if thread is not None and thread.is_alive():
             return  # still waiting on the pipe (never stopped): closing its fds under it is worse than keeping two
         for fd in (self._wake_read, self._wake_write):
@@ -66,6 +67,7 @@ class QuietLinuxDriver(LinuxDriver):
                 os.close(fd)
 
     def run_input_thread(self) -> None:
+        self._input_thread = threading.current_thread()
         selector = selectors.SelectSelector()  # as Textual's: select() works on every terminal fd
         selector.register(self.fileno, selectors.EVENT_READ)
         selector.register(self._wake_read, selectors.EVENT_READ)
