@@ -40,11 +40,42 @@ def record_to_message(record: Mapping[str, Any], parent_tool_use_id: str | None 
         if kind == "assistant" and record.get("error"):
             message["error"] = record["error"]
         return message
+    prompt = queued_prompt(record)
+    if prompt is not None:
+        # Decoded and applied as the prompt it was (the same checks and wording as a typed one), with the
+        # uuid its echo gave it live.
+        source = record["attachment"].get("source_uuid")
+        return {"type": "user", "message": {"role": "user", "content": prompt},
+                "parent_tool_use_id": parent_tool_use_id, "session_id": record.get("sessionId", ""),
+                "uuid": source if isinstance(source, str) and source else record.get("uuid")}
     if kind == "system" and record.get("subtype") == "compact_boundary":
         return {"type": "system", "subtype": "compact_boundary",
                 "compact_metadata": record.get("compactMetadata") or record.get("compact_metadata") or {},
                 "session_id": record.get("sessionId", ""), "uuid": record.get("uuid")}
     return None
+
+
+def queued_prompt(record: Mapping[str, Any]) -> str | list[Any] | None:
+    """What the user typed while a turn ran, from a ``queued_command`` attachment; else None.
+
+    A prompt sent while a turn runs is folded into that turn ("absorbed mid-turn"): the CLI's
+    transcript keeps it only as ``{"type": "attachment", "attachment": {"type": "queued_command",
+    "prompt": …, "source_uuid": …, "commandMode": "prompt"}}``, with no ``user`` record. Queued
+    commands the CLI made (meta, another origin: a task notification, a peer) or that were no
+    prompt (a ``!`` command) were never shown as the user's message.
+    """
+    attachment = record.get("attachment")
+    if record.get("type") != "attachment" or not isinstance(attachment, Mapping):
+        return None
+    if attachment.get("type") != "queued_command" or attachment.get("isMeta"):
+        return None
+    origin = attachment.get("origin")
+    if origin is not None and not (isinstance(origin, Mapping) and origin.get("kind") == "human"):
+        return None
+    if attachment.get("commandMode", "prompt") != "prompt":
+        return None
+    prompt = attachment.get("prompt")
+    return prompt if isinstance(prompt, (str, list)) and prompt else None
 
 
 def _tool_result_meta(record: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -90,9 +121,14 @@ def replay(
     # that continues the session may run another (its initialize/init say which).
     model_before = conversation.status.model
     decided: list[Mapping[str, Any]] = []  # tool results that say how their call was allowed or answered
+    # A queued prompt that also went out as a prompt of its own (same uuid) is said once, there.
+    prompted = {r["uuid"] for r in records if r.get("type") == "user" and isinstance(r.get("uuid"), str)}
     for record in records:
         # Meta records and the compaction summary (sent to the model, not said by anyone) are not shown.
         if record.get("isMeta") or record.get("isCompactSummary") or record.get("isVisibleInTranscriptOnly"):
+            continue
+        source = record["attachment"].get("source_uuid") if queued_prompt(record) is not None else None
+        if isinstance(source, str) and source in prompted:
             continue
         message = record_to_message(record)
         if message is not None:
