@@ -62,6 +62,20 @@ def _is_attachment_line(line: bytes) -> bool:
     return b'"attachment":' in head and b'"type":"user"' not in head and b'"type": "user"' not in head
 
 
+def _queued_as_prompt(record: dict[str, Any]) -> dict[str, Any]:
+    """A prompt typed while a turn ran, kept only as a ``queued_command`` attachment, as the ``user``
+    record it stands for (the resumed session shows it as one: `session.replay.queued_prompt`);
+    any other attachment as nothing."""
+    from claude_tui.session.replay import queued_prompt  # here: `claude-tui sessions` need not load the protocol
+
+    prompt = queued_prompt(record)
+    if prompt is None:
+        return {}
+    source = record["attachment"].get("source_uuid")
+    return {"type": "user", "uuid": source if isinstance(source, str) and source else record.get("uuid"),
+            "isSidechain": record.get("isSidechain", False), "message": {"role": "user", "content": prompt}}
+
+
 def _input_text(inp: dict[str, Any]) -> str:
     """The string values of a tool call's input (command, pattern, path, old/new strings …), bounded."""
     parts: list[str] = []
@@ -168,7 +182,10 @@ def scan_file(path: str | os.PathLike[str], state: ScanState | None = None, *, w
 
 
 def _scan_line(line: bytes, state: ScanState, with_docs: bool) -> None:
-    if not line.strip() or line.startswith(_SKIP_PREFIXES) or _is_attachment_line(line):
+    if not line.strip() or line.startswith(_SKIP_PREFIXES):
+        return
+    queued = _is_attachment_line(line)
+    if queued and b'"queued_command"' not in line:
         return
     try:
         record = json.loads(line)
@@ -178,6 +195,8 @@ def _scan_line(line: bytes, state: ScanState, with_docs: bool) -> None:
     if not isinstance(record, dict):
         state.bad_lines += 1
         return
+    if queued:
+        record = _queued_as_prompt(record)
     kind = record.get("type")
     if kind not in ("user", "assistant"):
         return

@@ -199,3 +199,14 @@ def test_the_fixtures_are_what_the_docstring_says() -> None:
     assert [(d.get("grantScope"), d.get("reasonType")) for d in decisions["allow-session-then-rule"]] == [
         ("session", None), (None, "rule")]
     assert [(d["source"], d.get("reasonType")) for d in decisions["saved-rule"]] == [("user_permanent", "rule")]
+
+
+@pytest.mark.parametrize("name", ["allow-once-queued", "allow-session-then-rule"])
+def test_search_finds_a_queued_prompt_in_the_turn_the_resumed_log_shows_it_in(name: str) -> None:
+    from claude_tui.history.scan import scan_file
+
+    prompts = [(doc.turn, doc.text) for doc in scan_file(DECISIONS / f"{name}.jsonl").docs if doc.kind == "prompt"]
+    log = [text for kind, text in shown(resumed(name)) if kind == "you"]
+    # Search's turn of a hit is how many prompts came before it: find opens the resumed log there.
+    assert prompts == list(enumerate(log))
+    assert "queued msg one" in log
