@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from claude_tui.protocol.sanitize import SURROGATE_CLASS, printable
 from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, ToolState, UserItem
 from claude_tui.session.status import SessionStatus
 
@@ -267,7 +268,10 @@ def to_markdown(items: list[Item], status: SessionStatus | None = None, *, inclu
             out += ["<details><summary>Thinking</summary>", "", *_fenced(item.text), "", "</details>", ""]
         elif isinstance(item, ToolItem):
             out += _tool_markdown(item)
-    return "\n".join(out).rstrip("\n") + "\n"
+    # A document made to be read, and read in terminals too (`claude-tui export` prints it, and a
+    # saved one gets `cat`): what the model or a tool wrote must not act on the terminal there
+    # either (an OSC 52 in a tool's output set the clipboard). Controls as the app shows them.
+    return printable("\n".join(out).rstrip("\n") + "\n")
 
 
 def _item_json(item: Item, turn: int) -> dict[str, Any]:
@@ -301,4 +305,14 @@ def to_json(items: list[Item], status: SessionStatus | None = None, *, title: st
         turn += isinstance(item, UserItem)
         entries.append(_item_json(item, turn))
     data["items"] = entries
-    return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+    # JSON escapes C0 itself; C1 and the bidi controls would go out raw (a terminal may act on
+    # them): escaped too, so the data is the same and the text is inert wherever it is printed.
+    return _JSON_RAW_CONTROLS.sub(_json_escape, json.dumps(data, indent=2, ensure_ascii=False, default=str)) + "\n"
+
+
+_JSON_RAW_CONTROLS = re.compile(f"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]|{SURROGATE_CLASS}")
+"""What `json.dumps` leaves raw of `CONTROL_CLASS` (it escapes C0 itself; JSON's own newlines are C0)."""
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
