@@ -52,6 +52,23 @@ def _clip(text: str, limit: int = _MAX_BODY_CHARS) -> str:
     return text[:limit] + f"\n… {len(text) - limit:,} more characters"
 
 
+OUTPUT_ROWS = 20
+"""Lines of a call's output a card shows (its box is as high at most); the rest is counted below it."""
+
+
+def _output(text: str, classes: str) -> list[Widget]:
+    """A call's output, `printable`, cut to `OUTPUT_ROWS` lines with a line that says how many more
+    there are and where to get them (a box that simply stopped read as the whole output)."""
+    lines = text.split("\n")
+    if len(lines) <= OUTPUT_ROWS:
+        return [Static(Text(printable(_clip(text))), classes=classes)]
+    shown = "\n".join(lines[:OUTPUT_ROWS - 1])
+    more = len(lines) - (OUTPUT_ROWS - 1)
+    note = f"… {more:,} more lines (select this call with Ctrl+Up, then o copies the whole output)"
+    return [Static(Text(printable(_clip(shown))), classes=classes),
+            Static(Text(note, style="dim italic"), classes="tool-exit")]
+
+
 def _human_size(size: int) -> str:
     amount = float(size)
     for unit in ("B", "KB", "MB"):
@@ -267,21 +284,21 @@ class ToolCard(Vertical):
             stdout = str(structured.get("stdout") or "")
             stderr = str(structured.get("stderr") or "")
             if stdout:
-                widgets.append(Static(Text(printable(_clip(stdout))), classes="tool-output"))
+                widgets += _output(stdout, "tool-output")
             if stderr:
-                widgets.append(Static(Text(printable(_clip(stderr))), classes="tool-output tool-stderr"))
+                widgets += _output(stderr, "tool-output tool-stderr")
             state = "interrupted" if structured.get("interrupted") else ("error" if item.result_is_error else "exit 0")
             interpretation = structured.get("returnCodeInterpretation")
             if interpretation:
                 state = one_line(str(interpretation))[:200]  # the CLI's words: one inert line
             widgets.append(Static(Text(state, style="dim"), classes="tool-exit"))
             if not stdout and not stderr and item.result_text:
-                widgets.insert(0, Static(Text(printable(_clip(item.result_text))), classes="tool-output"))
+                widgets[:0] = _output(item.result_text, "tool-output")
             return widgets
         if item.result_text:
             text = item.result_text.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
             classes = "tool-output tool-error" if item.result_is_error else "tool-output"
-            widgets.append(Static(Text(printable(_clip(text))), classes=classes))
+            widgets += _output(text, classes)
         for media, size in item.images:
             widgets.append(Static(Text(f"[image: {printable(media)}, {_human_size(size)}]", style="italic"),
                                   classes="tool-image"))
