@@ -26,6 +26,7 @@ _NOT_A_PROMPT_RE = re.compile(
     r"^\s*(?:<local-command-stdout>|<local-command-stderr>|<local-command-caveat>"
     r"|<command-message>|<command-args>|<session-start-hook>|<tick>|<goal>"
     r"|<system-reminder>|<user-prompt-submit-hook>"
+    r"|<task-notification>"  # a background task ended: a note in the resumed log, not a turn
     r"|\[Request interrupted by user[^\]]*\]"
     r"|<ide_opened_file>[\s\S]*</ide_opened_file>\s*$"
     r"|<ide_selection>[\s\S]*</ide_selection>\s*$)"
