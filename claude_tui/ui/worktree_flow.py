@@ -40,6 +40,7 @@ async def offer_removal(app: App[Any], worktrees: list[Worktree], worktree: Work
         return ""
     choice = await app.push_screen(WorktreeCloseScreen(worktree, state), wait_for_dismiss=True)
     if choice != "remove":
+        _answered(worktrees, worktree)
         return kept
     discard = False
     if state.loses_work:
@@ -51,15 +52,21 @@ async def offer_removal(app: App[Any], worktrees: list[Worktree], worktree: Work
             detail=f"{detail}: in {printable_name(str(worktree.path))}, they cannot be restored afterwards."),
             wait_for_dismiss=True)
         if not sure:
+            _answered(worktrees, worktree)
             return kept
         discard = True
     try:
         await asyncio.to_thread(remove_worktree, worktree, discard=discard)
     except WorktreeError as error:
         return f"{kept} {error}"
+    _answered(worktrees, worktree)
+    return f"Removed worktree {worktree.path} and branch {worktree.branch}."
+
+
+def _answered(worktrees: list[Worktree], worktree: Worktree) -> None:
+    # Asked and answered (closing its tab): quitting does not ask about it again.
     if worktree in worktrees:
         worktrees.remove(worktree)
-    return f"Removed worktree {worktree.path} and branch {worktree.branch}."
 
 
 def _remove_quietly(worktree: Worktree) -> None:

@@ -198,3 +198,24 @@ async def test_esc_in_the_name_prompt_starts_nothing(repo: Path) -> None:
         assert app.chat is screen and screen.session.connection.alive and not app.worktrees
         assert branches(repo) == {"main"}
         await app.shutdown()
+
+
+async def test_a_worktree_kept_when_its_tab_closed_is_not_asked_about_again(repo: Path) -> None:
+    from claude_tui.ui.worktree_flow import close_worktrees, offer_removal
+
+    wt = create_worktree(repo, "asked")
+    app = make_app(repo)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: chat(app).session.conversation.commands, what="CLI ready")
+        worktrees = [wt]
+        worker = app.run_worker(offer_removal(app, worktrees, wt))
+        await wait_for(pilot, lambda: isinstance(app.screen, WorktreeCloseScreen), what="worktree dialog")
+        await pilot.press("tab")
+        await pilot.press("k")
+        await wait_for(pilot, lambda: worker.is_finished, what="the answer")
+        assert str(worker.result).startswith("Kept worktree")
+        assert worktrees == []  # answered: quitting does not ask again
+        assert await close_worktrees(app, worktrees) == []
+        assert not isinstance(app.screen, WorktreeCloseScreen)
+        await app.shutdown()
+    assert wt.path.is_dir()
