@@ -62,20 +62,6 @@ def _is_attachment_line(line: bytes) -> bool:
     return b'"attachment":' in head and b'"type":"user"' not in head and b'"type": "user"' not in head
 
 
-def _queued_as_prompt(record: dict[str, Any]) -> dict[str, Any]:
-    """A prompt typed while a turn ran, kept only as a ``queued_command`` attachment, as the ``user``
-    record it stands for (the resumed session shows it as one: `session.replay.queued_prompt`);
-    any other attachment as nothing."""
-    from claude_tui.session.replay import queued_prompt  # here: `claude-tui sessions` need not load the protocol
-
-    prompt = queued_prompt(record)
-    if prompt is None:
-        return {}
-    source = record["attachment"].get("source_uuid")
-    return {"type": "user", "uuid": source if isinstance(source, str) and source else record.get("uuid"),
-            "isSidechain": record.get("isSidechain", False), "message": {"role": "user", "content": prompt}}
-
-
 def _input_text(inp: dict[str, Any]) -> str:
     """The string values of a tool call's input (command, pattern, path, old/new strings …), bounded."""
     parts: list[str] = []
@@ -196,7 +182,12 @@ def _scan_line(line: bytes, state: ScanState, with_docs: bool) -> None:
         state.bad_lines += 1
         return
     if queued:
-        record = _queued_as_prompt(record)
+        # A prompt typed while a turn ran, kept only as an attachment: the user record the resumed
+        # session shows it as; any other attachment is nothing. (Imported here: `claude-tui sessions`
+        # need not load the protocol.)
+        from claude_tui.session.replay import queued_as_prompt
+
+        record = queued_as_prompt(record) or {}
     kind = record.get("type")
     if kind not in ("user", "assistant"):
         return

@@ -21,6 +21,8 @@ from claude_tui.session.status import Activity
 
 def record_to_message(record: Mapping[str, Any], parent_tool_use_id: str | None = None) -> dict[str, Any] | None:
     """The stream-json form of a transcript record, or None for bookkeeping records."""
+    # A prompt queued mid-turn goes the way a typed one does (the same checks and wording).
+    record = queued_as_prompt(record) or record
     kind = record.get("type")
     if kind in ("user", "assistant") and isinstance(record.get("message"), dict):
         message: dict[str, Any] = {
@@ -40,14 +42,6 @@ def record_to_message(record: Mapping[str, Any], parent_tool_use_id: str | None 
         if kind == "assistant" and record.get("error"):
             message["error"] = record["error"]
         return message
-    prompt = queued_prompt(record)
-    if prompt is not None:
-        # Decoded and applied as the prompt it was (the same checks and wording as a typed one), with the
-        # uuid its echo gave it live.
-        source = record["attachment"].get("source_uuid")
-        return {"type": "user", "message": {"role": "user", "content": prompt},
-                "parent_tool_use_id": parent_tool_use_id, "session_id": record.get("sessionId", ""),
-                "uuid": source if isinstance(source, str) and source else record.get("uuid")}
     if kind == "system" and record.get("subtype") == "compact_boundary":
         return {"type": "system", "subtype": "compact_boundary",
                 "compact_metadata": record.get("compactMetadata") or record.get("compact_metadata") or {},
@@ -55,8 +49,9 @@ def record_to_message(record: Mapping[str, Any], parent_tool_use_id: str | None 
     return None
 
 
-def queued_prompt(record: Mapping[str, Any]) -> str | list[Any] | None:
-    """What the user typed while a turn ran, from a ``queued_command`` attachment; else None.
+def queued_as_prompt(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What the user typed while a turn ran, from a ``queued_command`` attachment, as the ``user``
+    record of a typed prompt (with the uuid its echo had live); else None.
 
     A prompt sent while a turn runs is folded into that turn ("absorbed mid-turn"): the CLI's
     transcript keeps it only as ``{"type": "attachment", "attachment": {"type": "queued_command",
@@ -75,7 +70,12 @@ def queued_prompt(record: Mapping[str, Any]) -> str | list[Any] | None:
     if attachment.get("commandMode", "prompt") != "prompt":
         return None
     prompt = attachment.get("prompt")
-    return prompt if isinstance(prompt, (str, list)) and prompt else None
+    if not isinstance(prompt, (str, list)) or not prompt:
+        return None
+    source = attachment.get("source_uuid")
+    return {"type": "user", "uuid": source if isinstance(source, str) and source else record.get("uuid"),
+            "sessionId": record.get("sessionId", ""), "isSidechain": record.get("isSidechain", False),
+            "message": {"role": "user", "content": prompt}}
 
 
 def _tool_result_meta(record: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -127,10 +127,9 @@ def replay(
         # Meta records and the compaction summary (sent to the model, not said by anyone) are not shown.
         if record.get("isMeta") or record.get("isCompactSummary") or record.get("isVisibleInTranscriptOnly"):
             continue
-        source = record["attachment"].get("source_uuid") if queued_prompt(record) is not None else None
-        if isinstance(source, str) and source in prompted:
-            continue
         message = record_to_message(record)
+        if message is not None and record.get("type") == "attachment" and message["uuid"] in prompted:
+            continue
         if message is not None:
             conversation.apply(decode_obj(message))
         if record.get("type") == "user" and (record.get("permissionDecision") or record.get("toolUseResult")):
