@@ -27,3 +27,10 @@ def test_a_longer_output_shows_its_head_and_counts_the_rest() -> None:
 def test_the_output_stays_inert() -> None:
     shown, _note = _texts("\x1b]52;c;eA==\x07\n" * 40)
     assert "\x1b" not in shown and "␛" in shown
+
+
+def test_the_newline_that_ends_the_output_is_no_line_of_its_own() -> None:
+    text = "".join(f"line {n}\n" for n in range(OUTPUT_ROWS))
+    assert len(_texts(text)) == 1  # 20 lines and their newlines: all shown, no note
+    longer = "".join(f"line {n}\n" for n in range(4000))
+    assert _texts(longer)[1].startswith(f"… {4000 - (OUTPUT_ROWS - 1):,} more lines")

@@ -58,8 +58,9 @@ OUTPUT_ROWS = 20
 
 def _output(text: str, classes: str) -> list[Widget]:
     """A call's output, `printable`, cut to `OUTPUT_ROWS` lines with a line that says how many more
-    there are and where to get them (a box that simply stopped read as the whole output)."""
-    lines = text.split("\n")
+    there are and where to get them (a box that simply stopped read as the whole output). The
+    newline that ends the last line starts no line of its own (as `session.export.truncated` counts)."""
+    lines = text.rstrip("\n").split("\n")
     if len(lines) <= OUTPUT_ROWS:
         return [Static(Text(printable(_clip(text))), classes=classes)]
     shown = "\n".join(lines[:OUTPUT_ROWS - 1])
