@@ -170,8 +170,8 @@ def scan_file(path: str | os.PathLike[str], state: ScanState | None = None, *, w
 def _scan_line(line: bytes, state: ScanState, with_docs: bool) -> None:
     if not line.strip() or line.startswith(_SKIP_PREFIXES):
         return
-    queued = _is_attachment_line(line)
-    if queued and b'"queued_command"' not in line:
+    attachment = _is_attachment_line(line)
+    if attachment and b'"queued_command"' not in line:
         return
     try:
         record = json.loads(line)
@@ -181,7 +181,7 @@ def _scan_line(line: bytes, state: ScanState, with_docs: bool) -> None:
     if not isinstance(record, dict):
         state.bad_lines += 1
         return
-    if queued:
+    if attachment:
         # A prompt typed while a turn ran, kept only as an attachment: the user record the resumed
         # session shows it as; any other attachment is nothing. (Imported here: `claude-tui sessions`
         # need not load the protocol.)
