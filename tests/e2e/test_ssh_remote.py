@@ -8,6 +8,7 @@ survives" is checked on the processes themselves.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,12 +22,15 @@ from tests.e2e.app_driver import AppDriver, drive
 from tests.e2e.conftest import RUN_ID, RUN_MARKER, marked_processes
 from tests.e2e.mock_api import MockApi
 from tests.e2e.offline_env import offline_overrides
-from tests.e2e.ssh_server import BAD_KEY, CHANGED, GOOD, UNKNOWN, SshServer, SshServerError
+from tests.e2e.ssh_server import BAD_KEY, CHANGED, GOOD, SSHD, UNKNOWN, SshServer, SshServerError
+from tests.servers import missing
 
 
 @pytest.fixture(scope="module")
 def ssh_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SshServer]:
     server = SshServer(tmp_path_factory.mktemp("sshd"))
+    if not os.access(SSHD, os.X_OK):
+        missing("sshd", f"no OpenSSH server at {SSHD} for the remote tier")
     try:
         server.start()
     except SshServerError as error:

@@ -20,6 +20,7 @@ import pytest
 from claude_tui.transport.options import CliOptions
 from tests.e2e.app_driver import drive
 from tests.e2e.ssh_server import GOOD, LOGIN_SHELLS, UNKNOWN, SshServer, SshServerError, ThrowawayUser
+from tests.servers import missing, need_program
 from tests.e2e.test_ssh_remote import assert_no_remote_cli, remote_cli_pids, remote_env, remote_options, ssh_server
 
 __all__ = ["remote_env", "remote_options", "ssh_server"]  # fixtures, used by name
@@ -135,7 +136,7 @@ async def test_a_fish_or_tcsh_login_shell_runs_the_cli_and_the_reads(
         project_dir: Path) -> None:
     shell = LOGIN_SHELLS[host]
     if shell not in ssh_server.shell_ports:
-        pytest.fail(f"{shell} is not installed (apt-get install -y fish tcsh; .ci/run does)", pytrace=False)
+        missing(shell)
     from claude_tui.remote.machine import machine_for
 
     # A cwd and an argument that shells quote differently: a space, a quote, a backslash pair, "!".
@@ -205,6 +206,8 @@ def shell_users(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SshS
     """Real accounts whose login shells are fish and tcsh, and an sshd that lets them in."""
     users: dict[str, ThrowawayUser] = {}
     server = None
+    for shell in ("fish", "tcsh"):
+        need_program(shell)
     try:
         for shell in ("fish", "tcsh"):
             users[shell] = ThrowawayUser(shell).create()
