@@ -8,9 +8,13 @@ project config dir (which claude-tui never writes into, and which Claude Code cl
 a worktree nested in the repository shows up in the main checkout's ``git status``, file lists and
 searches, and inherits the main checkout's ``CLAUDE.md`` (Claude Code reads the parent directories').
 
-Removal never loses work silently: :func:`inspect_worktree` lists uncommitted files (untracked ones
-included) and commits that are neither in the base branch nor on any remote; :func:`remove_worktree`
-refuses while there are any unless ``discard=True``, and checks again right before it removes.
+Removal deletes only what the user was shown: :func:`inspect_worktree` lists uncommitted files
+(untracked ones included) and commits that are neither in the base branch nor on any remote, with a
+snapshot of them (``snapshot.py``). :func:`remove_worktree` is handed that state as the consent: it
+looks again right before removing and keeps the worktree when anything differs (a new or changed
+file, a new commit, a moved HEAD), raising :class:`WorktreeChanged`. Commits are never lost: a
+branch with commits neither in the base nor on a remote is kept, and a worktree whose detached HEAD
+holds commits no branch, tag or remote has is not removed at all.
 
 Everything here blocks on `git` (bounded by a timeout): call it from a thread in the UI.
 """
@@ -25,10 +29,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claude_tui.git.snapshot import Snapshot, differences, parse_status, take
+
 BRANCH_PREFIX = "worktree-"
 MAX_NAME = 64
 GIT_TIMEOUT = 30.0
-_SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # fullmatch: `$` would let a final newline through
 _ADJECTIVES = ("amber", "brisk", "calm", "deft", "eager", "fleet", "gentle", "keen", "lucid", "mellow",
                "nimble", "quiet", "rapid", "steady", "swift", "tidy", "vivid", "witty")
 _NOUNS = ("badger", "comet", "falcon", "harbor", "heron", "lantern", "maple", "otter", "pebble", "quartz",
@@ -37,6 +43,16 @@ _NOUNS = ("badger", "comet", "falcon", "harbor", "heron", "lantern", "maple", "o
 
 class WorktreeError(Exception):
     """Something the user can act on (the message says what): shown as it is."""
+
+
+class WorktreeChanged(WorktreeError):
+    """The worktree is not as the consent saw it: nothing was removed. `state` is how it is now."""
+
+    def __init__(self, worktree: Worktree, state: WorktreeState, changes: list[str]) -> None:
+        shown = "; ".join(changes[:4]) + (f" and {len(changes) - 4} more" if len(changes) > 4 else "")
+        super().__init__(f"{worktree.path} changed since you were asked ({shown}): kept")
+        self.state = state
+        self.changes = changes
 
 
 @dataclass(frozen=True)
@@ -74,24 +90,44 @@ class WorktreeState:
     uncommitted: list[str] = field(default_factory=list)
     """Changed, staged or untracked paths (ignored files do not count)."""
     unmerged: list[str] = field(default_factory=list)
-    """Commits neither in the base branch nor on a remote, as "abc1234 subject"."""
+    """Commits neither in the base branch nor on a remote, as "abc1234 subject": they keep the branch."""
+    stranded: list[str] = field(default_factory=list)
+    """Commits only the worktree's (detached) HEAD reaches: no branch, tag or remote has them. Removing
+    the worktree would make them unreachable, so it is refused while there are any."""
     missing: bool = False
     """The directory is gone already (removed by hand): only the branch is left, if that."""
+    snapshot: Snapshot = field(default_factory=Snapshot)
+    """All of the above as it was seen, for the check right before removing."""
 
     @property
     def loses_work(self) -> bool:
-        return bool(self.uncommitted or self.unmerged)
+        """Whether removing discards something: only uncommitted files can be (commits are kept)."""
+        return bool(self.uncommitted)
+
+    @property
+    def keeps_branch(self) -> bool:
+        return bool(self.unmerged)
 
     def describe(self) -> str:
-        """One line for a dialog: what would be lost, or that nothing would."""
-        parts = []
+        """What removing would discard, for a dialog ("nothing: …" when it is nothing)."""
         if self.uncommitted:
             n = len(self.uncommitted)
-            parts.append(f"{n} uncommitted file{'s' if n != 1 else ''}")
-        if self.unmerged:
-            n = len(self.unmerged)
-            parts.append(f"{n} commit{'s' if n != 1 else ''} not merged or pushed")
-        return " and ".join(parts) if parts else "nothing: no uncommitted files, every commit is merged"
+            return f"{n} uncommitted file{'s' if n != 1 else ''}"
+        return "nothing: no uncommitted files"
+
+    def describe_commits(self) -> str:
+        n = len(self.unmerged)
+        return f"{n} commit{'s' if n != 1 else ''} not merged or pushed"
+
+
+@dataclass(frozen=True)
+class Removed:
+    """What :func:`remove_worktree` did."""
+
+    state: WorktreeState
+    """The worktree as it was removed."""
+    branch_kept: bool
+    """The branch stays: it has commits neither in the base nor on a remote."""
 
 
 def _run(args: Sequence[str], cwd: Path, *, git: str = "git", check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -104,9 +140,16 @@ def _run(args: Sequence[str], cwd: Path, *, git: str = "git", check: bool = True
     except subprocess.TimeoutExpired:
         raise WorktreeError(f"git {args[0]} took longer than {GIT_TIMEOUT:.0f} s in {cwd}") from None
     if check and done.returncode != 0:
-        detail = (done.stderr or done.stdout).strip().splitlines()
-        raise WorktreeError(f"git {' '.join(args[:2])} failed: {detail[-1] if detail else done.returncode}")
+        raise WorktreeError(f"git {' '.join(args[:2])} failed: {_git_message(done.stderr or done.stdout)}")
     return done
+
+
+def _git_message(output: str) -> str:
+    """git's own reason: from its last ``fatal:``/``error:`` line on, on one line (a name or path in it
+    may span lines, and only the last one was once shown)."""
+    lines = [line.strip() for line in output.strip().splitlines() if line.strip()]
+    starts = [i for i, line in enumerate(lines) if line.startswith(("fatal:", "error:"))]
+    return " ".join(lines[starts[-1] if starts else max(len(lines) - 1, 0):]) or "no message"
 
 
 def validate_name(name: str) -> str | None:
@@ -115,12 +158,19 @@ def validate_name(name: str) -> str | None:
         return "the worktree name is empty"
     if len(name) > MAX_NAME:
         return f"the worktree name must be {MAX_NAME} characters or fewer (got {len(name)})"
-    if not _SEGMENT.match(name):
+    if not _SEGMENT.fullmatch(name):
         return (f"invalid worktree name {name!r}: use letters, digits, '.', '_' and '-', "
                 "starting with a letter or digit")
     if name.lower().rstrip(".") == "git" or ".." in name or name.endswith((".", ".lock")):
         return f"invalid worktree name {name!r}: git does not allow it in a branch name"
     return None
+
+
+def _check_branch_name(repo: Path, branch: str, git: str) -> None:
+    """git's own rules for the branch (`check-ref-format`), before anything is created."""
+    if _run(["check-ref-format", "--branch", branch], repo, git=git, check=False).returncode != 0:
+        raise WorktreeError(f"invalid worktree name {branch.removeprefix(BRANCH_PREFIX)!r}: "
+                            "git does not allow it in a branch name")
 
 
 def _branch_exists(repo: Path, branch: str, git: str) -> bool:
@@ -191,58 +241,105 @@ def create_worktree(cwd: Path, name: str | None = None, *, git: str = "git") -> 
         raise WorktreeError(f"{worktrees_dir(repo) / name} already exists: pick another name")
     elif _branch_exists(repo, BRANCH_PREFIX + name, git):
         raise WorktreeError(f"branch {BRANCH_PREFIX + name} already exists: pick another name")
+    _check_branch_name(repo, BRANCH_PREFIX + name, git)
     path = worktrees_dir(repo) / name
+    made_parent = not path.parent.exists()
     path.parent.mkdir(parents=True, exist_ok=True)
-    _run(["worktree", "add", "-b", BRANCH_PREFIX + name, str(path), base_commit], toplevel, git=git)
+    try:
+        _run(["worktree", "add", "-b", BRANCH_PREFIX + name, str(path), base_commit], toplevel, git=git)
+    except WorktreeError:
+        if made_parent:
+            _remove_if_empty(path.parent)
+        raise
     relative = cwd.relative_to(toplevel)
     session_dir = path / relative if (path / relative).is_dir() else path
     return Worktree(path=path, branch=BRANCH_PREFIX + name, base=base, base_commit=base_commit, repo=repo,
                     session_dir=session_dir)
 
 
+def _line(args: Sequence[str], cwd: Path, git: str) -> str:
+    done = _run(args, cwd, git=git, check=False)
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def _commits(args: Sequence[str], cwd: Path, git: str) -> list[str]:
+    listing = _run(["log", "--format=%h %s", *args, "--"], cwd, git=git)
+    return [line for line in listing.stdout.splitlines() if line.strip()]
+
+
+def _base(worktree: Worktree, git: str) -> str:
+    return f"refs/heads/{worktree.base}" if _branch_exists(worktree.repo, worktree.base, git) else worktree.base_commit
+
+
 def inspect_worktree(worktree: Worktree, *, git: str = "git") -> WorktreeState:
-    """What removing `worktree` (and its branch) would lose now."""
-    uncommitted: list[str] = []
+    """What removing `worktree` (and its branch) would lose now, with a snapshot of it."""
+    entries = []
     tips = []
+    head = head_ref = ""
+    stranded: list[str] = []
     missing = not worktree.path.is_dir()
     if not missing:
-        status = _run(["status", "--porcelain=v1", "-z", "--untracked-files=all"], worktree.path, git=git)
-        entries = iter(status.stdout.split("\0"))
-        for entry in entries:
-            if len(entry) > 3:
-                uncommitted.append(entry[3:])
-                if entry[0] in "RC":
-                    next(entries, None)  # a rename's second field: its old path
-        # The worktree may have moved off its branch (another branch, a detached HEAD): its HEAD counts too.
-        tips.append("HEAD")
-    if _branch_exists(worktree.repo, worktree.branch, git):
-        tips.append(f"refs/heads/{worktree.branch}")
+        status = _run(["status", "--porcelain=v2", "-z", "--untracked-files=all"], worktree.path, git=git)
+        entries = parse_status(status.stdout)
+        head = _line(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], worktree.path, git)
+        head_ref = _line(["symbolic-ref", "--quiet", "HEAD"], worktree.path, git)
+        if head:
+            # The worktree may have moved off its branch (another branch, a detached HEAD): its HEAD counts too.
+            tips.append("HEAD")
+            stranded = _commits(["HEAD", "--not", "--branches", "--tags", "--remotes"], worktree.path, git)
+    branch_ref = f"refs/heads/{worktree.branch}"
+    branch_tip = _line(["rev-parse", "--verify", "--quiet", f"{branch_ref}^{{commit}}"], worktree.repo, git)
+    if branch_tip:
+        tips.append(branch_ref)
     unmerged: list[str] = []
     if tips:
-        base = f"refs/heads/{worktree.base}" if _branch_exists(worktree.repo, worktree.base, git) \
-            else worktree.base_commit
-        where = worktree.path if not missing else worktree.repo
-        listing = _run(["log", "--format=%h %s", *tips, "--not", base, "--remotes", "--"], where, git=git)
-        unmerged = [line for line in listing.stdout.splitlines() if line.strip()]
-    return WorktreeState(uncommitted=uncommitted, unmerged=unmerged, missing=missing)
+        unmerged = _commits([*tips, "--not", _base(worktree, git), "--remotes"],
+                            worktree.path if not missing else worktree.repo, git)
+    snapshot = take(worktree.path, entries, head=head, head_ref=head_ref, branch_tip=branch_tip, commits=unmerged)
+    return WorktreeState(uncommitted=[e.path for e in entries], unmerged=unmerged, stranded=stranded,
+                         missing=missing, snapshot=snapshot)
 
 
-def remove_worktree(worktree: Worktree, *, discard: bool = False, git: str = "git") -> WorktreeState:
-    """Remove the worktree and its branch. Without `discard`, refuses (WorktreeError) when that would lose
-    uncommitted files or unmerged commits; the check runs here, right before removing, so work done since
-    a dialog looked is never lost unasked. Returns the state it removed."""
+def remove_worktree(worktree: Worktree, consent: WorktreeState | None = None, *, git: str = "git") -> Removed:
+    """Remove the worktree, and its branch unless the branch holds commits neither in the base nor on
+    a remote (then it is kept: commits are never lost).
+
+    `consent` is the state the user agreed to remove, as :func:`inspect_worktree` returned it for the
+    dialog. The worktree is looked at again here, right before removing: when it differs from
+    `consent` at all, :class:`WorktreeChanged` says what appeared and nothing is removed. Without a
+    consent, a worktree with uncommitted files is refused (WorktreeError). A detached HEAD holding
+    commits on no branch is always refused.
+    """
     state = inspect_worktree(worktree, git=git)
-    if state.loses_work and not discard:
-        raise WorktreeError(f"{worktree.path} has {state.describe()}: kept")
+    if state.stranded:
+        n = len(state.stranded)
+        raise WorktreeError(f"{worktree.path} has {n} commit{'s' if n != 1 else ''} on a detached HEAD that no branch "
+                            f"holds (git branch NAME there keeps them): kept")
+    if consent is None:
+        if state.loses_work:
+            raise WorktreeError(f"{worktree.path} has {state.describe()}: kept")
+    elif changes := differences(consent.snapshot, state.snapshot):
+        raise WorktreeChanged(worktree, state, changes)
     if not state.missing:
-        # `git worktree remove` without --force refuses a dirty worktree itself: a second safety net.
-        _run(["worktree", "remove", *(["--force"] if discard else []), str(worktree.path)], worktree.repo, git=git)
+        # --force only over files the consent named; without it `git worktree remove` refuses a worktree
+        # where anything uncommitted appeared after this last look: git's own check closes the gap.
+        _run(["worktree", "remove", *(["--force"] if state.loses_work else []), str(worktree.path)], worktree.repo,
+             git=git)
     else:
         _run(["worktree", "prune"], worktree.repo, git=git, check=False)
+    branch_kept = False
     if _branch_exists(worktree.repo, worktree.branch, git):
-        _run(["branch", "-D", worktree.branch], worktree.repo, git=git)
+        # Looked at after the worktree is gone: a commit made up to its removal keeps the branch too.
+        if _commits([f"refs/heads/{worktree.branch}", "--not", _base(worktree, git), "--remotes"], worktree.repo, git):
+            branch_kept = True
+        else:
+            _run(["branch", "-D", worktree.branch], worktree.repo, git=git)
+    _remove_if_empty(worktree.path.parent)  # the `-worktrees` directory, once its last worktree is gone
+    return Removed(state=state, branch_kept=branch_kept)
+
+
+def _remove_if_empty(directory: Path) -> None:
     try:
-        worktree.path.parent.rmdir()  # the `-worktrees` directory, once its last worktree is gone
+        directory.rmdir()
     except OSError:
         pass
-    return state

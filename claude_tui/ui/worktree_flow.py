@@ -13,7 +13,16 @@ from typing import Any
 
 from textual.app import App
 
-from claude_tui.git.worktree import Worktree, WorktreeError, create_worktree, inspect_worktree, remove_worktree
+from claude_tui.git.worktree import (
+    Removed,
+    Worktree,
+    WorktreeChanged,
+    WorktreeError,
+    WorktreeState,
+    create_worktree,
+    inspect_worktree,
+    remove_worktree,
+)
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.session import ChatSession, fresh_options
@@ -22,11 +31,11 @@ from claude_tui.ui.chat.session import ChatSession, fresh_options
 async def offer_removal(app: App[Any], worktrees: list[Worktree], worktree: Worktree) -> str:
     """Ask whether to keep or remove `worktree`; do it. Returns one line saying what happened.
 
-    Keep is the default. Removing a worktree with uncommitted files or unmerged commits needs a
-    second, explicit yes that names them; the removal itself checks again and refuses if more work
-    appeared since the dialog looked.
+    Keep is the default. Removing a worktree with uncommitted files needs a second, explicit yes that
+    names them. That answer covers what the dialogs showed and nothing else: the removal looks again
+    and, when anything appeared or changed meanwhile, keeps the worktree and asks again, naming it.
+    A branch with commits of its own is kept (`remove_worktree`).
     """
-    from claude_tui.ui.screens.confirm import ConfirmScreen
     from claude_tui.ui.screens.worktree_close import WorktreeCloseScreen
 
     kept = f"Kept worktree {worktree.path} (branch {worktree.branch})."
@@ -34,32 +43,44 @@ async def offer_removal(app: App[Any], worktrees: list[Worktree], worktree: Work
         state = await asyncio.to_thread(inspect_worktree, worktree)
     except WorktreeError as error:
         return f"{kept} Could not inspect it: {error}"
-    if state.missing and not state.unmerged:
-        # Removed by hand: only a branch without any work of its own may be left, tidy it silently.
-        await asyncio.to_thread(_remove_quietly, worktree)
-        return ""
-    choice = await app.push_screen(WorktreeCloseScreen(worktree, state), wait_for_dismiss=True)
-    if choice != "remove":
+    if state.missing:
+        # Removed by hand: tidy what git still records; a branch with work of its own stays.
         _answered(worktrees, worktree)
-        return kept
-    discard = False
-    if state.loses_work:
-        named = [*state.uncommitted[:4], *(f"commit {c}" for c in state.unmerged[:4])]
-        more = len(state.uncommitted) + len(state.unmerged) - len(named)
-        detail = ", ".join(printable_name(n) for n in named) + (f" and {more} more" if more > 0 else "")
-        sure = await app.push_screen(ConfirmScreen(
-            f"Discard {state.describe()}?", yes="Discard them and remove", no="Keep the worktree",
-            detail=f"{detail}: in {printable_name(str(worktree.path))}, they cannot be restored afterwards."),
-            wait_for_dismiss=True)
-        if not sure:
+        return await asyncio.to_thread(_remove_quietly, worktree)
+    since: list[str] = []
+    while True:
+        choice = await app.push_screen(WorktreeCloseScreen(worktree, state, since=since), wait_for_dismiss=True)
+        if choice != "remove" or (state.loses_work and not await _confirm_discard(app, worktree, state)):
             _answered(worktrees, worktree)
             return kept
-        discard = True
-    try:
-        await asyncio.to_thread(remove_worktree, worktree, discard=discard)
-    except WorktreeError as error:
-        return f"{kept} {error}"
-    _answered(worktrees, worktree)
+        try:
+            removed = await asyncio.to_thread(remove_worktree, worktree, state)
+        except WorktreeChanged as changed:
+            state, since = changed.state, changed.changes  # asked again, about what is there now
+            continue
+        except WorktreeError as error:
+            return f"{kept} {error}"
+        _answered(worktrees, worktree)
+        return _removed_line(worktree, removed)
+
+
+async def _confirm_discard(app: App[Any], worktree: Worktree, state: WorktreeState) -> bool:
+    from claude_tui.ui.screens.confirm import ConfirmScreen
+
+    named = state.uncommitted[:4]
+    more = len(state.uncommitted) - len(named)
+    detail = ", ".join(printable_name(n) for n in named) + (f" and {more} more" if more > 0 else "")
+    sure = await app.push_screen(ConfirmScreen(
+        f"Discard {state.describe()}?", yes="Discard them and remove", no="Keep the worktree",
+        detail=f"{detail}: in {printable_name(str(worktree.path))}, they cannot be restored afterwards."),
+        wait_for_dismiss=True)
+    return bool(sure)
+
+
+def _removed_line(worktree: Worktree, removed: Removed) -> str:
+    if removed.branch_kept:
+        return (f"Removed worktree {worktree.path}; kept branch {worktree.branch}: "
+                f"{removed.state.describe_commits()} (git branch -D {worktree.branch} deletes it).")
     return f"Removed worktree {worktree.path} and branch {worktree.branch}."
 
 
@@ -69,11 +90,12 @@ def _answered(worktrees: list[Worktree], worktree: Worktree) -> None:
         worktrees.remove(worktree)
 
 
-def _remove_quietly(worktree: Worktree) -> None:
+def _remove_quietly(worktree: Worktree) -> str:
     try:
-        remove_worktree(worktree)
+        removed = remove_worktree(worktree)
     except WorktreeError:
-        pass
+        return ""
+    return _removed_line(worktree, removed) if removed.branch_kept else ""
 
 
 async def close_worktrees(app: App[Any], worktrees: list[Worktree]) -> list[str]:

@@ -122,10 +122,10 @@ async def test_removing_uncommitted_work_needs_a_second_yes(repo: Path) -> None:
         dialog = await _quit_to_dialog(pilot, app)
         text = " ".join(str(s.render()) for s in dialog.query("Static"))
         assert "1 uncommitted file" in text and "notes.txt" in text
-        assert "1 commit not merged or pushed" in text and "add c" in text
+        assert "1 commit not merged or pushed" in text and "add c" in text and "is kept" in text
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="second confirmation")
-        assert "Discard 1 uncommitted file and 1 commit" in str(app.screen.query_one("#confirm-question").render())
+        assert "Discard 1 uncommitted file?" in str(app.screen.query_one("#confirm-question").render())
         await pilot.press("tab", "n")  # no: kept, and the app still quits
         await wait_for(pilot, lambda: app.return_code is not None, what="exit")
     assert (wt.path / "notes.txt").read_text() == "mine\n" and wt.branch in branches(repo)
@@ -137,7 +137,34 @@ async def test_removing_uncommitted_work_needs_a_second_yes(repo: Path) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="second confirmation")
         await pilot.press("tab", "y")
         await wait_for(pilot, lambda: app.return_code is not None, what="exit")
-    assert not wt.path.exists() and wt.branch not in branches(repo)
+    # The worktree and its uncommitted file are gone; the branch and its commit stay.
+    assert not wt.path.exists() and wt.branch in branches(repo)
+    assert "add c" in git(repo, "log", "--all", "--format=%s")
+
+
+async def test_work_that_appears_while_the_dialog_is_open_is_kept_and_asked_about(repo: Path) -> None:
+    """Issue 28: a file written and a commit made between the dialog and `y` were deleted with it."""
+    wt = create_worktree(repo, "lossy")
+    app = make_app(wt.session_dir, wt)
+    async with app.run_test(size=(120, 40)) as pilot:
+        (wt.path / "first.txt").write_text("named\n")
+        await _quit_to_dialog(pilot, app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="Discard 1 uncommitted file?")
+        (wt.path / "second.txt").write_text("written meanwhile\n")
+        git(wt.path, "add", "second.txt")
+        git(wt.path, "commit", "-q", "-m", "meanwhile")
+        (wt.path / "third.txt").write_text("also meanwhile\n")
+        await pilot.press("tab", "y")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorktreeCloseScreen), what="asked again")
+        again = app.screen
+        since = str(again.query_one("#worktree-since", Static).render())
+        assert "new file third.txt" in since and "new commit" in since and "meanwhile" in since
+        assert wt.path.is_dir() and (wt.path / "third.txt").exists()
+        await pilot.press("tab", "k")
+        await wait_for(pilot, lambda: app.return_code is not None, what="exit")
+    assert (wt.path / "first.txt").exists() and (wt.path / "third.txt").exists()
+    assert "meanwhile" in git(repo, "log", "--all", "--format=%s")
 
 
 async def test_palette_command_restarts_the_session_in_a_new_worktree(repo: Path) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from claude_tui.git.worktree import (
     BRANCH_PREFIX,
+    WorktreeChanged,
     WorktreeError,
     create_worktree,
     generate_name,
@@ -101,11 +102,13 @@ def test_a_taken_name_is_refused_and_nothing_is_overwritten(repo: Path) -> None:
     assert "worktree-dironly" not in branches(repo)
 
 
-@pytest.mark.parametrize("name", ["", "a/b", "-x", "..", "x..y", "a.lock", ".git", "sp ace", "x" * 65, "é"])
+@pytest.mark.parametrize("name", ["", "a/b", "-x", "..", "x..y", "a.lock", ".git", "sp ace", "x" * 65, "é",
+                                  "lossy\n", "a\x1bb", "tab\t", "x\r"])
 def test_invalid_names_are_refused(repo: Path, name: str) -> None:
     assert validate_name(name) is not None
     with pytest.raises(WorktreeError):
         create_worktree(repo, name)
+    assert not worktrees_dir(repo).exists() and branches(repo) == {"main"}  # nothing made before the refusal
 
 
 def test_clear_errors(tmp_path: Path, repo: Path) -> None:
@@ -146,25 +149,36 @@ def test_uncommitted_files_are_detected_and_kept_unless_discarded(repo: Path) ->
     with pytest.raises(WorktreeError, match="uncommitted"):
         remove_worktree(wt)
     assert (wt.path / "a.txt").read_text() == "changed\n" and wt.branch in branches(repo)
-    remove_worktree(wt, discard=True)
+    remove_worktree(wt, state)
     assert not wt.path.exists() and wt.branch not in branches(repo)
 
 
-def test_commits_not_in_the_base_are_detected_until_merged(repo: Path) -> None:
+def commit(cwd: Path, name: str, message: str) -> str:
+    (cwd / name).write_text(message + "\n")
+    git(cwd, "add", name)
+    git(cwd, "commit", "-q", "-m", message)
+    return git(cwd, "rev-parse", "HEAD").strip()
+
+
+def reachable(repo: Path, sha: str) -> bool:
+    return sha in git(repo, "log", "--all", "--format=%H").split()
+
+
+def test_commits_not_in_the_base_keep_the_branch_until_merged(repo: Path) -> None:
     wt = create_worktree(repo, "work")
-    (wt.path / "c.txt").write_text("c\n")
-    git(wt.path, "add", "c.txt")
-    git(wt.path, "commit", "-q", "-m", "add c")
+    sha = commit(wt.path, "c.txt", "add c")
     state = inspect_worktree(wt)
     assert not state.uncommitted and len(state.unmerged) == 1 and state.unmerged[0].endswith("add c")
-    assert "1 commit not merged or pushed" in state.describe()
-    with pytest.raises(WorktreeError):
-        remove_worktree(wt)
-    assert wt.path.exists()
+    assert not state.loses_work and state.keeps_branch and "1 commit not merged or pushed" in state.describe_commits()
+    removed = remove_worktree(wt, state)
+    assert not wt.path.exists() and removed.branch_kept
+    assert wt.branch in branches(repo) and reachable(repo, sha)  # the worktree goes, its commit never does
     git(repo, "merge", "-q", "--ff-only", wt.branch)
-    assert not inspect_worktree(wt).loses_work
-    remove_worktree(wt)
-    assert not wt.path.exists()
+    wt2 = create_worktree(repo, "merged")
+    commit(wt2.path, "m.txt", "m")
+    git(repo, "merge", "-q", "--ff-only", wt2.branch)
+    assert not inspect_worktree(wt2).keeps_branch
+    assert not remove_worktree(wt2).branch_kept and wt2.branch not in branches(repo)
 
 
 def test_commits_on_a_detached_head_inside_the_worktree_count(repo: Path) -> None:
@@ -173,7 +187,13 @@ def test_commits_on_a_detached_head_inside_the_worktree_count(repo: Path) -> Non
     (wt.path / "d.txt").write_text("d\n")
     git(wt.path, "add", "d.txt")
     git(wt.path, "commit", "-q", "-m", "on detached head")
-    assert [c.split(" ", 1)[1] for c in inspect_worktree(wt).unmerged] == ["on detached head"]
+    state = inspect_worktree(wt)
+    assert [c.split(" ", 1)[1] for c in state.unmerged] == ["on detached head"]
+    # Only the worktree's HEAD reaches it: removing the worktree would lose it, so that is refused.
+    assert [c.split(" ", 1)[1] for c in state.stranded] == ["on detached head"]
+    with pytest.raises(WorktreeError, match="detached HEAD"):
+        remove_worktree(wt, state)
+    assert (wt.path / "d.txt").exists()
 
 
 def test_a_worktree_deleted_by_hand_leaves_its_branch_checked(repo: Path) -> None:
@@ -184,7 +204,112 @@ def test_a_worktree_deleted_by_hand_leaves_its_branch_checked(repo: Path) -> Non
     subprocess.run(["rm", "-rf", str(wt.path)], check=True)
     state = inspect_worktree(wt)
     assert state.missing and len(state.unmerged) == 1
-    with pytest.raises(WorktreeError):
-        remove_worktree(wt)
-    remove_worktree(wt, discard=True)
-    assert wt.branch not in branches(repo)
+    removed = remove_worktree(wt)  # only git's record of it is tidied: the branch holds a commit
+    assert removed.branch_kept and wt.branch in branches(repo)
+    assert len(git(repo, "worktree", "list").splitlines()) == 1
+
+
+# -- The consent covers what the dialog saw: whatever appeared since is never deleted (issue 28) --
+
+
+def test_a_file_written_after_the_dialog_looked_is_never_deleted(repo: Path) -> None:
+    wt = create_worktree(repo, "lossy")
+    (wt.path / "first.txt").write_text("named in the dialog\n")
+    consent = inspect_worktree(wt)  # "Discard 1 uncommitted file?"
+    (wt.path / "second.txt").write_text("written while the dialog was open\n")
+    with pytest.raises(WorktreeChanged) as refused:
+        remove_worktree(wt, consent)
+    assert refused.value.changes == ["new file second.txt"] and "second.txt" in str(refused.value)
+    assert (wt.path / "second.txt").read_text() == "written while the dialog was open\n"
+    assert (wt.path / "first.txt").exists() and wt.branch in branches(repo)
+    # Asked again about what is there now: that answer removes it.
+    remove_worktree(wt, refused.value.state)
+    assert not wt.path.exists()
+
+
+@pytest.mark.parametrize("change", ["edit", "stage", "delete", "chmod"])
+def test_a_named_file_that_changed_since_is_not_discarded(repo: Path, change: str) -> None:
+    wt = create_worktree(repo, "edited")
+    (wt.path / "a.txt").write_text("first edit\n")
+    consent = inspect_worktree(wt)
+    if change == "edit":
+        (wt.path / "a.txt").write_text("second edit\n")
+    elif change == "stage":
+        git(wt.path, "add", "a.txt")  # same content, now in the index: git's record of it changed
+    elif change == "delete":
+        (wt.path / "a.txt").unlink()
+    else:
+        (wt.path / "a.txt").chmod(0o755)
+    with pytest.raises(WorktreeChanged, match="a.txt"):
+        remove_worktree(wt, consent)
+    assert wt.path.is_dir()
+
+
+def test_a_commit_made_after_the_dialog_looked_keeps_worktree_and_commit(repo: Path) -> None:
+    wt = create_worktree(repo, "committed")
+    (wt.path / "first.txt").write_text("named\n")
+    consent = inspect_worktree(wt)
+    sha = commit(wt.path, "late.txt", "late work")
+    with pytest.raises(WorktreeChanged) as refused:
+        remove_worktree(wt, consent)
+    assert any(line.startswith("new commit") and "late work" in line for line in refused.value.changes)
+    assert wt.path.is_dir() and reachable(repo, sha)
+
+
+def test_a_moved_head_is_a_change(repo: Path) -> None:
+    wt = create_worktree(repo, "moved-head")
+    consent = inspect_worktree(wt)
+    git(wt.path, "checkout", "-q", "--detach")
+    with pytest.raises(WorktreeChanged, match="HEAD moved"):
+        remove_worktree(wt, consent)
+    assert wt.path.is_dir()
+
+
+def test_work_in_the_last_instant_is_left_to_gits_own_check(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file written between the last look and the removal of a clean worktree: `git worktree remove`
+    runs without --force then, and refuses."""
+    import claude_tui.git.worktree as module
+
+    wt = create_worktree(repo, "instant")
+    consent = inspect_worktree(wt)
+    real = module.differences
+
+    def late_write(before, after):  # type: ignore[no-untyped-def]
+        found = real(before, after)
+        (wt.path / "instant.txt").write_text("just now\n")
+        return found
+
+    monkeypatch.setattr(module, "differences", late_write)
+    with pytest.raises(WorktreeError, match="worktree remove"):
+        remove_worktree(wt, consent)
+    assert (wt.path / "instant.txt").read_text() == "just now\n"
+
+
+def test_a_commit_in_the_last_instant_still_keeps_the_branch(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import claude_tui.git.worktree as module
+
+    wt = create_worktree(repo, "instant-commit")
+    (wt.path / "named.txt").write_text("named\n")
+    consent = inspect_worktree(wt)
+    real = module.differences
+    made: list[str] = []
+
+    def late_commit(before, after):  # type: ignore[no-untyped-def]
+        found = real(before, after)
+        made.append(commit(wt.path, "c.txt", "in the last instant"))
+        return found
+
+    monkeypatch.setattr(module, "differences", late_commit)
+    removed = remove_worktree(wt, consent)
+    assert removed.branch_kept and reachable(repo, made[0])
+
+
+def test_a_failed_add_leaves_no_empty_directory_and_says_gits_reason(repo: Path, tmp_path: Path) -> None:
+    real_git = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True).stdout.strip()
+    fake = tmp_path / "git"
+    fake.write_text(f'#!/bin/sh\ncase "$*" in *"worktree add"*) printf "fatal: first line\\n  and its end\\n" >&2; '
+                    f'exit 128;; esac\nexec {real_git} "$@"\n')
+    fake.chmod(0o755)
+    with pytest.raises(WorktreeError, match="fatal: first line and its end"):
+        create_worktree(repo, "fails", git=str(fake))
+    assert not worktrees_dir(repo).exists() and "worktree-fails" not in branches(repo)
