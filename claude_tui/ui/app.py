@@ -138,9 +138,7 @@ class ClaudeTuiApp(App[None]):
         """
         screen = self.chat_screen
         old = screen.active_view if screen is not None else None
-        staying = [s for s in self.sessions if new_tab or old is None or s is not old.session]
-        session = ChatSession(options, conversation, self.debug_log,
-                              taken_drafts=[s.drafts.path for s in staying])
+        session = ChatSession(options, conversation, self.debug_log)
         if screen is None:
             await self.push_screen(ChatScreen(self, session))
             return

@@ -152,13 +152,15 @@ async def test_closing_a_tab_ends_its_cli_and_keeps_the_others(tmp_path: Path) -
     async with app.run_test(size=(120, 40)) as pilot:
         first, second = await open_two(pilot, app)
         second.prompt.text = "a draft to keep"
+        draft_file = second.session.drafts.path  # the tab's slot: given up once it closes
+        assert draft_file is not None
         pid = second.session.connection.client.pid  # type: ignore[union-attr]
         assert pid is not None and pid_alive(pid)
         await pilot.press("alt+w")
         await wait_for(pilot, lambda: len(views(app)) == 1, what="the tab closed")
         await wait_for(pilot, lambda: not pid_alive(pid), what="its CLI gone")
         assert app.chat is first and first.session.alive and app.is_running
-        assert second.session.drafts.load() == "a draft to keep"
+        assert draft_file.read_text() == "a draft to keep" and second.session.drafts.slot is None
         assert not app.screen.query_one(TabBar).display
         await app.shutdown()
 

@@ -52,8 +52,9 @@ async def test_names_history_and_pastes_show_as_stand_ins_and_are_sent_as_shown(
                                                                                monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     history = PromptHistory(tmp_path / "proj")
-    history.path.parent.mkdir(parents=True)
-    history.path.write_text(json.dumps(["old \x1b]0;PWNED\x07 prompt"]))  # an earlier session stored raw ESC
+    history.legacy_path.parent.mkdir(parents=True)
+    # An older version's file (one JSON list), from a session that stored raw ESC.
+    history.legacy_path.write_text(json.dumps(["old \x1b]0;PWNED\x07 prompt"]))
     app = _app(tmp_path, tmp_path / "data")
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(pilot)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[2] / "claude_tui"
-NO_TEXTUAL = ["protocol", "diff", "session", "history", "fakecli", "transport", "git", "remote"]
-NO_ASYNCIO = ["protocol", "session", "diff", "git"]
+NO_TEXTUAL = ["protocol", "diff", "session", "history", "fakecli", "transport", "git", "remote", "store"]
+NO_ASYNCIO = ["protocol", "session", "diff", "git", "store"]
 
 
 def _imports(path: Path) -> set[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -45,7 +44,7 @@ def fresh_options(base: CliOptions, *, resume: str | None = None, fork: bool = F
 
 class ChatSession:
     def __init__(self, options: CliOptions, conversation: Conversation | None = None,
-                 debug_log: Path | None = None, *, name: str = "", taken_drafts: Iterable[Path] = ()) -> None:
+                 debug_log: Path | None = None, *, name: str = "") -> None:
         self.tab_id = f"tab-{next(_tab_ids)}"
         """Stable for the session's life: its view's widget id and what the tab bar returns."""
         self.name = name
@@ -57,10 +56,8 @@ class ChatSession:
         if options.ssh is not None:  # a directory on another machine: its prompts and draft are its own
             cwd = Path(f"/ssh-{options.ssh.label}") / (options.cwd or ".").lstrip("/")
         self.history = PromptHistory(cwd)
+        # Its own slot, held from the first load until `shutdown`: no other tab or instance touches it.
         self.drafts = DraftStore(cwd)
-        taken = set(taken_drafts)  # the draft files of the other open tabs: one file, one tab
-        while self.drafts.path in taken:
-            self.drafts = DraftStore(cwd, slot=self.drafts.slot + 1)
         self.permissions = PermissionQueue()
         self.connection = CliConnection(options, debug_log)
         self.turn_started_at: float | None = None
@@ -213,6 +210,7 @@ class ChatSession:
         self.closing = True
         if draft is not None:
             self.save_draft(draft)
+        self.drafts.release()  # saved: the slot (and its draft) is free for the next tab or instance
         await self.connection.close()
 
     def save_draft(self, text: str) -> None:
