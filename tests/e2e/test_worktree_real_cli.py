@@ -58,3 +58,40 @@ async def test_the_real_cli_works_in_the_worktree_and_its_file_is_named_on_quit(
     assert not wt.path.exists()
     assert "worktree-e2e" not in git(project_dir, "branch")
     assert mock_api.messages_requests(), "the CLI never asked the API"
+
+
+async def test_work_written_while_the_discard_dialog_is_open_survives(
+        app_options: Options, mock_api: MockApi, project_dir: Path) -> None:
+    """Issue 28's reproduction with the real CLI: a file and a commit made between "Discard 1
+    uncommitted file?" and `y` keep the worktree, and the dialog comes back naming them."""
+    git(project_dir, "init", "-q", "-b", "main")
+    git(project_dir, "add", ".")
+    git(project_dir, "commit", "-q", "-m", "first")
+    wt = create_worktree(project_dir, "lossy")
+    options = app_options(permission_mode="acceptEdits")
+    options.cwd = str(wt.session_dir)
+    app = ClaudeTuiApp(options, quiet_config(), worktree=wt)
+    async with app.run_test(size=SIZE) as pilot:
+        d = AppDriver(app, pilot)
+        try:
+            await d.wait_ready()
+            await d.turn("kw:write a new file")
+            await d.press("ctrl+q")
+            await d.wait_screen(WorktreeCloseScreen)
+            await d.press("r")
+            await d.wait_screen(ConfirmScreen)
+            (wt.path / "later.txt").write_text("written meanwhile\n")
+            git(wt.path, "add", "later.txt")
+            git(wt.path, "commit", "-q", "-m", "meanwhile")
+            (wt.path / "latest.txt").write_text("also meanwhile\n")
+            await d.press("y")
+            again = await d.wait_screen(WorktreeCloseScreen)
+            since = " ".join(again.since)
+            assert "new file latest.txt" in since and "meanwhile" in since, d.dump()
+            await d.press("k")
+            await d.wait(lambda: app.return_code is not None, "the app to exit")
+        finally:
+            if app.chat is not None and app.return_code is None:
+                await app.shutdown()
+    assert (wt.path / "new.txt").exists() and (wt.path / "latest.txt").exists()
+    assert "meanwhile" in git(project_dir, "log", "--all", "--format=%s")
