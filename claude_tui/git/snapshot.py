@@ -29,6 +29,11 @@ class StatusEntry:
     record: str
     """The line as git printed it, path included: the index blob and the status codes are in it."""
 
+    @property
+    def ignored(self) -> bool:
+        """An ignored file or directory (``!``): not uncommitted work, but deleted with the worktree."""
+        return self.record.startswith("!")
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -53,9 +58,9 @@ def parse_status(output: str) -> list[StatusEntry]:
             continue
         kind = record[0]
         # The path is the last of a fixed number of space-separated fields (it may hold spaces itself).
-        parts = {"1": 9, "2": 10, "u": 11, "?": 2}.get(kind)
+        parts = {"1": 9, "2": 10, "u": 11, "?": 2, "!": 2}.get(kind)
         if parts is None:
-            continue  # "#" headers (asked for with --branch only), "!" ignored files (not asked for)
+            continue  # "#" headers (asked for with --branch only) or a kind a newer git adds
         split = record.split(" ", parts - 1)
         if len(split) < parts:
             continue
@@ -98,7 +103,9 @@ def fingerprint(path: Path) -> str:
 
 def take(root: Path, entries: list[StatusEntry], *, head: str, head_ref: str, branch_tip: str,
          commits: list[str]) -> Snapshot:
-    files = tuple(sorted((e.path, e.record, fingerprint(root / e.path)) for e in entries))
+    # Ignored entries by name only: build output churns, and a directory of it may be huge.
+    files = tuple(sorted((e.path, e.record, "ignored" if e.ignored else fingerprint(root / e.path))
+                         for e in entries))
     return Snapshot(files=files, head=head, head_ref=head_ref, branch_tip=branch_tip, commits=tuple(commits))
 
 
@@ -108,7 +115,7 @@ def differences(before: Snapshot, after: Snapshot) -> list[str]:
     old = {path: (record, print_) for path, record, print_ in before.files}
     new = {path: (record, print_) for path, record, print_ in after.files}
     for path in sorted(new.keys() - old.keys()):
-        lines.append(f"new file {path}")
+        lines.append(f"new {'ignored ' if new[path][1] == 'ignored' else ''}file {path}")
     for path in sorted(old.keys() & new.keys()):
         if old[path] != new[path]:
             lines.append(f"{path} changed")

@@ -9,7 +9,7 @@ a worktree nested in the repository shows up in the main checkout's ``git status
 searches, and inherits the main checkout's ``CLAUDE.md`` (Claude Code reads the parent directories').
 
 Removal deletes only what the user was shown: :func:`inspect_worktree` lists uncommitted files
-(untracked ones included) and commits that are neither in the base branch nor on any remote, with a
+(untracked ones included), ignored ones (`git worktree remove` deletes them unasked) and commits that are neither in the base branch nor on any remote, with a
 snapshot of them (``snapshot.py``). :func:`remove_worktree` is handed that state as the consent: it
 looks again right before removing and keeps the worktree when anything differs (a new or changed
 file, a new commit, a moved HEAD), raising :class:`WorktreeChanged`. Commits are never lost: a
@@ -88,7 +88,9 @@ class WorktreeState:
     """What removing a worktree would lose."""
 
     uncommitted: list[str] = field(default_factory=list)
-    """Changed, staged or untracked paths (ignored files do not count)."""
+    """Changed, staged or untracked paths."""
+    ignored: list[str] = field(default_factory=list)
+    """Ignored files and directories (``build/``): not work to commit, but deleted with the worktree."""
     unmerged: list[str] = field(default_factory=list)
     """Commits neither in the base branch nor on a remote, as "abc1234 subject": they keep the branch."""
     stranded: list[str] = field(default_factory=list)
@@ -110,10 +112,11 @@ class WorktreeState:
 
     def describe(self) -> str:
         """What removing would discard, for a dialog ("nothing: …" when it is nothing)."""
+        n, i = len(self.uncommitted), len(self.ignored)
+        ignored = f"{i} ignored file{'s' if i != 1 else ''} or folder{'s' if i != 1 else ''}"
         if self.uncommitted:
-            n = len(self.uncommitted)
-            return f"{n} uncommitted file{'s' if n != 1 else ''}"
-        return "nothing: no uncommitted files"
+            return f"{n} uncommitted file{'s' if n != 1 else ''}" + (f" (and {ignored})" if i else "")
+        return f"only {ignored}" if i else "nothing: no uncommitted files"
 
     def describe_commits(self) -> str:
         n = len(self.unmerged)
@@ -279,7 +282,8 @@ def inspect_worktree(worktree: Worktree, *, git: str = "git") -> WorktreeState:
     stranded: list[str] = []
     missing = not worktree.path.is_dir()
     if not missing:
-        status = _run(["status", "--porcelain=v2", "-z", "--untracked-files=all"], worktree.path, git=git)
+        status = _run(["status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching"],
+                      worktree.path, git=git)
         entries = parse_status(status.stdout)
         head = _line(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], worktree.path, git)
         head_ref = _line(["symbolic-ref", "--quiet", "HEAD"], worktree.path, git)
@@ -296,7 +300,8 @@ def inspect_worktree(worktree: Worktree, *, git: str = "git") -> WorktreeState:
         unmerged = _commits([*tips, "--not", _base(worktree, git), "--remotes"],
                             worktree.path if not missing else worktree.repo, git)
     snapshot = take(worktree.path, entries, head=head, head_ref=head_ref, branch_tip=branch_tip, commits=unmerged)
-    return WorktreeState(uncommitted=[e.path for e in entries], unmerged=unmerged, stranded=stranded,
+    return WorktreeState(uncommitted=[e.path for e in entries if not e.ignored],
+                         ignored=[e.path for e in entries if e.ignored], unmerged=unmerged, stranded=stranded,
                          missing=missing, snapshot=snapshot)
 
 

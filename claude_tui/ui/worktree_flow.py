@@ -67,8 +67,8 @@ async def offer_removal(app: App[Any], worktrees: list[Worktree], worktree: Work
 async def _confirm_discard(app: App[Any], worktree: Worktree, state: WorktreeState) -> bool:
     from claude_tui.ui.screens.confirm import ConfirmScreen
 
-    named = state.uncommitted[:4]
-    more = len(state.uncommitted) - len(named)
+    named = [*state.uncommitted[:4], *state.ignored[:2]]
+    more = len(state.uncommitted) + len(state.ignored) - len(named)
     detail = ", ".join(printable_name(n) for n in named) + (f" and {more} more" if more > 0 else "")
     sure = await app.push_screen(ConfirmScreen(
         f"Discard {state.describe()}?", yes="Discard them and remove", no="Keep the worktree",

@@ -313,3 +313,22 @@ def test_a_failed_add_leaves_no_empty_directory_and_says_gits_reason(repo: Path,
     with pytest.raises(WorktreeError, match="fatal: first line and its end"):
         create_worktree(repo, "fails", git=str(fake))
     assert not worktrees_dir(repo).exists() and "worktree-fails" not in branches(repo)
+
+
+def test_ignored_files_are_named_and_covered_by_the_consent(repo: Path) -> None:
+    """`git worktree remove` deletes ignored files without --force: the dialog names them too."""
+    (repo / ".gitignore").write_text("*.log\nbuild/\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore")
+    wt = create_worktree(repo, "ignored")
+    (wt.path / "build").mkdir()
+    (wt.path / "build" / "out.o").write_text("o")
+    consent = inspect_worktree(wt)
+    assert consent.ignored == ["build/"] and not consent.uncommitted
+    assert consent.describe() == "only 1 ignored file or folder"
+    (wt.path / "secret.log").write_text("written meanwhile\n")
+    with pytest.raises(WorktreeChanged, match="new ignored file secret.log"):
+        remove_worktree(wt, consent)
+    assert (wt.path / "secret.log").exists()
+    remove_worktree(wt, inspect_worktree(wt))
+    assert not wt.path.exists()

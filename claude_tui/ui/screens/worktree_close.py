@@ -64,6 +64,9 @@ class WorktreeCloseScreen(GuardedModal[Choice]):
             yield Static(loss, id="worktree-loss", classes="-loses" if state.loses_work else "")
             if state.uncommitted:
                 yield Static(_listing("Uncommitted:", state.uncommitted), classes="worktree-list")
+            if state.ignored:
+                yield Static(_listing("Ignored by git, deleted with it:", state.ignored), id="worktree-ignored",
+                             classes="worktree-list")
             if state.unmerged:
                 yield Static(_listing(f"Branch {printable_name(wt.branch)} is kept: {state.describe_commits()} "
                                       f"(not in {printable_name(wt.base)} nor on a remote):", state.unmerged),
