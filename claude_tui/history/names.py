@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 from claude_tui.paths import atomic_write_text, data_path
+from claude_tui.store.files import exclusive
 
 from .text import clean
 
@@ -37,8 +38,9 @@ class NameStore:
         return self.all().get(session_id)
 
     def set(self, session_id: str, name: str | None) -> None:
-        """Name a session; an empty or None name removes it."""
-        with _LOCK:
+        """Name a session; an empty or None name removes it. Read, changed and written under a lock every
+        instance takes (its own thread lock alone let two instances' renames overwrite each other)."""
+        with _LOCK, exclusive(self.path.with_name(self.path.name + ".lock")):
             names = self.all()
             cleaned = clean(name or "", NAME_MAX)
             if cleaned:

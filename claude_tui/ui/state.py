@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from claude_tui import paths
+from claude_tui.store.files import exclusive
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -44,10 +45,12 @@ def load_state(path: Path | None = None) -> dict[str, Any]:
 def save_state(updates: dict[str, Any], path: Path | None = None) -> None:
     """Merge `updates` into the state file (atomically); failures are silent (it is only a preference)."""
     path = path or state_file()
-    data = load_state(path)
-    data.update(updates)
     try:
-        paths.atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+        # Another instance may save its own keys meanwhile: read, merge and write under one lock.
+        with exclusive(path.with_name(path.name + ".lock")):
+            data = load_state(path)
+            data.update(updates)
+            paths.atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
     except OSError:
         pass
 

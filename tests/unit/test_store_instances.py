@@ -143,3 +143,45 @@ def test_tabs_of_one_instance_hold_their_own_slots_until_closed(tmp_path: Path) 
     one.release()
     one.save("after closing")  # a late save of a closed tab writes nothing
     assert DraftStore(tmp_path / "proj", tmp_path).load() == "one"
+
+
+# -- the other read-change-write files of the data dir ---------------------------------------------------
+
+
+def _name_sessions(path: str, prefix: str, go: Event) -> None:
+    from claude_tui.history.names import NameStore
+
+    go.wait()
+    for i in range(60):
+        NameStore(Path(path)).set(f"{prefix}-{i}", f"name {prefix} {i}")
+
+
+def _save_states(path: str, prefix: str, go: Event) -> None:
+    from claude_tui.ui.state import save_state
+
+    go.wait()
+    for i in range(60):
+        save_state({f"{prefix}-{i}": i}, Path(path))
+
+
+def _at_once(target, path: Path) -> None:  # type: ignore[no-untyped-def]
+    go = CONTEXT.Event()
+    workers = [CONTEXT.Process(target=target, args=(str(path), prefix, go)) for prefix in ("a", "b")]
+    for worker in workers:
+        worker.start()
+    go.set()
+    for worker in workers:
+        worker.join(timeout=120)
+        assert worker.exitcode == 0
+
+
+def test_two_instances_naming_sessions_at_once_keep_every_name(tmp_path: Path) -> None:
+    from claude_tui.history.names import NameStore
+
+    _at_once(_name_sessions, tmp_path / "session-names.json")
+    assert len(NameStore(tmp_path / "session-names.json").all()) == 120
+
+
+def test_two_instances_saving_ui_state_at_once_keep_every_key(tmp_path: Path) -> None:
+    _at_once(_save_states, tmp_path / "state.json")
+    assert len(json.loads((tmp_path / "state.json").read_text())) == 120
