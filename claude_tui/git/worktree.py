@@ -9,8 +9,8 @@ a worktree nested in the repository shows up in the main checkout's ``git status
 searches, and inherits the main checkout's ``CLAUDE.md`` (Claude Code reads the parent directories').
 
 Removal deletes only what the user was shown: :func:`inspect_worktree` lists uncommitted files
-(untracked ones included), ignored ones (`git worktree remove` deletes them unasked) and commits that are neither in the base branch nor on any remote, with a
-snapshot of them (``snapshot.py``). :func:`remove_worktree` is handed that state as the consent: it
+(untracked ones included), ignored ones (`git worktree remove` deletes them unasked) and commits
+that are neither in the base branch nor on any remote, with a snapshot of them (``snapshot.py``). :func:`remove_worktree` is handed that state as the consent: it
 looks again right before removing and keeps the worktree when anything differs (a new or changed
 file, a new commit, a moved HEAD), raising :class:`WorktreeChanged`. Commits are never lost: a
 branch with commits neither in the base nor on a remote is kept, and a worktree whose detached HEAD
@@ -149,7 +149,7 @@ def _run(args: Sequence[str], cwd: Path, *, git: str = "git", check: bool = True
 
 def _git_message(output: str) -> str:
     """git's own reason: from its last ``fatal:``/``error:`` line on, on one line (a name or path in it
-    may span lines, and only the last one was once shown)."""
+    may span lines: its last line alone is half a sentence)."""
     lines = [line.strip() for line in output.strip().splitlines() if line.strip()]
     starts = [i for i, line in enumerate(lines) if line.startswith(("fatal:", "error:"))]
     return " ".join(lines[starts[-1] if starts else max(len(lines) - 1, 0):]) or "no message"
