@@ -15,7 +15,8 @@ import platformdirs
 APP_NAME = "claude-tui"
 
 
-def _private_dir(path: Path) -> Path:
+def private_dir(path: Path) -> Path:
+    """``path`` created 0700 (with its parents); raises OSError when it cannot be."""
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
         os.chmod(path, 0o700)
@@ -25,7 +26,7 @@ def _private_dir(path: Path) -> Path:
 
 
 def config_dir() -> Path:
-    return _private_dir(platformdirs.user_config_path(APP_NAME))
+    return private_dir(platformdirs.user_config_path(APP_NAME))
 
 
 def config_file() -> Path:
@@ -40,15 +41,20 @@ def data_path() -> Path:
 
 
 def data_dir() -> Path:
-    return _private_dir(data_path())
+    return private_dir(data_path())
+
+
+def cache_path() -> Path:
+    """The cache directory's path, not created (see :func:`data_path`)."""
+    return platformdirs.user_cache_path(APP_NAME)
 
 
 def cache_dir() -> Path:
-    return _private_dir(platformdirs.user_cache_path(APP_NAME))
+    return private_dir(cache_path())
 
 
 def log_dir() -> Path:
-    return _private_dir(platformdirs.user_log_path(APP_NAME))
+    return private_dir(platformdirs.user_log_path(APP_NAME))
 
 
 def atomic_write_text(path: Path, text: str, *, private: bool = True) -> None:
@@ -58,7 +64,7 @@ def atomic_write_text(path: Path, text: str, *, private: bool = True) -> None:
     export into the user's project (``private=False``) leaves the folder's mode alone.
     """
     if private:
-        _private_dir(path.parent)
+        private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

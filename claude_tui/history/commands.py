@@ -105,10 +105,13 @@ def search_command(
         idx.refresh(dirs)
         idx.index_content(dirs)
         hits = idx.search(query, dirs, limit=limit)
-        note = idx.search_note
+        note, off = idx.search_note, idx.unavailable is not None
     finally:
         if owned:
             idx.close()
+    if off:  # "no matches" would be a lie: nothing was searched
+        print(f"claude-tui: {note}", file=sys.stderr)
+        return 1
     if note:
         print(f"note: {note}", file=sys.stderr)
     if as_json:

@@ -14,6 +14,10 @@ be used by the thread that created it. Open one per thread (in a Textual
 then ``close()`` it, or use it as a context manager). The database is in WAL mode,
 so a UI thread can read while a worker writes; writers wait on each other
 (busy timeout 5 s). Nothing here writes under the CLI's config dir.
+
+A cache that cannot be written (no directory, read-only, full disk, damaged file) never raises
+here: the index moves into memory, keeps listing and counting, turns search off and says why
+(:attr:`SessionIndex.unavailable`, :attr:`SessionIndex.search_note`; see :mod:`.index_db`).
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from .index_db import connect_in_memory, connect_on_disk, is_storage_fault, off_note, reason_of
 from .lineage import fork_parents
 from .meta import SessionMeta, read_meta
 from .names import NameStore
@@ -39,6 +44,7 @@ FTS_NOTE = "SQLite FTS5 is not available in this Python's sqlite3: search falls 
 _META_COLS = [f.name for f in fields(SessionMeta)]
 _HEAD_SIG_BYTES = 4096
 _COMMIT_EVERY_S = 0.5
+_T = TypeVar("_T")
 
 
 @dataclass(slots=True)
@@ -95,16 +101,50 @@ class SessionIndex:
     def __init__(self, db_path: Path | None = None, *, root: Path | None = None,
                  names: NameStore | None = None) -> None:
         self.db_path = Path(db_path) if db_path is not None else default_index_path(root)
-        self.db_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.root = root  # CLI config root; None = $CLAUDE_CONFIG_DIR or ~/.claude
         self.names = names if names is not None else NameStore()
-        _private_files(Path(self.db_path))
-        self.con = sqlite3.connect(self.db_path, timeout=5.0)
-        self.con.execute("PRAGMA journal_mode=WAL")
-        self.con.execute("PRAGMA synchronous=NORMAL")
         self.fts = fts5_available()
-        self.search_note: str | None = None if self.fts else FTS_NOTE
+        self.unavailable: str | None = None
+        """Why the index lives in memory (the cache could not be written); None while it is on disk."""
+        self._scope: list[Path] | None = None  # what the last refresh covered: refilled after a fault
+        try:
+            self.con = connect_on_disk(self.db_path)
+            self._ensure_schema()
+        except (OSError, sqlite3.Error) as error:
+            if not is_storage_fault(error):
+                raise
+            self._to_memory(error)
+
+    @property
+    def search_note(self) -> str | None:
+        """Why search is off or slow, in words; None when it is neither."""
+        if self.unavailable is not None:
+            return off_note(self.db_path, self.unavailable)
+        return None if self.fts else FTS_NOTE
+
+    def _to_memory(self, error: BaseException) -> None:
+        con = getattr(self, "con", None)
+        if con is not None:
+            try:
+                con.close()
+            except sqlite3.Error:
+                pass
+        self.unavailable = reason_of(error)
+        self.con = connect_in_memory()
         self._ensure_schema()
+
+    def _guarded(self, run: Callable[[], _T], *, refill: bool = True) -> _T:
+        """``run()``; after a storage fault, again on an index in memory (refilled with the last
+        refresh's scope first unless ``run`` is that refresh)."""
+        try:
+            return run()
+        except sqlite3.Error as error:
+            if self.unavailable is not None or not is_storage_fault(error):
+                raise
+            self._to_memory(error)
+            if refill and self._scope is not None:
+                self._refresh(self._scope)
+            return run()
 
     # -- lifecycle ---------------------------------------------------------
     def close(self) -> None:
@@ -158,8 +198,12 @@ class SessionIndex:
     # -- metadata ------------------------------------------------------------
     def refresh(self, project_dirs: Iterable[Path] | None = None) -> RefreshStats:
         """Revalidate the rows of ``project_dirs`` (default: all) against the disk."""
-        started = time.perf_counter()
         dirs = list(project_dirs) if project_dirs is not None else list_project_dirs(self.root)
+        self._scope = dirs
+        return self._guarded(lambda: self._refresh(dirs), refill=False)
+
+    def _refresh(self, dirs: list[Path]) -> RefreshStats:
+        started = time.perf_counter()
         stats = RefreshStats()
         names = [d.name for d in dirs]
         known: dict[str, tuple[int, int, int]] = {}
@@ -225,6 +269,10 @@ class SessionIndex:
         offset: int = 0,
     ) -> list[SessionRow]:
         """Rows from the index (no disk access), newest activity first."""
+        dirs = None if project_dirs is None else list(project_dirs)
+        return self._guarded(lambda: self._sessions(dirs, limit, offset))
+
+    def _sessions(self, project_dirs: list[Path] | None, limit: int | None, offset: int) -> list[SessionRow]:
         sql = "SELECT * FROM files"
         args: list[Any] = []
         if project_dirs is not None:
@@ -274,6 +322,10 @@ class SessionIndex:
     # -- content (full-text + message counts) --------------------------------
     def stale_content(self, project_dirs: Iterable[Path] | None = None) -> list[tuple[int, str]]:
         """(file id, path) of rows whose text index lags their (mtime, size)."""
+        dirs = None if project_dirs is None else list(project_dirs)
+        return self._guarded(lambda: self._stale_content(dirs))
+
+    def _stale_content(self, project_dirs: list[Path] | None) -> list[tuple[int, str]]:
         sql = "SELECT id, path FROM files WHERE c_mtime_ns IS NOT mtime_ns OR c_size IS NOT size"
         args: list[Any] = []
         if project_dirs is not None:
@@ -296,9 +348,15 @@ class SessionIndex:
 
         Appended files are scanned from where the last scan stopped; rewritten
         ones (head changed or shrunk) are rescanned. Commits every half second,
-        so ``should_stop`` can cancel without losing finished work.
+        so ``should_stop`` can cancel without losing finished work. An index in memory counts
+        messages but keeps no text (search is off there).
         """
-        todo = self.stale_content(project_dirs)
+        dirs = None if project_dirs is None else list(project_dirs)
+        return self._guarded(lambda: self._index_content(dirs, should_stop, progress))
+
+    def _index_content(self, project_dirs: list[Path] | None, should_stop: Callable[[], bool] | None,
+                       progress: Callable[[int, int], None] | None) -> int:
+        todo = self._stale_content(project_dirs)
         done = 0
         last_commit = time.perf_counter()
         try:
@@ -333,7 +391,7 @@ class SessionIndex:
         else:
             self._delete_docs(fid)
         state = scan_file(path, state)
-        if state.docs:
+        if state.docs and self.unavailable is None:
             cur = self.con.execute("SELECT COALESCE(MAX(id), 0) FROM docs")
             base = cur.fetchone()[0] + 1
             self.con.executemany(
@@ -364,6 +422,14 @@ class SessionIndex:
 
     def message_count(self, row: SessionRow) -> int:
         """The message count of one row, scanning its file now if the index lags."""
+        return self._guarded(lambda: self._message_count(row))
+
+    def _message_count(self, row: SessionRow) -> int:
+        # By path: an index that moved into memory gave the row another id.
+        found = self.con.execute("SELECT id FROM files WHERE path=?", (row.path,)).fetchone()
+        if found is None:
+            return row.message_count or 0
+        row.file_id = found[0]
         if row.message_count is None or self.stale_content_for(row.file_id):
             self._index_one(row.file_id, row.path)
             self.con.commit()
@@ -380,7 +446,15 @@ class SessionIndex:
     # -- search ----------------------------------------------------------------
     def search(self, query: str, project_dirs: Iterable[Path] | None = None, *, limit: int = 50,
                per_session: int = 3) -> list[SearchHit]:
-        """Full-text search; see :func:`claude_tui.history.search.search`."""
+        """Full-text search; see :func:`claude_tui.history.search.search`. Nothing while the index is
+        in memory (:attr:`search_note` says why)."""
+        if self.unavailable is not None:
+            return []
+        dirs = None if project_dirs is None else list(project_dirs)
+        hits = self._guarded(lambda: self._search(query, dirs, limit, per_session), refill=False)
+        return [] if self.unavailable is not None else hits
+
+    def _search(self, query: str, project_dirs: list[Path] | None, limit: int, per_session: int) -> list[SearchHit]:
         return search(self.con, query, project_dirs, fts=self.fts, names=self.names.all(), limit=limit,
                       per_session=per_session)
 
@@ -401,15 +475,3 @@ def _chunks(items: list[Any], size: int) -> Iterable[list[Any]]:
     for i in range(0, len(items), size):
         yield items[i : i + size]
 
-
-def _private_files(db_path: Path) -> None:
-    """The index holds a full-text copy of every transcript: create it 0600.
-
-    SQLite gives its -wal/-shm files the database file's permissions.
-    """
-    try:
-        fd = os.open(db_path, os.O_CREAT | os.O_RDWR, 0o600)
-        os.close(fd)
-        os.chmod(db_path, 0o600)
-    except OSError:
-        pass

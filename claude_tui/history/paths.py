@@ -156,9 +156,10 @@ def default_index_path(root: Path | None = None) -> Path:
     """The index of one config root: ``~/.claude``'s is ``sessions.sqlite``; another root (a
     ``$CLAUDE_CONFIG_DIR``, the demo's) gets its own file, so two roots never evict each other's rows."""
     root = root if root is not None else config_root()
+    base = app_paths.cache_path()  # created by the index when it opens (a fault there is not fatal)
     if root == Path.home() / ".claude":
-        return cache_dir() / "sessions.sqlite"
+        return base / "sessions.sqlite"
     import hashlib
 
     digest = hashlib.sha1(os.fsencode(root)).hexdigest()[:12]
-    return cache_dir() / f"sessions-{digest}.sqlite"
+    return base / f"sessions-{digest}.sqlite"

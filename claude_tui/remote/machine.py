@@ -96,7 +96,7 @@ class SshMachine(Machine):
         self.label = target.label
         self.timeout = timeout
         key = hashlib.sha1(f"{target.label}\0{' '.join(target.options)}".encode()).hexdigest()[:16]
-        self.cache = (cache or paths.cache_dir() / "remote") / key
+        self.cache = (cache or paths.cache_path() / "remote") / key  # created by the first sync
         self.sockets: Path | None = None
         """The ControlPath dir of the reads: None, claude-tui's shared one; `connection` sets its own."""
 

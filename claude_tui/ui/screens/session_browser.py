@@ -169,7 +169,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         self._show_status()
         message = "" if listing.rows else empty_message(
             searching=self.searching, query=query, listed=self._listed, all_projects=self.all_projects,
-            cwd=self.cwd, root=self._root())
+            cwd=self.cwd, root=self._root(), search_off=self.search_off)
         empty = self.query_one("#browser-empty", Static)
         empty.update(Text(message, justify="center"))
         empty.display = bool(message)
@@ -186,7 +186,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         self.query_one("#browser-status", Static).update(status_line(
             self.table.listing, total=len(self._rows), searching=self.searching, query=self._search_query,
             order=self.sort, all_projects=self.all_projects, cwd=self.cwd, indexing=self.indexing,
-            indexed=self.indexed, note=self.search_note))
+            indexed=self.indexed or self.search_off is not None, note=self.search_note))
 
     def _cursor_target(self) -> str | None:
         """Where a refresh puts the cursor: where the user left it, else the current session or the top row."""

@@ -161,9 +161,12 @@ def searched(rows: Sequence[SessionRow], hits: Sequence[SearchHit], all_projects
     return Listing(listed, hits=grouped, all_projects=all_projects)
 
 
-def empty_message(*, searching: bool, query: str, listed: bool, all_projects: bool, cwd: Path, root: Path) -> str:
+def empty_message(*, searching: bool, query: str, listed: bool, all_projects: bool, cwd: Path, root: Path,
+                  search_off: str | None = None) -> str:
     """What to say instead of an empty table."""
     query = one_line(query.strip())
+    if searching and search_off:
+        return f"{one_line(search_off)}\nEsc leaves search."
     if searching:
         if query:
             return f"No messages match “{query}”.\nEsc leaves search."

@@ -53,9 +53,10 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
     """Rows in scope, and the workers that list, count, index, search, preview and rename them."""
 
     class Listed(Message):
-        def __init__(self, generation: int, rows: list[SessionRow], error: str = "") -> None:
+        def __init__(self, generation: int, rows: list[SessionRow], error: str = "",
+                     search_off: str | None = None) -> None:
             super().__init__()
-            self.generation, self.rows, self.error = generation, rows, error
+            self.generation, self.rows, self.error, self.search_off = generation, rows, error, search_off
 
     class Progress(Message):
         def __init__(self, generation: int, done: int, total: int) -> None:
@@ -97,6 +98,8 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
         self.indexing: tuple[int, int] | None = None
         self.indexed = False
         self.search_note: str | None = None
+        self.search_off: str | None = None
+        """Why search is off (the index could not be written: it lists from the transcripts)."""
         self._rows: list[SessionRow] = []
         self._generation = 0
         self._listed = False
@@ -180,7 +183,8 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
                 return
             if stop():
                 return
-            self.post_message(self.Listed(generation, index.sessions(dirs)))
+            rows = index.sessions(dirs)
+            self.post_message(self.Listed(generation, rows, search_off=index.search_note if index.unavailable else None))
             last = last_counts = time.monotonic()
 
             def progress(done: int, total: int) -> None:
@@ -215,6 +219,8 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
             return
         if message.error:
             self.notify(one_line(f"Could not refresh the session list: {message.error}"), severity="warning")
+        if message.search_off and not self.search_off:
+            self.search_off = self.search_note = message.search_off  # said in the status line while searching
         def signature(rows: list[SessionRow]) -> list[tuple[str, int, str | None, int | None]]:
             return [(r.path, r.mtime_ns, r.name, r.message_count) for r in rows]
         changed = signature(message.rows) != signature(self._rows) or not self._listed
@@ -309,7 +315,7 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
         query = self.filter_input.value.strip()
         self._search_seq += 1
         self._search_query = query
-        if not query:
+        if not query or self.search_off:
             self._hits = []
             self._populate()
             return
