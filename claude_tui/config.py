@@ -1,7 +1,9 @@
 """User configuration: TOML file < environment (CLAUDE_TUI_*) < command-line flags.
 
 An invalid file never produces a traceback: `ConfigError` names the file, the
-key and the problem, and the app prints it and exits.
+key and the problem, and the app prints it and exits. Whatever the file holds (bytes that are not
+UTF-8, brackets nested past any stack, escape sequences in a key) the message is inert text: every
+part of it quoted from the file, the environment or a flag passes `printable_name`, line by line.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from claude_tui import paths
+from claude_tui.protocol.sanitize import printable_name
 
 _HOST_NAME = re.compile(r"^[A-Za-z0-9_.@+][A-Za-z0-9_.@+:/-]*$")
 PermissionMode = Literal["default", "acceptEdits", "plan", "auto", "bypassPermissions", "dontAsk"]
@@ -119,7 +122,17 @@ class Config(BaseModel):
 
 
 class ConfigError(Exception):
-    """A config problem, worded for the user."""
+    """A config problem, worded for the user: each line inert, however hostile what it quotes."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("\n".join(printable_name(_clip(line)) for line in message.split("\n")))
+
+
+_QUOTE_LIMIT = 300  # characters of one line of a message: a 1 MB key must not fill the terminal
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _QUOTE_LIMIT else text[:_QUOTE_LIMIT] + "…"
 
 
 # Environment overrides: CLAUDE_TUI_<KEY>. Lists and dicts take JSON.
@@ -138,6 +151,8 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, Any]:
                 values[name] = json.loads(raw)
             except json.JSONDecodeError as error:
                 raise ConfigError(f"environment {_ENV_PREFIX}{name.upper()}: not valid JSON ({error})") from None
+            except RecursionError:
+                raise ConfigError(f"environment {_ENV_PREFIX}{name.upper()}: nested too deeply") from None
         else:
             values[name] = raw
     return values
@@ -161,23 +176,39 @@ def load_config(
     environ = dict(os.environ) if environ is None else environ
     merged: dict[str, Any] = {}
     if path.is_file():
-        try:
-            merged.update(tomllib.loads(path.read_text(encoding="utf-8")))
-        except tomllib.TOMLDecodeError as error:
-            raise ConfigError(f"{path}: not valid TOML: {error}") from None
-        except OSError as error:
-            raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
-        try:
-            Config.model_validate(merged)
-        except ValidationError as error:
-            raise ConfigError(_describe(error, str(path))) from None
+        merged.update(_read_file(path))
+        _validate(merged, str(path))
     env_values = _env_overrides(environ)
     merged.update(env_values)
     merged.update({key: value for key, value in (flags or {}).items() if value is not None})
+    return _validate(merged, "environment or flags")
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        raise ConfigError(f"{path}: not UTF-8 text: byte 0x{raw[error.start]:02x} on line {line}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: arrays or tables nested too deeply") from None
+
+
+def _validate(merged: dict[str, Any], source: str) -> Config:
     try:
         return Config.model_validate(merged)
     except ValidationError as error:
-        raise ConfigError(_describe(error, "environment or flags")) from None
+        raise ConfigError(_describe(error, source)) from None
+    except RecursionError:  # a value nested within tomllib's reach but past the validator's
+        raise ConfigError(f"{source}: a value is nested too deeply") from None
 
 
 def render_config(config: Config) -> str:
