@@ -80,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse_app_args(argv: Sequence[str]) -> AppArgs:
+    from claude_tui.protocol.sanitize import printable_name
+
     argv = list(argv)
     extra: list[str] = []
     if "--" in argv:
@@ -95,7 +97,7 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
     else:
         cwd = ns.cwd.expanduser().resolve()
         if not cwd.is_dir():
-            parser.error(f"--cwd {ns.cwd}: not a directory")
+            parser.error(f"--cwd {printable_name(str(ns.cwd))}: not a directory")
     if ns.fork and ns.resume is None and not ns.continue_session:
         parser.error("--fork needs --resume or --continue")
     if ns.resume is not None and ns.continue_session:
@@ -142,6 +144,9 @@ def _run_subcommand(name: str, argv: list[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from claude_tui import inert_stderr
+
+    inert_stderr.install()  # every message below may quote an argument, a path or the environment
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in SUBCOMMANDS:
         return _run_subcommand(args[0], args[1:])

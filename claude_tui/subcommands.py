@@ -100,9 +100,10 @@ def _config(argv: list[str]) -> int:
     ns = parser.parse_args(argv)
     from claude_tui import paths
     from claude_tui.config import ConfigError, load_config, render_config
+    from claude_tui.protocol.sanitize import printable_name
 
     if ns.path or not ns.show:
-        print(paths.config_file())
+        print(printable_name(str(paths.config_file())))  # CLAUDE_TUI_CONFIG can hold anything
         return 0
     try:
         print(render_config(load_config()), end="")

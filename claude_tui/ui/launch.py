@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from claude_tui.app_args import AppArgs
 from claude_tui.config import ConfigError, load_config
+from claude_tui.protocol.sanitize import printable_name
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
 
@@ -98,7 +99,7 @@ def resolve_resume(args: AppArgs, options: CliOptions) -> str:
 
         session_id = newest_session_id(args.cwd)
         if session_id is None:
-            return (f"no previous session in {args.cwd} to continue. "
+            return (f"no previous session in {printable_name(str(args.cwd))} to continue. "
                     "Start without --continue, or pick one with --resume.")
         options.resume, options.continue_session = session_id, False
     elif args.resume:
