@@ -212,19 +212,7 @@ def _validate(merged: dict[str, Any], source: str) -> Config:
 
 
 def render_config(config: Config) -> str:
-    """The effective config as TOML-ish text for `claude-tui config --show`."""
-    lines = []
-    data = config.model_dump()
-    tables = {key: value for key, value in data.items() if isinstance(value, dict)}
-    for key, value in data.items():
-        if key in tables:
-            continue
-        if value is None:
-            lines.append(f"# {key} = (unset)")
-        else:
-            lines.append(f"{key} = {json.dumps(value)}")
-    for table, values in tables.items():
-        lines.append(f"\n[{table}]")
-        for key, value in values.items():
-            lines.append(f"{json.dumps(key) if not key.isidentifier() else key} = {json.dumps(value)}")
-    return "\n".join(lines) + "\n"
+    """The effective config as TOML for `claude-tui config --show` (secrets masked: `config_show`)."""
+    from claude_tui.config_show import to_toml
+
+    return to_toml(config.model_dump())
