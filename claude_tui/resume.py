@@ -14,9 +14,10 @@ from claude_tui.session.status import Activity
 RESUMED_NOTE = "Resumed from the transcript"
 
 
-def newest_session_id(cwd: Path) -> str | None:
-    """The most recently active session of `cwd` (what `--continue` means)."""
-    with SessionIndex() as index:
+def newest_session_id(cwd: Path, root: Path | None = None) -> str | None:
+    """The most recently active session of `cwd` (what `--continue` means) in the store at ``root``
+    (default: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``)."""
+    with SessionIndex(root=root) as index:
         rows = index.list_sessions(cwd, all_projects=False, limit=1)
     return rows[0].session_id if rows else None
 
@@ -27,9 +28,10 @@ def conversation_from_transcript(transcript: Transcript) -> Conversation:
                   cost_usd=float(cost) if isinstance(cost, (int, float)) else None)
 
 
-def load_conversation(session_id: str, cwd: Path | None = None, path: Path | None = None) -> Conversation | None:
+def load_conversation(session_id: str, cwd: Path | None = None, path: Path | None = None,
+                      root: Path | None = None) -> Conversation | None:
     """The history of a session rebuilt as a conversation, or None if its transcript is not found."""
-    transcript = load_transcript(path) if path is not None else load_session(session_id, cwd=cwd)
+    transcript = load_transcript(path) if path is not None else load_session(session_id, cwd=cwd, root=root)
     if transcript is None:
         return None
     return conversation_from_transcript(transcript)

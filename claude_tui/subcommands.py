@@ -24,6 +24,18 @@ def _local_cwd(ns: argparse.Namespace) -> Path:
     return Path(ns.cwd or ".").expanduser().resolve()
 
 
+def _local_root() -> Path | int:
+    """The store this machine's CLI writes to (the config's cli_env can move it), or an exit status."""
+    from claude_tui.config import ConfigError, load_config
+    from claude_tui.history.paths import cli_config_root
+
+    try:
+        return cli_config_root(load_config().cli_env)
+    except ConfigError as error:
+        print(f"claude-tui: configuration problem:\n{error}", file=sys.stderr)
+        return 2
+
+
 def _sessions(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="claude-tui sessions", description="List past Claude Code sessions.")
     parser.add_argument("--all", action="store_true", help="all projects, not only the current directory's")
@@ -34,7 +46,9 @@ def _sessions(argv: list[str]) -> int:
     from claude_tui.history.commands import sessions_command
 
     if ns.ssh is None:
-        return sessions_command(ns.all, ns.limit, ns.json, _local_cwd(ns), sys.stdout)
+        root = _local_root()
+        return root if isinstance(root, int) else sessions_command(ns.all, ns.limit, ns.json, _local_cwd(ns),
+                                                                   sys.stdout, root=root)
     return _on_remote_index(ns, lambda cwd, index: sessions_command(ns.all, ns.limit, ns.json, cwd, sys.stdout,
                                                                     index=index))
 
@@ -49,7 +63,9 @@ def _search(argv: list[str]) -> int:
     from claude_tui.history.commands import search_command
 
     if ns.ssh is None:
-        return search_command(ns.query, ns.all, ns.json, _local_cwd(ns), sys.stdout)
+        root = _local_root()
+        return root if isinstance(root, int) else search_command(ns.query, ns.all, ns.json, _local_cwd(ns),
+                                                                 sys.stdout, root=root)
     return _on_remote_index(ns, lambda cwd, index: search_command(ns.query, ns.all, ns.json, cwd, sys.stdout,
                                                                   index=index))
 
@@ -79,7 +95,9 @@ def _export(argv: list[str]) -> int:
 
     fmt = "markdown" if ns.format == "md" else "json"
     if ns.ssh is None:
-        return export_command(ns.session, fmt, sys.stdout, cwd=_local_cwd(ns))
+        root = _local_root()
+        return root if isinstance(root, int) else export_command(ns.session, fmt, sys.stdout, cwd=_local_cwd(ns),
+                                                                 root=root)
     from claude_tui.remote.commands import open_remote_store
 
     store = open_remote_store(ns.ssh, ns.cwd)

@@ -23,12 +23,19 @@ _SESSION_FILE_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0
 
 
 def config_root(env: Mapping[str, str] | None = None) -> Path:
-    """``$CLAUDE_CONFIG_DIR`` if set, else ``~/.claude``."""
+    """``$CLAUDE_CONFIG_DIR`` if set, else ``$HOME/.claude`` (of ``env``; default: ours)."""
     env = os.environ if env is None else env
     value = env.get("CLAUDE_CONFIG_DIR")
     if value:
         return Path(unicodedata.normalize("NFC", os.path.expanduser(value)))
-    return Path.home() / ".claude"
+    home = env.get("HOME")
+    return (Path(home) if home else Path.home()) / ".claude"
+
+
+def cli_config_root(cli_env: Mapping[str, str]) -> Path:
+    """The store a local CLI writes to: it runs with our environment and ``cli_env`` over it, so a
+    ``CLAUDE_CONFIG_DIR`` or ``HOME`` there moves its transcripts, and every reader must follow."""
+    return config_root({**os.environ, **cli_env})
 
 
 def projects_root(root: Path | None = None) -> Path:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from claude_tui.app_args import AppArgs
 from claude_tui.config import ConfigError, load_config
+from claude_tui.history.paths import cli_config_root
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
@@ -97,7 +98,7 @@ def resolve_resume(args: AppArgs, options: CliOptions) -> str:
         # Resolved here so the history can be shown and the id is known.
         from claude_tui.resume import newest_session_id
 
-        session_id = newest_session_id(args.cwd)
+        session_id = newest_session_id(args.cwd, cli_config_root(options.env))
         if session_id is None:
             return (f"no previous session in {printable_name(str(args.cwd))} to continue. "
                     "Start without --continue, or pick one with --resume.")
@@ -105,7 +106,7 @@ def resolve_resume(args: AppArgs, options: CliOptions) -> str:
     elif args.resume:
         from claude_tui.history.resolve import resolve
 
-        found = resolve(args.resume, cwd=args.cwd)
+        found = resolve(args.resume, cwd=args.cwd, root=cli_config_root(options.env))
         if not found.found:
             return found.problem()
         options.resume = found.session_id
@@ -164,6 +165,7 @@ def run_app(args: AppArgs) -> int:
     if args.demo:
         # The demo's browser lists its bundled sessions, not the user's (nor does it index theirs).
         os.environ["CLAUDE_CONFIG_DIR"] = str(demo_config_root(Path(options.cwd or ".")))
+        options.env["CLAUDE_CONFIG_DIR"] = os.environ["CLAUDE_CONFIG_DIR"]  # over a cli_env one too
     # Over ssh the sessions are the remote store's: resolved there (_remote_history), not here.
     problem = resolve_resume(args, options) if options.ssh is None else ""
     if problem:
@@ -176,7 +178,7 @@ def run_app(args: AppArgs) -> int:
     if options.resume and options.ssh is None:
         from claude_tui.resume import load_conversation
 
-        conversation = load_conversation(options.resume, args.cwd)
+        conversation = load_conversation(options.resume, args.cwd, root=cli_config_root(options.env))
         if conversation is None and not args.demo:
             print(f"claude-tui: no transcript found for session {options.resume}; "
                   "Claude Code will resume it without showing earlier history.", file=sys.stderr)

@@ -16,6 +16,7 @@ from typing import cast
 from textual.command import Hit, Hits, Provider
 
 from claude_tui.history.index import SessionIndex, SessionRow
+from claude_tui.history.paths import cli_config_root
 from claude_tui.history.resolve import MIN_PREFIX
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.ui.chat.host import ChatHost
@@ -24,9 +25,9 @@ from claude_tui.ui.palette import escape, highlighted
 MAX_HITS = 12
 
 
-def _rows(cwd: Path) -> list[SessionRow]:
+def _rows(cwd: Path, root: Path) -> list[SessionRow]:
     try:
-        with SessionIndex() as index:
+        with SessionIndex(root=root) as index:
             return index.sessions(index.project_dirs(cwd, all_projects=True))
     except sqlite3.Error:
         return []
@@ -45,7 +46,7 @@ class SessionCommands(Provider):
         wanted = query.strip().lower()
         if len(wanted) < 3:
             return
-        rows = await asyncio.to_thread(_rows, Path(app.options.cwd or ".").resolve())
+        rows = await asyncio.to_thread(_rows, Path(app.options.cwd or ".").resolve(), cli_config_root(app.options.env))
         matcher = self.matcher(query)
         scored: list[tuple[float, SessionRow]] = []
         for row in rows:

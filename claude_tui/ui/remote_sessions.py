@@ -13,6 +13,7 @@ from typing import Any
 from textual.app import App
 from textual.worker import get_current_worker
 
+from claude_tui.history.paths import cli_config_root
 from claude_tui.remote.machine import machine_for
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.screens.session_browser import SessionBrowserScreen
@@ -21,7 +22,7 @@ from claude_tui.ui.screens.session_browser import SessionBrowserScreen
 def session_browser(app: App[Any], options: CliOptions, reported_cwd: str = "") -> SessionBrowserScreen:
     """The browser for the active session's machine; `reported_cwd`: its directory as the CLI said it."""
     if options.ssh is None:
-        return SessionBrowserScreen(Path(options.cwd or ".").resolve())
+        return SessionBrowserScreen(Path(options.cwd or ".").resolve(), config_root=cli_config_root(options.env))
     machine = machine_for(options)
     # The remote directory as the CLI reported it (absolute); the flag's value until it has.
     cwd = reported_cwd or options.cwd or "."
