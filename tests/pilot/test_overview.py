@@ -153,3 +153,16 @@ async def test_a_digit_goes_straight_to_that_tab_and_one_past_the_last_does_noth
         await pilot.press("3")
         await wait_for(pilot, lambda: app.results, what="a result")
         assert app.results == ["three"]
+
+
+async def test_number_columns_are_as_wide_as_their_numbers() -> None:
+    """A tab's cost of $123,456 and a 100th tab's number were cut by fixed 7- and 2-cell columns."""
+    tabs = tuple(TabSummary(f"t{i}", f"tab {i}", TabState.IDLE, 123_456.0 if i == 0 else 0.0, last_activity=NOW - 5)
+                 for i in range(100))
+    app = Host()
+    async with app.run_test(size=(140, 30)) as pilot:
+        screen = app.open(tabs, "t0")
+        table = await opened(pilot, screen)
+        await pilot.pause()
+        assert "$123,456" in table_text(screen)
+        assert table.columns["number"].width >= len("100")  # type: ignore[index]

@@ -384,3 +384,21 @@ async def test_long_listings_are_added_a_page_at_a_time() -> None:
         assert table.current_row is rows[420] and table.row_count >= 421
         table.set_counts({"/p/3.jsonl": 99})
         assert "99" in [cell.plain for cell in table.get_row_at(3)]
+
+
+async def test_number_columns_are_as_wide_as_their_numbers() -> None:
+    """Was: a fixed 5-cell Msgs column showed 35,149 as "35,14" (and Cost cut $1,234.56)."""
+    rows = [SessionRow(f"{i:08x}-0000-4000-8000-000000000000", f"/p/{i}.jsonl", "-p", 0, 0, title=f"session {i}",
+                       last_active=NOW - 60, message_count=count, cost_usd=cost)
+            for i, (count, cost) in enumerate([(35_149, 1_234.56), (7, 0.5)])]
+    app = TableHost()
+    async with app.run_test(size=(100, 30)) as pilot:
+        table = app.query_one(SessionTable)
+        table.show(Listing(rows))
+        await pilot.pause()
+        line = table.render_line(1).text
+        assert "35,149" in line and "$1,234.56" in line
+        rows[1].message_count = 1_234_567  # counted later, wider than the column
+        table.set_counts({rows[1].path: 1_234_567})
+        await pilot.pause()
+        assert "1,234,567" in table.render_line(2).text and "35,149" in table.render_line(1).text

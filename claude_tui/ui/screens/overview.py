@@ -124,10 +124,24 @@ class OverviewTable(DataTable[Text]):
             return None
         return self._tabs[self.cursor_row].tab_id
 
+    def _content_width(self, key: str) -> int:
+        """The widest cell of a number column: its fixed width is the least, never a cut."""
+        if not self._tabs:
+            return 0
+        if key == "number":
+            return len(str(len(self._tabs)))
+        if key == "cost":
+            return max(len(cost_label(summary.cost_usd)) for summary in self._tabs)
+        if key == "activity":
+            now = self.now()
+            return max(len(activity_ago(summary.last_activity, now)) for summary in self._tabs)
+        return 0
+
     def _compute_widths(self) -> tuple[int, ...]:
         total = self.scrollable_content_region.width or max(0, self.size.width - 1)
         pad = 2 * self.cell_padding
-        fixed = sum(width + pad for _, _, width, _, _ in _COLUMNS if width is not None)
+        sized = {key: max(width, self._content_width(key)) for key, _, width, _, _ in _COLUMNS if width is not None}
+        fixed = sum(width + pad for width in sized.values())
         flex = [column for column in _COLUMNS if column[2] is None]
         left = max(0, total - fixed - pad * len(flex))
         shares = sum(column[3] for column in flex)
@@ -135,7 +149,7 @@ class OverviewTable(DataTable[Text]):
         given = 0
         for column in _COLUMNS:
             if column[2] is not None:
-                widths.append(column[2])
+                widths.append(sized[column[0]])
                 continue
             size = left * column[3] // shares if column is not flex[-1] else left - given
             given += size

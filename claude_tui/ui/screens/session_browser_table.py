@@ -85,6 +85,8 @@ adding and measuring every row of a 5,000-session listing on each keystroke woul
 MIN_TITLE = 24
 """Optional columns are dropped (in :data:`_DROP_ORDER`) until the title gets at least this width."""
 _DROP_ORDER = ("branch", "cost", "project", "messages")
+_SIZED = ("messages", "cost", "active")
+"""Columns as wide as their widest cell (their fixed width is the least): a number is never cut."""
 
 
 class SessionTable(DataTable[Text]):
@@ -134,10 +136,24 @@ class SessionTable(DataTable[Text]):
             out.append((column, size))
         return tuple(out)
 
+    def _content_width(self, key: str) -> int:
+        rows = self._listing.rows
+        if not rows:
+            return 0
+        if key == "messages":
+            return len(f"{max(row.message_count or 0 for row in rows):,}")
+        if key == "cost":
+            return max(len(cost_label(row.cost_usd)) for row in rows)
+        now = self.now()
+        return max(len(ago(row.last_active, now)) for row in rows)
+
     def _compute_layout(self) -> tuple[tuple[Column, int], ...]:
         spec = _SEARCH_COLUMNS if self.search_mode else _LIST_COLUMNS
         if not self.search_mode and not self._listing.all_projects:
             spec = tuple(c for c in spec if c[0] != "project")
+        spec = tuple((key, label, max(fixed, self._content_width(key)), share, right)
+                     if key in _SIZED and fixed is not None else (key, label, fixed, share, right)
+                     for key, label, fixed, share, right in spec)
         layout = self._widths(spec)
         for name in _DROP_ORDER:
             if min(w for c, w in layout if c[2] is None) >= MIN_TITLE:
@@ -261,6 +277,9 @@ class SessionTable(DataTable[Text]):
     def set_counts(self, counts: dict[str, int | None]) -> None:
         """Fill the messages column in place (the rows themselves are updated by the caller)."""
         if not self._has("messages"):
+            return
+        if self._compute_layout() != self._layout:  # a count wider than the column: widen it first
+            self._rebuild(self.current_path)
             return
         for path, count in counts.items():
             key = self._keys.get(path)
