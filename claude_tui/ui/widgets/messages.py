@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import NoteItem, NoteKind, ThinkingItem, UserItem
+from claude_tui.session.shown import shown
 
 
 class UserPrompt(Static):
@@ -45,7 +46,7 @@ class UserPrompt(Static):
 
     def refresh_from(self, item: UserItem) -> None:
         text = Text("❯ ", style="bold")
-        text.append(printable(item.text))
+        text.append(printable(shown(item.text)))
         if item.image_count:
             text.append(f"  [{item.image_count} image{'s' if item.image_count > 1 else ''}]", style="dim")
         if item.queued:
@@ -99,7 +100,7 @@ class ThinkingBlock(Vertical):
     def _body(self) -> Text:
         if self.item.redacted:
             return Text("The model's reasoning was redacted and cannot be shown.", style="dim italic")
-        return Text(printable(self.item.text), style="italic")
+        return Text(printable(shown(self.item.text)), style="italic")
 
     def toggle(self) -> None:
         self.expanded = not self.expanded
@@ -194,12 +195,12 @@ class PlainCommandOutput(Static):
     DEFAULT_CSS = f"PlainCommandOutput {{{COMMAND_OUTPUT_RULES}}}"
 
     def __init__(self, item: NoteItem) -> None:
-        super().__init__(with_inline_code(item.text), classes="note note-local-command")
+        super().__init__(with_inline_code(shown(item.text)), classes="note note-local-command")
         self.item = item
 
     def refresh_from(self, item: NoteItem) -> None:
         self.item = item
-        self.update(with_inline_code(item.text))
+        self.update(with_inline_code(shown(item.text)))
 
 
 class NoteLine(Static):
@@ -234,11 +235,11 @@ class NoteLine(Static):
 
     def refresh_from(self, item: NoteItem) -> None:
         if item.kind is NoteKind.COMPACT:
-            self.update(Text(f"──── {printable(item.text)} ────", justify="center"))
+            self.update(Text(f"──── {printable(shown(item.text))} ────", justify="center"))
             return
         text = Text(f"{_NOTE_ICONS[item.kind]} ")
         if item.title:
             text.append(printable(item.title), style="bold")
             text.append(": ")
-        text.append(printable(item.text))
+        text.append(printable(shown(item.text)))
         self.update(text)

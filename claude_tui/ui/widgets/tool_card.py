@@ -22,6 +22,7 @@ from claude_tui.protocol.sanitize import one_line, printable
 from claude_tui.protocol.tools import display_tool_name, tool_summary
 from claude_tui.session.items import ToolItem, ToolState
 from claude_tui.session.permission_flow import decision_head
+from claude_tui.session.shown import SHOWN_CHARS, shown, shown_value
 from claude_tui.ui.theme import theme_color
 
 _ICONS = {
@@ -42,14 +43,11 @@ _STATE_WORDS = {
     ToolState.DENIED: ("⊘ denied", "warning"),
     ToolState.INTERRUPTED: ("■ interrupted", "warning"),
 }
-_MAX_BODY_CHARS = 20_000
 _DIFF_TOOLS = ("Edit", "MultiEdit", "Write")
 
 
-def _clip(text: str, limit: int = _MAX_BODY_CHARS) -> str:
-    if len(text) <= limit:
-        return text
-    return text[:limit] + f"\n… {len(text) - limit:,} more characters"
+def _clip(text: str, limit: int = SHOWN_CHARS) -> str:
+    return shown(text, limit)
 
 
 OUTPUT_ROWS = 20
@@ -263,11 +261,12 @@ class ToolCard(Vertical):
     def _input_text(self) -> Text:
         item = self.item
         if item.name == "Bash" and isinstance(item.input.get("command"), str):
-            return Text("$ " + printable(item.input["command"]), style="bold")
+            return Text("$ " + printable(_clip(item.input["command"])), style="bold")
+        bounded = shown_value(item.input)  # before dumping: a 50 MB field is not copied to be cut
         try:
-            dumped = json.dumps(item.input, indent=2, ensure_ascii=False)
+            dumped = json.dumps(bounded, indent=2, ensure_ascii=False)
         except (TypeError, ValueError):
-            dumped = repr(item.input)
+            dumped = repr(bounded)
         return Text(printable(_clip(dumped, 4000)))
 
     def _diff_widget(self) -> Widget | None:
