@@ -64,3 +64,19 @@ def test_the_turns_share_uses_the_totals_precision_rule() -> None:
     assert "$3.17 (+$2.90)" in StatusBar().render_status(status).plain
     status.cost_total, status.cost_last_turn = 3.17, 0.0141
     assert "$3.17 (+$0.0141)" in StatusBar().render_status(status).plain
+
+
+ARN = "arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3d4e5f6g7h8i9j0"
+
+
+@pytest.mark.parametrize("model", [ARN, "x" * 500, "evil\x1b]0;PWN\x07" * 40])
+@pytest.mark.parametrize("mode", ["bypassPermissions", "acceptEdits", "default"])
+@pytest.mark.parametrize("width", [78, 58, 40])  # 80 and 60 columns less the bar's padding, and tighter
+def test_the_mode_always_shows_and_the_model_is_cut(model: str, mode: str, width: int) -> None:
+    status = _status()
+    status.model, status.permission_mode = model, mode
+    text = StatusBar().render_status(status, width)
+    assert mode in text.plain[:width], text.plain  # what fits is drawn, the end ellipsised
+    assert "\x1b" not in text.plain
+    start = model[:6 if width >= 58 else 1].replace("\x1b", "␛")
+    assert text.plain.startswith(start)  # the start of the model still shows

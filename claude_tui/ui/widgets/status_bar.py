@@ -5,12 +5,14 @@ from __future__ import annotations
 import time
 from typing import NamedTuple
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
-from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.session.status import Activity, SessionStatus
 from claude_tui.ui.modes import ASKS_LESS
+from claude_tui.ui.widgets.tab_layout import fit
 
 _ACTIVITY_STYLES = {
     Activity.WAITING: "bold reverse",
@@ -20,11 +22,17 @@ _ACTIVITY_STYLES = {
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
+_MODEL_MIN = 16
+"""Cells the model keeps while there is other detail to drop (it shrinks below only at the end)."""
+_MODE_MAX = 24
+"""A mode the CLI names that we do not know is cut to this (the known ones are shorter)."""
+
+
 def _mode_part(mode: str) -> tuple[str, str]:
     """The permission mode; one where tools run without a dialog stands out (bypass most of all)."""
     if mode == "bypassPermissions":
         return (printable(mode), "bold reverse")
-    return (printable(mode), "bold" if mode in ASKS_LESS else "italic")
+    return (fit(printable_name(mode), _MODE_MAX), "bold" if mode in ASKS_LESS else "italic")
 
 
 def _gauge(fraction: float, width: int = 10) -> str:
@@ -121,21 +129,34 @@ class StatusBar(Static):
         return self.render_status(self._status, self.content_region.width or None)
 
     def render_status(self, status: SessionStatus, width: int | None = None) -> Text:
-        """The fullest form that fits `width` cells (no limit: the fullest form)."""
+        """The fullest form that fits `width` cells (no limit: the fullest form).
+
+        The model is what gets cut, never the permission mode beside it: a Bedrock inference-profile
+        ARN (or a hostile model name) once pushed `bypassPermissions` off the bar. Detail goes first
+        while the model keeps `_MODEL_MIN` cells; past that the model shrinks to what is left."""
+        model = printable_name(status.model) or "…"
         text = Text()
         for level in _DETAIL_LEVELS:
-            text = self._assemble(status, level)
+            text = self._assemble(status, level, model)
             if width is None or text.cell_len <= width:
                 break
+        else:
+            assert width is not None
+            for level in (*_DETAIL_LEVELS, None):
+                detail = level or _DETAIL_LEVELS[-1]
+                room = width - self._assemble(status, detail, "").cell_len
+                if level is None or room >= min(_MODEL_MIN, cell_len(model)):
+                    text = self._assemble(status, detail, fit(model, max(2, room)))
+                    break
         text.no_wrap = True
         text.overflow = "ellipsis"
         return text
 
-    def _assemble(self, status: SessionStatus, detail: _Detail) -> Text:
+    def _assemble(self, status: SessionStatus, detail: _Detail, model: str) -> Text:
         session, delta, gauge, window = detail
         sep = (" │ ", "dim")
         parts: list[tuple[str, str] | str] = []
-        parts.append((printable(status.model) or "…", "bold"))
+        parts.append((model, "bold"))
         parts.append(sep)
         parts.append(_mode_part(status.permission_mode))
         if window and self.worktree:
