@@ -41,6 +41,15 @@ def test_a_byte_that_is_not_utf8_is_named(tmp_path: Path) -> None:
 
 
 def test_brackets_nested_past_the_stack_are_refused(tmp_path: Path) -> None:
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)  # the interpreter's default, as the app runs (hypothesis raises it)
+    try:
+        _nested_past_the_stack(tmp_path)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _nested_past_the_stack(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text("cli_args = " + "[" * 5000 + "]" * 5000 + "\n")
     said = outcome(path)

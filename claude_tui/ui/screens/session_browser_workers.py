@@ -184,7 +184,8 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
             if stop():
                 return
             rows = index.sessions(dirs)
-            self.post_message(self.Listed(generation, rows, search_off=index.search_note if index.unavailable else None))
+            off = index.search_note if index.unavailable else None
+            self.post_message(self.Listed(generation, rows, search_off=off))
             last = last_counts = time.monotonic()
 
             def progress(done: int, total: int) -> None:

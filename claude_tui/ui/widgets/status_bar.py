@@ -142,10 +142,9 @@ class StatusBar(Static):
                 break
         else:
             assert width is not None
-            for level in (*_DETAIL_LEVELS, None):
-                detail = level or _DETAIL_LEVELS[-1]
+            for index, detail in enumerate(_DETAIL_LEVELS):
                 room = width - self._assemble(status, detail, "").cell_len
-                if level is None or room >= min(_MODEL_MIN, cell_len(model)):
+                if room >= min(_MODEL_MIN, cell_len(model)) or index == len(_DETAIL_LEVELS) - 1:
                     text = self._assemble(status, detail, fit(model, max(2, room)))
                     break
         text.no_wrap = True
