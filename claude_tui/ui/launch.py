@@ -120,8 +120,16 @@ def run_app(args: AppArgs) -> int:
     except ConfigError as error:
         print(f"claude-tui: configuration problem:\n{error}", file=sys.stderr)
         return 2
-    options = build_options(args, config.claude_path, config.cli_args, config.cli_env, config.enable_todo_tools,
-                            config.model, config.permission_mode, config.file_checkpoints, config.thinking_display)
+    try:
+        options = build_options(args, config.claude_path, config.cli_args, config.cli_env,
+                                config.enable_todo_tools, config.model, config.permission_mode,
+                                config.file_checkpoints, config.thinking_display)
+        if args.demo:  # the demo's project and sessions live in our data dir: it must be writable
+            demo_root = demo_config_root(Path(options.cwd or "."))
+    except OSError as error:
+        print(f"claude-tui: --demo keeps its project in {printable_name(str(error.filename or ''))}, "
+              f"which cannot be written ({error.strerror})", file=sys.stderr)
+        return 1
     conversation = None
     if args.ssh is not None:
         from claude_tui.remote.hosts import remote_setup
@@ -164,7 +172,7 @@ def run_app(args: AppArgs) -> int:
         print(f"claude-tui: created worktree {worktree.path} on branch {worktree.branch}", file=sys.stderr)
     if args.demo:
         # The demo's browser lists its bundled sessions, not the user's (nor does it index theirs).
-        os.environ["CLAUDE_CONFIG_DIR"] = str(demo_config_root(Path(options.cwd or ".")))
+        os.environ["CLAUDE_CONFIG_DIR"] = str(demo_root)
         options.env["CLAUDE_CONFIG_DIR"] = os.environ["CLAUDE_CONFIG_DIR"]  # over a cli_env one too
     # Over ssh the sessions are the remote store's: resolved there (_remote_history), not here.
     problem = resolve_resume(args, options) if options.ssh is None else ""

@@ -29,3 +29,15 @@ async def test_the_app_runs_without_a_data_dir(tmp_path: Path, unwritable_data_h
         await pilot.pause()
         assert app.is_running
         assert not unwritable_data_home.exists()
+
+
+def test_the_demo_says_why_it_cannot_start(unwritable_data_home: Path) -> None:
+    """Was: a traceback from creating the demo's project directory."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "claude_tui", "--demo"], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=120, env={**os.environ}, check=False)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "--demo keeps its project in /proc/claude-tui-cannot-exist" in done.stderr
