@@ -128,7 +128,7 @@ def record_docs(record: dict[str, Any], turn: int, tool_names: dict[str, str] | 
             yield Doc("tool", uuid, turn, clean(f"{name} {_input_text(inp)}", TOOL_INPUT_MAX + 200), name)
 
 
-def complete_lines_from(fh: Any, offset: int) -> Iterator[tuple[bytes, int]]:
+def _lines(fh: Any, offset: int) -> Iterator[tuple[bytes, int]]:
     """``(line, end offset)`` of each complete line from ``offset``, read a chunk at a time."""
     fh.seek(offset)
     pending = b""
@@ -159,7 +159,7 @@ def scan_file(path: str | os.PathLike[str], state: ScanState | None = None, *, w
     state.docs = []
     try:
         with open(path, "rb") as fh:
-            for line, end in complete_lines_from(fh, state.offset):
+            for line, end in _lines(fh, state.offset):
                 state.offset = end
                 _scan_line(line, state, with_docs)
     except OSError:

@@ -1,32 +1,41 @@
 """Every API call the transcripts record, kept in the session index's database for `claude-tui usage`.
 
-Two tables beside the index's own: `usage_files` (each session transcript and subagent transcript
-with its (mtime, size), how far it was read and its last `cost-state`) and `usage_calls` (one row
-per record with a usage). :meth:`UsageIndex.refresh` revalidates them the way the index revalidates
-its rows: an unchanged file is not opened, a grown one is read from where the last scan stopped, a
-rewritten one again from the start. :meth:`UsageIndex.groups` then sums the calls in SQL, each call
-once (see :func:`groups`), so a warm report reads no transcript at all.
+Tables beside the index's own: `usage_files` (each session transcript and subagent transcript with
+its (mtime, size), how far it was read, its directory and its last `cost-state`), `usage_calls` (one
+row per call a file records, and whether it is the row that counts for that call) and `usage_sums`
+(the counted calls of each file summed per local day and model). :meth:`UsageIndex.refresh`
+revalidates them the way the index revalidates its rows: an unchanged file is not opened, a grown
+one is read from where the last scan stopped (the head signature of the index), a rewritten one from
+the start; only the calls those files share ids with are looked at again. A warm report then sums a
+few rows per file and reads no transcript.
+
+Which row counts for a call follows ccusage (so the two count the same calls): records with the same
+message id and request id are one call, the one with the most tokens standing for it (a main-thread
+record before a sidechain's); a sidechain's replay of a main-thread reply (the same message id with
+a new request id, as a side question's log holds) is no call; a record with no message id is one.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .index import SessionIndex, _head_sig
+from .paths import is_session_file_name, list_project_dirs
 from .usage_scan import UsageEntry, scan_usage
 
-USAGE_VERSION = "1"
+USAGE_VERSION = "2"
 PERIODS = ("day", "week", "month", "project", "model", "session")
 
 
 @dataclass(slots=True)
 class CallGroup:
-    """Deduplicated calls of one (day, key, model, session), summed."""
+    """Counted calls of one (day, key, model, session), summed."""
 
     day: str
     key: str
@@ -50,12 +59,19 @@ class SessionModel:
     list_cost: float
 
 
+def _zone() -> str:
+    """What local days depend on: when it changes (TZ), every call's day is worked out again."""
+    return f"{time.tzname}:{time.timezone}:{time.altzone}:{time.daylight}"
+
+
 class UsageIndex:
     """Calls per transcript, on the connection of a :class:`SessionIndex` (same thread rules)."""
 
     def __init__(self, index: SessionIndex) -> None:
         self.index = index
         self.con = index.con
+        self._dirty: set[str] = set()  # calls whose rows changed in this refresh: who counts is decided again
+        self._touched: set[int] = set()  # files whose sums are worked out again
         self._ensure_tables()
 
     def _ensure_tables(self) -> None:
@@ -63,9 +79,10 @@ class UsageIndex:
         if got is not None:
             row = self.con.execute("SELECT value FROM usage_info WHERE key='version'").fetchone()
             if row is not None and row[0] == USAGE_VERSION:
+                self._check_zone()
                 return
         with self.con:
-            for table in ("usage_calls", "usage_files", "usage_info"):
+            for table in ("usage_sums", "usage_calls", "usage_files", "usage_info"):
                 self.con.execute(f"DROP TABLE IF EXISTS {table}")
             self.con.execute(
                 "CREATE TABLE usage_files (id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, project TEXT,"
@@ -73,20 +90,34 @@ class UsageIndex:
                 " head_sig BLOB, cost_state TEXT)")
             self.con.execute("CREATE INDEX usage_files_project ON usage_files(project)")
             self.con.execute(
-                "CREATE TABLE usage_calls (file_id INT NOT NULL, msg_id TEXT, req_id TEXT, ts REAL, model TEXT,"
-                " inp INT, out INT, cread INT, cwrite INT, cost REAL, side INT)")
+                "CREATE TABLE usage_calls (file_id INT NOT NULL, k TEXT, msg_id TEXT, req_id TEXT, ts REAL,"
+                " day TEXT, model TEXT, inp INT, out INT, cread INT, cwrite INT, cost REAL, side INT, kept INT)")
             self.con.execute("CREATE INDEX usage_calls_file ON usage_calls(file_id)")
+            self.con.execute("CREATE INDEX usage_calls_k ON usage_calls(k)")
             self.con.execute("CREATE INDEX usage_calls_msg ON usage_calls(msg_id)")
+            self.con.execute(
+                "CREATE TABLE usage_sums (file_id INT NOT NULL, day TEXT, model TEXT, inp INT, out INT, cread INT,"
+                " cwrite INT, cost REAL, unpriced INT)")
+            self.con.execute("CREATE INDEX usage_sums_file ON usage_sums(file_id)")
             self.con.execute("CREATE TABLE usage_info (key TEXT PRIMARY KEY, value TEXT)")
             self.con.execute("INSERT INTO usage_info VALUES ('version', ?)", (USAGE_VERSION,))
+            self.con.execute("INSERT INTO usage_info VALUES ('zone', ?)", (_zone(),))
+
+    def _check_zone(self) -> None:
+        row = self.con.execute("SELECT value FROM usage_info WHERE key='zone'").fetchone()
+        if row is not None and row[0] == _zone():
+            return
+        with self.con:
+            self.con.execute("UPDATE usage_calls SET day = date(ts, 'unixepoch', 'localtime')")
+            self.con.execute("DELETE FROM usage_sums")
+            self._sum_files(None)
+            self.con.execute("INSERT OR REPLACE INTO usage_info VALUES ('zone', ?)", (_zone(),))
 
     # -- revalidation ---------------------------------------------------------
     def refresh(self, project_dirs: Iterable[Path] | None = None) -> int:
         """Bring the calls of ``project_dirs`` (default: all) up to date; returns the files read."""
-        dirs = list(project_dirs) if project_dirs is not None else self.index.project_dirs(all_projects=True)
-        self.index.refresh(dirs)
+        dirs = list(project_dirs) if project_dirs is not None else list_project_dirs(self.index.root)
         names = [d.name for d in dirs]
-        wanted = list(self._transcripts(names))
         known: dict[str, tuple[int, int, int, int, bytes]] = {}
         for chunk in _chunks(names, 500):
             marks = ",".join("?" * len(chunk))
@@ -94,71 +125,107 @@ class UsageIndex:
                     f"SELECT id, path, mtime_ns, size, offset, head_sig FROM usage_files WHERE project IN ({marks})",
                     chunk):
                 known[path] = (fid, mtime_ns, size, offset, sig)
-        read = 0
+        read: list[int] = []
         seen: set[str] = set()
+        self._dirty.clear()
+        self._touched.clear()
         with self.con:
-            for path, project, project_path, session_id, subagent in wanted:
+            for path, st, project, session_id, subagent in _transcripts(dirs):
                 seen.add(path)
-                try:
-                    st = os.stat(path)
-                except OSError:
-                    continue
                 old = known.get(path)
                 if old is not None and old[1] == st.st_mtime_ns and old[2] == st.st_size:
                     continue
-                read += 1
-                self._read(path, st, old, (project, project_path, session_id, subagent))
+                read.append(self._read(path, st, old, (project, session_id, subagent)))
             gone = [v[0] for p, v in known.items() if p not in seen]
             for chunk in _chunks(gone, 500):
                 marks = ",".join("?" * len(chunk))
-                self.con.execute(f"DELETE FROM usage_calls WHERE file_id IN ({marks})", chunk)
-                self.con.execute(f"DELETE FROM usage_files WHERE id IN ({marks})", chunk)
-        return read
-
-    def _transcripts(self, projects: list[str]) -> Iterator[tuple[str, str, str, str, int]]:
-        """(path, project, project path, session id, subagent?) of each session and its subagents."""
-        for chunk in _chunks(projects, 500):
-            marks = ",".join("?" * len(chunk))
-            for path, project, cwd, session_id in self.con.execute(
-                    f"SELECT path, project, cwd, session_id FROM files WHERE project IN ({marks})", chunk):
-                project_path = cwd or project
-                yield path, project, project_path, session_id, 0
-                for agent in _subagent_paths(path):
-                    yield agent, project, project_path, session_id, 1
+                self._dirty.update(k for (k,) in self.con.execute(
+                    f"SELECT k FROM usage_calls WHERE file_id IN ({marks}) AND k IS NOT NULL", chunk))
+                for table, column in (("usage_calls", "file_id"), ("usage_sums", "file_id"), ("usage_files", "id")):
+                    self.con.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
+            if read or gone:
+                self._elect()
+        return len(read)
 
     def _read(self, path: str, st: os.stat_result, old: tuple[int, int, int, int, bytes] | None,
-              where: tuple[str, str, str, int]) -> None:
+              where: tuple[str, str, int]) -> int:
         offset = 0
         if old is not None:
             fid = old[0]
             if old[3] and st.st_size >= old[3] and old[4] == _head_sig(path, old[3]):
                 offset = old[3]
             else:
+                self._dirty.update(k for (k,) in self.con.execute(
+                    "SELECT k FROM usage_calls WHERE file_id=? AND k IS NOT NULL", (fid,)))
                 self.con.execute("DELETE FROM usage_calls WHERE file_id=?", (fid,))
         scan = scan_usage(path, offset)
         state = json.dumps(scan.cost_state) if scan.cost_state is not None else None
         sig = _head_sig(path, scan.offset)
         if old is None:
             cur = self.con.execute(
-                "INSERT INTO usage_files (path, project, project_path, session_id, subagent, mtime_ns, size,"
+                "INSERT INTO usage_files (path, project, session_id, subagent, project_path, mtime_ns, size,"
                 " offset, head_sig, cost_state) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (path, *where, st.st_mtime_ns, st.st_size, scan.offset, sig, state))
+                (path, *where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state))
             fid = int(cur.lastrowid or 0)
         else:
             self.con.execute(
-                "UPDATE usage_files SET project=?, project_path=?, session_id=?, subagent=?, mtime_ns=?, size=?,"
-                " offset=?, head_sig=?, cost_state=COALESCE(?, CASE WHEN ? > 0 THEN cost_state END) WHERE id=?",
-                (*where, st.st_mtime_ns, st.st_size, scan.offset, sig, state, offset, fid))
+                "UPDATE usage_files SET project=?, session_id=?, subagent=?, project_path=COALESCE(?, project_path),"
+                " mtime_ns=?, size=?, offset=?, head_sig=?, cost_state=COALESCE(?, CASE WHEN ? > 0 THEN cost_state END)"
+                " WHERE id=?", (*where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state, offset, fid))
+        rows = [_call_row(fid, e) for e in scan.entries]
         self.con.executemany(
-            "INSERT INTO usage_calls (file_id, msg_id, req_id, ts, model, inp, out, cread, cwrite, cost, side)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?)", [_call_row(fid, e) for e in scan.entries])
+            "INSERT INTO usage_calls (file_id, msg_id, req_id, ts, model, inp, out, cread, cwrite, cost, side, k,"
+            " day, kept) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+        self._dirty.update(row[11] for row in rows if row[11] is not None)
+        self._touched.add(fid)
+        return fid
+
+    def _elect(self) -> None:
+        """Which row counts for each call whose rows changed, then the sums of every file holding one."""
+        con = self.con
+        (rows,) = con.execute("SELECT COUNT(*) FROM usage_calls").fetchone()
+        if len(self._dirty) * 2 < rows:
+            con.execute("CREATE TEMP TABLE IF NOT EXISTS usage_dirty (k TEXT PRIMARY KEY)")
+            con.executemany("INSERT OR IGNORE INTO usage_dirty VALUES (?)", ((k,) for k in self._dirty))
+            which = " WHERE k IN (SELECT k FROM usage_dirty)"
+            self._touched.update(fid for (fid,) in con.execute(f"SELECT DISTINCT file_id FROM usage_calls{which}"))
+            msgs = f"SELECT msg_id FROM usage_calls{which}"
+        else:  # most calls are new (a first run): all of them at once
+            which = " WHERE k IS NOT NULL"
+            self._touched = set()
+            msgs = "SELECT msg_id FROM usage_calls"
+        con.execute(f"UPDATE usage_calls SET kept = 0{which}")
+        con.execute(
+            "UPDATE usage_calls SET kept = 1 WHERE rowid IN (SELECT rid FROM (SELECT rowid AS rid, ROW_NUMBER()"
+            f" OVER (PARTITION BY k ORDER BY side, inp + out + cread + cwrite DESC, rowid) AS n FROM usage_calls"
+            f"{which}) WHERE n = 1)")
+        con.execute(
+            "UPDATE usage_calls SET kept = 0 WHERE kept = 1 AND side = 1 AND msg_id IS NOT NULL AND EXISTS"
+            " (SELECT 1 FROM usage_calls AS o WHERE o.msg_id = usage_calls.msg_id AND o.side = 0"
+            f" AND o.k <> usage_calls.k) AND msg_id IN ({msgs})")
+        if self._touched:
+            con.execute("CREATE TEMP TABLE IF NOT EXISTS usage_touched (file_id INTEGER PRIMARY KEY)")
+            con.executemany("INSERT OR IGNORE INTO usage_touched VALUES (?)", ((f,) for f in self._touched))
+            self._sum_files("SELECT file_id FROM usage_touched")
+            con.execute("DELETE FROM usage_touched")
+        else:
+            self._sum_files(None)
+        con.execute("DROP TABLE IF EXISTS temp.usage_dirty")
+
+    def _sum_files(self, which: str | None) -> None:
+        scope = f" AND file_id IN ({which})" if which else ""
+        self.con.execute(f"DELETE FROM usage_sums WHERE 1{scope}")
+        self.con.execute(
+            "INSERT INTO usage_sums SELECT file_id, day, model, SUM(inp), SUM(out), SUM(cread), SUM(cwrite),"
+            " TOTAL(cost), SUM(cost IS NULL AND model <> '' AND inp + out + cread + cwrite > 0)"
+            f" FROM usage_calls WHERE kept = 1{scope} GROUP BY file_id, day, model")
 
     # -- reading ------------------------------------------------------------------
     def cost_states(self, project_dirs: Iterable[Path] | None = None) -> dict[str, dict[str, Any]]:
         """session id → the `modelUsage` of its transcript's last cost-state."""
         out: dict[str, dict[str, Any]] = {}
         sql, args = _scoped("SELECT session_id, cost_state FROM usage_files WHERE subagent=0"
-                            " AND cost_state IS NOT NULL", project_dirs, "AND")
+                            " AND cost_state IS NOT NULL", project_dirs)
         for session_id, text in self.con.execute(sql, args):
             try:
                 value = json.loads(text)
@@ -170,59 +237,66 @@ class UsageIndex:
 
     def groups(self, by: str, project_dirs: Iterable[Path] | None = None,
                since: str | None = None, until: str | None = None) -> tuple[list[CallGroup], list[SessionModel]]:
-        """The deduplicated calls summed per (day, ``by`` key, model, session) within [since, until]
-        (local days, YYYY-MM-DD), and per (session, model) over all days (for the cost-state check)."""
-        scope, args = _scoped("", project_dirs, "WHERE")
-        day = "date(ts, 'unixepoch', 'localtime')"
-        key = {"day": day, "week": f"date(ts, 'unixepoch', 'localtime', 'weekday 0', '-6 days')",
-               "month": "strftime('%Y-%m', ts, 'unixepoch', 'localtime')", "project": "project_path",
-               "model": "model", "session": "session_id"}[by]
-        # One row per call, as ccusage keeps them: the same message id and request id is one call (the
-        # record with the most tokens stands for it, a main-thread record before a sidechain's); a
-        # sidechain's replay of a main-thread reply (same message id, new request id) is not a call.
-        kept = (
-            "WITH c AS (SELECT u.rowid AS rid, u.*, f.session_id, f.project_path,"
-            " COALESCE(u.msg_id || char(0) || COALESCE(u.req_id, ''), 'r' || u.rowid) AS k"
-            f" FROM usage_calls u JOIN usage_files f ON f.id = u.file_id {scope.replace('project', 'f.project')}),"
-            " r AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY side, inp + out + cread + cwrite DESC, rid)"
-            " AS n FROM c),"
-            " kept AS (SELECT * FROM r WHERE n = 1 AND NOT (side = 1 AND msg_id IS NOT NULL AND EXISTS ("
-            "SELECT 1 FROM c AS o WHERE o.msg_id = r.msg_id AND o.side = 0 AND o.k <> r.k)))")
+        """The counted calls summed per (day, ``by`` key, model, session) within [since, until] (local
+        days, YYYY-MM-DD), and per (session, model) over all days (for the cost-state check)."""
+        key = {"day": "day", "week": "date(day, 'weekday 0', '-6 days')", "month": "substr(day, 1, 7)",
+               "project": "COALESCE(f.project_path, f.project)", "model": "model", "session": "f.session_id"}[by]
+        base, args = _scoped("FROM usage_sums s JOIN usage_files f ON f.id = s.file_id WHERE 1", project_dirs)
         window = ""
         window_args: list[Any] = []
         if since:
-            window += f" AND {day} >= ?"
+            window += " AND day >= ?"
             window_args.append(since)
         if until:
-            window += f" AND {day} <= ?"
+            window += " AND day <= ?"
             window_args.append(until)
-        group_sql = (kept + f" SELECT {day}, {key}, model, session_id, SUM(inp), SUM(out), SUM(cread), SUM(cwrite),"
-                     " TOTAL(cost), SUM(cost IS NULL AND model <> '' AND inp + out + cread + cwrite > 0)"
-                     f" FROM kept WHERE 1{window} GROUP BY 1, 2, 3, 4")
-        groups = [CallGroup(*row) for row in self.con.execute(group_sql, [*args, *window_args])]
-        session_sql = (kept + " SELECT session_id, model, SUM(inp), SUM(out), SUM(cread), SUM(cwrite), TOTAL(cost)"
-                       " FROM kept GROUP BY 1, 2")
-        sessions = [SessionModel(s, m, (i, o, r, w), c)
-                    for s, m, i, o, r, w, c in self.con.execute(session_sql, args)]
+        groups = [CallGroup(*row) for row in self.con.execute(
+            f"SELECT day, {key}, model, f.session_id, SUM(inp), SUM(out), SUM(cread), SUM(cwrite), TOTAL(cost),"
+            f" SUM(unpriced) {base}{window} GROUP BY 1, 2, 3, 4", [*args, *window_args])]
+        sessions = [SessionModel(s, m, (i, o, r, w), c) for s, m, i, o, r, w, c in self.con.execute(
+            f"SELECT f.session_id, model, SUM(inp), SUM(out), SUM(cread), SUM(cwrite), TOTAL(cost) {base}"
+            " GROUP BY 1, 2", args)]
         return groups, sessions
 
 
 def _call_row(fid: int, e: UsageEntry) -> tuple[Any, ...]:
+    key = None if e.message_id is None else f"{e.message_id}\0{e.request_id or ''}"
+    # The local day, as SQLite's date(ts, 'unixepoch', 'localtime') has it (both ask the C library).
+    day = time.strftime("%Y-%m-%d", time.localtime(e.timestamp))
     return (fid, e.message_id, e.request_id, e.timestamp, e.model, e.input_tokens, e.output_tokens,
-            e.cache_read_tokens, e.cache_write_tokens, e.list_cost, int(e.sidechain))
+            e.cache_read_tokens, e.cache_write_tokens, e.list_cost, int(e.sidechain), key, day, int(key is None))
 
 
-def _scoped(sql: str, project_dirs: Iterable[Path] | None, joiner: str) -> tuple[str, list[Any]]:
+def _scoped(sql: str, project_dirs: Iterable[Path] | None) -> tuple[str, list[Any]]:
     if project_dirs is None:
         return sql, []
     names = [d.name for d in project_dirs]
     marks = ",".join("?" * len(names)) or "NULL"
-    return f"{sql} {joiner} project IN ({marks})", names
+    return f"{sql} AND project IN ({marks})", names
 
 
-def _subagent_paths(session_path: str) -> list[str]:
-    """``<session>/subagents/**/agent-*.jsonl`` beside a session transcript (none: one failed stat)."""
-    base = session_path[: -len(".jsonl")] + "/subagents"
+def _transcripts(dirs: list[Path]) -> Iterator[tuple[str, os.stat_result, str, str, int]]:
+    """(path, stat, project, session id, subagent?) of each session transcript in ``dirs`` and of each
+    subagent transcript beside one (``<session>/subagents/**/agent-*.jsonl``): one listing per project."""
+    for pdir in dirs:
+        try:
+            with os.scandir(pdir) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        sessions = {e.name[:-len(".jsonl")] for e in entries if is_session_file_name(e.name)}
+        for entry in entries:
+            try:
+                if is_session_file_name(entry.name) and entry.is_file(follow_symlinks=False):
+                    yield entry.path, entry.stat(follow_symlinks=False), pdir.name, entry.name[:-len(".jsonl")], 0
+                elif entry.name in sessions and entry.is_dir(follow_symlinks=False):
+                    for path in _subagent_paths(os.path.join(entry.path, "subagents")):
+                        yield path, os.stat(path), pdir.name, entry.name, 1
+            except OSError:
+                continue
+
+
+def _subagent_paths(base: str) -> list[str]:
     found: list[str] = []
     stack = [base]
     while stack:
@@ -241,9 +315,3 @@ def _subagent_paths(session_path: str) -> list[str]:
 def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
     for i in range(0, len(items), size):
         yield items[i: i + size]
-
-
-def open_usage(root: Path | None = None, db_path: Path | None = None) -> tuple[SessionIndex, UsageIndex]:
-    index = SessionIndex(db_path, root=root)
-    return index, UsageIndex(index)
-

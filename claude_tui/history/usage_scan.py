@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from claude_tui.protocol.pricing import cache_writes, message_cost, model_prices
 
-from .meta import parse_timestamp
-from .scan import complete_lines_from
+from .meta import HEAD_BYTES, _first_field, parse_timestamp
+from .scan import READ_CHUNK
 
 _USAGE_MARK = b'"usage":{'
 _USAGE_MARK_SPACED = b'"usage": {'
@@ -55,6 +56,7 @@ class UsageScan:
     offset: int = 0
     entries: list[UsageEntry] = field(default_factory=list)
     cost_state: dict[str, Any] | None = None  # the last `cost-state` record's `modelUsage`, if any
+    cwd: str | None = None  # the session's directory, from the first record naming one (a scan from 0)
 
 
 def _count(usage: Mapping[str, Any], key: str) -> int | None:
@@ -107,26 +109,121 @@ def _parse(line: bytes) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def _blocks(fh: Any, offset: int) -> Iterator[tuple[bytes, int]]:
+    """``(complete lines, end offset)`` from ``offset``, about ``READ_CHUNK`` bytes at a time (a line still
+    being written is left for the next scan)."""
+    fh.seek(offset)
+    pending = b""
+    pos = offset
+    while True:
+        chunk = fh.read(READ_CHUNK)
+        if not chunk:
+            return
+        data = pending + chunk if pending else chunk
+        cut = data.rfind(b"\n") + 1
+        pending = data[cut:]
+        if cut:
+            pos += cut
+            yield data[:cut], pos
+
+
+# A reply's record is read without parsing its content (the bulk of the line): the message's id and
+# model from where it opens, its usage from its mark, the record's own fields from outside the message.
+# A line in any other shape is parsed whole.
+_MESSAGE = re.compile(rb'"message":\{"id":"([^"\\]+)"')
+_MODEL = re.compile(rb'"model":"([^"\\]+)"')
+_SIDECHAIN = re.compile(rb'"isSidechain":(true|false)')
+_REQUEST = re.compile(rb'"requestId":"([^"\\]+)"')
+_TIME = re.compile(rb'"timestamp":"([^"\\]+)"')
+_DECODER = json.JSONDecoder()
+
+
+def _fast_entry(line: bytes, mark: int) -> UsageEntry | None | bool:
+    """The entry of a line, None for a line that counts nothing, False when the line must be parsed
+    whole (another shape, a second usage, a record's own cost)."""
+    message = _MESSAGE.search(line, 0, mark)
+    if message is None or b'"costUSD"' in line:
+        return False
+    model = _MODEL.search(line, message.end(), mark)
+    content = line.find(b'"content":', message.end(), mark)
+    if model is None or (0 <= content < model.start()):
+        return False  # a model named inside the content (a tool's input) is not the reply's
+    try:
+        text = line[mark + len(_USAGE_MARK) - 1:].decode("utf-8", "replace")
+        usage, end = _DECODER.raw_decode(text)
+    except (ValueError, RecursionError):
+        return False
+    tail = text[end:].encode()
+    if _USAGE_MARK in tail or not isinstance(usage, dict):
+        return False
+    outside = line[:message.start()] + tail  # the record's own fields, around the message
+    if any(drop in outside for drop in _NULL_DROPS):
+        return None
+    side, request, stamp = _SIDECHAIN.search(outside), _REQUEST.search(outside), _TIME.search(outside)
+    record: dict[str, Any] = {
+        "isSidechain": side is not None and side.group(1) == b"true",
+        "timestamp": stamp.group(1).decode() if stamp else None,
+        "message": {"id": message.group(1).decode(), "model": model.group(1).decode(), "usage": usage}}
+    if request is not None:
+        record["requestId"] = request.group(1).decode()
+    return usage_entry(record)
+
+
+def _add(scan: UsageScan, entry: UsageEntry) -> None:
+    """The CLI writes a streamed reply as one record per content block, each with the reply's usage: the
+    next record of the same call replaces the last rather than adding a row (the fuller one stands)."""
+    last = scan.entries[-1] if scan.entries else None
+    if (last is not None and entry.message_id is not None and last.message_id == entry.message_id
+            and last.request_id == entry.request_id and last.sidechain == entry.sidechain):
+        if entry.total_tokens > last.total_tokens:
+            scan.entries[-1] = entry
+        return
+    scan.entries.append(entry)
+
+
+def _scan_block(block: bytes, scan: UsageScan) -> None:
+    for prefix in _COST_STATE:
+        at = block.rfind(b"\n" + prefix)
+        at = at + 1 if at >= 0 else (0 if block.startswith(prefix) else -1)
+        if at >= 0:
+            record = _parse(block[at:block.find(b"\n", at)])
+            if record is not None and isinstance(record.get("modelUsage"), dict):
+                scan.cost_state = record["modelUsage"]
+    pos = 0
+    compact = spaced = -2  # the next mark of each spelling at or after pos (-1: none left, -2: not looked)
+    while True:
+        if compact == -2 or -1 < compact < pos:
+            compact = block.find(_USAGE_MARK, pos)
+        if spaced == -2 or -1 < spaced < pos:
+            spaced = block.find(_USAGE_MARK_SPACED, pos)
+        hit = compact if spaced < 0 or 0 <= compact < spaced else spaced
+        if hit < 0:
+            return
+        start = block.rfind(b"\n", 0, hit) + 1
+        end = block.find(b"\n", hit)
+        pos = end + 1
+        line = block[start:end]
+        entry = _fast_entry(line, hit - start)
+        if entry is False:
+            if any(drop in line for drop in _NULL_DROPS):
+                continue
+            record = _parse(line)
+            entry = usage_entry(record) if record is not None else None
+        if isinstance(entry, UsageEntry):
+            _add(scan, entry)
+
+
 def scan_usage(path: str | os.PathLike[str], offset: int = 0) -> UsageScan:
-    """The usage entries of ``path`` from ``offset`` to its last complete line (streamed)."""
+    """The usage entries of ``path`` from ``offset`` to its last complete line (streamed, a block at a
+    time: only the lines with a usage mark are looked at)."""
     scan = UsageScan(offset=offset)
     try:
         with open(path, "rb") as fh:
-            for line, end in complete_lines_from(fh, offset):
+            for block, end in _blocks(fh, offset):
+                if scan.cwd is None and offset == 0:
+                    scan.cwd = _first_field(block[:HEAD_BYTES], "cwd")
+                _scan_block(block, scan)
                 scan.offset = end
-                if line.startswith(_COST_STATE):
-                    record = _parse(line)
-                    if record is not None and isinstance(record.get("modelUsage"), dict):
-                        scan.cost_state = record["modelUsage"]
-                    continue
-                if _USAGE_MARK not in line and _USAGE_MARK_SPACED not in line:
-                    continue
-                if any(mark in line for mark in _NULL_DROPS):
-                    continue
-                record = _parse(line)
-                entry = usage_entry(record) if record is not None else None
-                if entry is not None:
-                    scan.entries.append(entry)
     except OSError:
         return scan
     return scan

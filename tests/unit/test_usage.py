@@ -51,6 +51,8 @@ class Tree:
     def __init__(self, root: Path) -> None:
         self.root = root
 
+    compact = False  # json.dumps's spacing; the CLI writes compact lines (read without a full parse)
+
     def write(self, records: list[dict[str, Any]], *, cwd: str = "/work/alpha", sid: str | None = None,
               agent: str | None = None) -> Path:
         sid = sid or str(uuid.uuid4())
@@ -59,7 +61,7 @@ class Tree:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a", encoding="utf-8") as fh:
             for record in records:
-                fh.write(json.dumps(record) + "\n")
+                fh.write(json.dumps(record, separators=(",", ":") if self.compact else None) + "\n")
         return path
 
     def session(self, *records: dict[str, Any], cwd: str = "/work/alpha", sid: str | None = None) -> str:
@@ -68,9 +70,19 @@ class Tree:
         return sid
 
 
-@pytest.fixture
-def tree(tmp_path: Path) -> Tree:
-    return Tree(tmp_path / "claude")
+@pytest.fixture(params=["spaced", "compact"])
+def tree(tmp_path: Path, request: pytest.FixtureRequest) -> Tree:
+    made = Tree(tmp_path / "claude")
+    made.compact = request.param == "compact"
+    return made
+
+
+def cli_call(sid: str, msg: str, req: str, content: list[dict[str, Any]], model: str = SONNET) -> dict[str, Any]:
+    """A reply's record with its keys in the order the CLI 2.1.330 writes them."""
+    return {"parentUuid": None, "isSidechain": False, "message": {
+        "id": msg, "type": "message", "role": "assistant", "model": model, "content": content,
+        "stop_reason": "end_turn", "usage": USAGE}, "requestId": req, "type": "assistant", "uuid": str(uuid.uuid4()),
+        "timestamp": "2026-11-20T10:00:01.000Z", "sessionId": sid, "version": "2.1.330"}
 
 
 @pytest.fixture
@@ -207,3 +219,13 @@ def test_a_bad_date_says_what_is_wrong() -> None:
         parse_day("2026-13-01")
     with pytest.raises(ValueError, match="not a date"):
         parse_day("yesterday")
+
+
+def test_a_tool_input_naming_a_model_or_a_usage_is_not_the_replys(tree: Tree, index: SessionIndex) -> None:
+    sid = str(uuid.uuid4())
+    sneaky = {"type": "tool_use", "id": "t1", "name": "Task",
+              "input": {"model": "gpt-9", "usage": {"input_tokens": 999999, "output_tokens": 9}}}
+    tree.session(cli_call(sid, "msg_1", "req_1", [sneaky]), cli_call(sid, "msg_2", "req_2", [{"type": "text",
+                 "text": 'say "usage":{"input_tokens":5} and "model":"x"'}], model=HAIKU), sid=sid)
+    report = usage_report(index, "model")
+    assert {r.key: r.input_tokens for r in report.rows} == {SONNET: 1200, HAIKU: 1200}
