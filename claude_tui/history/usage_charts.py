@@ -54,3 +54,21 @@ def tokens(value: int) -> str:
     if value >= 10_000:
         return f"{value / 1e3:.1f}k"
     return f"{value:,}"
+
+
+def columns(values: Sequence[float], height: int) -> list[str]:
+    """A column per value, ``height`` rows tall (top row first), in eighths of a row; one cell per column
+    (the caller spaces them). Any value above zero shows at least an eighth."""
+    most = max(values, default=0.0)
+    levels = [0 if most <= 0 or v <= 0 else max(1, round(v / most * height * 8)) for v in values]
+    rows = []
+    for row in range(height - 1, -1, -1):
+        line = []
+        for level in levels:
+            fill = level - row * 8
+            line.append("█" if fill >= 8 else _EIGHTHS_UP[fill] if fill > 0 else " ")
+        rows.append("".join(line))
+    return rows
+
+
+_EIGHTHS_UP = " ▁▂▃▄▅▆▇█"
