@@ -84,14 +84,15 @@ def main() -> int:
             path.read_bytes()
 
         before = rss_mb()
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         with SessionIndex(db, root=root, names=names) as index:
             report = usage_report(index)
-        cold = time.perf_counter() - t
+        cold, cold_cpu = time.perf_counter() - t, time.process_time() - cpu
         grew = rss_mb() - before
         calls = report.total.input_tokens // USAGE["input_tokens"]
-        print(f"cold:  {cold * 1000:7.0f} ms  ({calls} calls, ${report.total.cost_usd:,.2f})"
-              f"  goal < 1000 ms  {verdict(cold < 1.0)}")
+        # On a shared machine the wall clock waits for other processes too: the CPU time is what it costs.
+        print(f"cold:  {cold * 1000:7.0f} ms  ({cold_cpu * 1000:.0f} ms CPU; {calls} calls, "
+              f"${report.total.cost_usd:,.2f})  goal < 1000 ms  {verdict(cold < 1.0)}")
 
         t = time.perf_counter()
         with SessionIndex(db, root=root, names=names) as index:

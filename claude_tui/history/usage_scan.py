@@ -26,8 +26,9 @@ _USAGE_MARK = b'"usage":{'
 _USAGE_MARK_SPACED = b'"usage": {'
 _COST_STATE = (b'{"type":"cost-state"', b'{"type": "cost-state"')
 #: A null in one of these makes ccusage drop the record; so do we (the two then count the same calls).
-_NULL_DROPS = tuple(f'"{key}":null'.encode() for key in (
-    "id", "model", "costUSD", "requestId", "sessionId", "cache_read_input_tokens", "cache_creation_input_tokens"))
+_NULL_KEYS = ("id", "model", "costUSD", "requestId", "sessionId", "cache_read_input_tokens",
+              "cache_creation_input_tokens")
+_NULL_DROP = re.compile(rb'"(?:' + b"|".join(k.encode() for k in _NULL_KEYS) + rb')":null')
 SYNTHETIC_MODEL = "<synthetic>"  # the CLI's own stand-in replies (errors, interrupts): no call was made
 
 
@@ -57,6 +58,9 @@ class UsageScan:
     entries: list[UsageEntry] = field(default_factory=list)
     cost_state: dict[str, Any] | None = None  # the last `cost-state` record's `modelUsage`, if any
     cwd: str | None = None  # the session's directory, from the first record naming one (a scan from 0)
+    last_seen: tuple[bytes, bytes, bytes | None, bytes | None] | None = None
+    """(message id, usage, request id, sidechain) as the last reply's line spelled them: the next
+    record of the same reply (the CLI writes one per content block) is known without reading it."""
 
 
 def _count(usage: Mapping[str, Any], key: str) -> int | None:
@@ -138,26 +142,35 @@ _TIME = re.compile(rb'"timestamp":"([^"\\]+)"')
 _DECODER = json.JSONDecoder()
 
 
-def _fast_entry(line: bytes, mark: int) -> UsageEntry | None | bool:
-    """The entry of a line, None for a line that counts nothing, False when the line must be parsed
+def _fast_entry(line: bytes, mark: int, scan: UsageScan) -> UsageEntry | None | bool:
+    """The entry of a line, None for a line that counts nothing new, False when the line must be parsed
     whole (another shape, a second usage, a record's own cost)."""
     message = _MESSAGE.search(line, 0, mark)
     if message is None or b'"costUSD"' in line:
         return False
+    start = mark + len(_USAGE_MARK) - 1
+    last = scan.last_seen
+    if last is not None and message.group(1) == last[0] and line.startswith(last[1], start):
+        tail = line[start + len(last[1]):]
+        outside = line[:message.start()] + tail
+        if _USAGE_MARK not in tail and _group(_REQUEST.search(outside)) == last[2] and \
+                _group(_SIDECHAIN.search(outside)) == last[3]:
+            return None  # the same reply's next block, with the same usage: already counted
     model = _MODEL.search(line, message.end(), mark)
     content = line.find(b'"content":', message.end(), mark)
     if model is None or (0 <= content < model.start()):
         return False  # a model named inside the content (a tool's input) is not the reply's
     try:
-        text = line[mark + len(_USAGE_MARK) - 1:].decode("utf-8", "replace")
+        text = line[start:].decode("utf-8", "replace")
         usage, end = _DECODER.raw_decode(text)
     except (ValueError, RecursionError):
         return False
-    tail = text[end:].encode()
+    raw = text[:end].encode()
+    tail = line[start + len(raw):]
     if _USAGE_MARK in tail or not isinstance(usage, dict):
         return False
     outside = line[:message.start()] + tail  # the record's own fields, around the message
-    if any(drop in outside for drop in _NULL_DROPS):
+    if _NULL_DROP.search(outside):
         return None
     side, request, stamp = _SIDECHAIN.search(outside), _REQUEST.search(outside), _TIME.search(outside)
     record: dict[str, Any] = {
@@ -166,7 +179,14 @@ def _fast_entry(line: bytes, mark: int) -> UsageEntry | None | bool:
         "message": {"id": message.group(1).decode(), "model": model.group(1).decode(), "usage": usage}}
     if request is not None:
         record["requestId"] = request.group(1).decode()
-    return usage_entry(record)
+    entry = usage_entry(record)
+    if entry is not None and raw == line[start:start + len(raw)]:
+        scan.last_seen = (message.group(1), raw, _group(request), _group(side))
+    return entry
+
+
+def _group(match: re.Match[bytes] | None) -> bytes | None:
+    return match.group(1) if match is not None else None
 
 
 def _add(scan: UsageScan, entry: UsageEntry) -> None:
@@ -203,9 +223,10 @@ def _scan_block(block: bytes, scan: UsageScan) -> None:
         end = block.find(b"\n", hit)
         pos = end + 1
         line = block[start:end]
-        entry = _fast_entry(line, hit - start)
+        entry = _fast_entry(line, hit - start, scan)
         if entry is False:
-            if any(drop in line for drop in _NULL_DROPS):
+            scan.last_seen = None
+            if _NULL_DROP.search(line):
                 continue
             record = _parse(line)
             entry = usage_entry(record) if record is not None else None

@@ -11,6 +11,7 @@ adds nothing. `claude-tui usage` prices calls the same way where a transcript re
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 #: When the list prices below were last checked against https://www.anthropic.com/pricing.
@@ -30,6 +31,7 @@ _PRICES: tuple[tuple[str, float, float], ...] = (
 )
 
 
+@lru_cache(maxsize=256)
 def model_prices(model: str) -> tuple[float, float] | None:
     for pattern, price_in, price_out in _PRICES:
         if pattern in model:
