@@ -7,6 +7,7 @@ app; names beside them are made inert by the caller.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date, timedelta
 
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 _SPARKS = "▁▂▃▄▅▆▇█"
@@ -45,6 +46,8 @@ def money(value: float) -> str:
 
 def tokens(value: int) -> str:
     """1,234 / 12.3k / 4.5M: short enough for a table cell."""
+    if value >= 1_000_000_000:
+        return f"{value / 1e9:.1f}B"
     if value >= 10_000_000:
         return f"{value / 1e6:.0f}M"
     if value >= 1_000_000:
@@ -72,3 +75,16 @@ def columns(values: Sequence[float], height: int) -> list[str]:
 
 
 _EIGHTHS_UP = " ▁▂▃▄▅▆▇█"
+
+
+MAX_DAYS = 366  # a chart draws the newest days that fit anyway
+
+
+def every_day(days: Sequence[str]) -> list[str]:
+    """Each day from the first of ``days`` (at most ``MAX_DAYS`` back from the last) to the last, the
+    quiet ones too: a day without calls is a gap in a chart, not a missing column."""
+    if not days:
+        return []
+    last = date.fromisoformat(days[-1])
+    first = max(date.fromisoformat(days[0]), last - timedelta(days=MAX_DAYS - 1))
+    return [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]

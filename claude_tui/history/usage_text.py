@@ -9,7 +9,7 @@ from __future__ import annotations
 from claude_tui.protocol.pricing import PRICES_AS_OF
 from claude_tui.protocol.sanitize import printable_name
 
-from .usage_charts import bar, money, sparkline, tokens
+from .usage_charts import bar, every_day, money, sparkline, tokens
 from .usage_report import UsageReport, UsageRow
 
 BAR_WIDTH = 24
@@ -56,7 +56,7 @@ def render(report: UsageReport) -> str:
 
 
 def _sparklines(report: UsageReport) -> list[str]:
-    days = report.days[-SPARK_DAYS:]
+    days = every_day(report.days)[-SPARK_DAYS:]
     if len(days) < 2 or not report.daily:
         return []
     models = sorted(report.daily, key=lambda m: -sum(report.daily[m].values()))

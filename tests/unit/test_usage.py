@@ -176,6 +176,12 @@ def test_days_weeks_months_and_the_range(tree: Tree, index: SessionIndex) -> Non
     assert [r.key for r in usage_report(index, "month").rows] == ["2026-11", "2026-12"]
     ranged = usage_report(index, "day", since="2026-11-30", until="2026-11-30")
     assert [r.key for r in ranged.rows] == ["2026-11-30"]
+    # A bar per row; the sparkline has a cell per day, the quiet 1 December too.
+    text = render(usage_report(index, "day"))
+    assert text.count("█") >= 3
+    spark = next(line for line in text.splitlines() if line.startswith(SONNET))
+    assert len(spark.split()[1]) == 4
+    assert spark.split()[1][2] == "▁"
 
 
 def test_an_appended_transcript_is_read_from_where_the_last_scan_stopped(tree: Tree, index: SessionIndex) -> None:

@@ -6,30 +6,18 @@ newest days that fit are shown. Model names come from transcripts: shown inert, 
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-
 from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
 
-from claude_tui.history.usage_charts import columns, money, sparkline
+from claude_tui.history.usage_charts import columns, every_day, money, sparkline
 from claude_tui.protocol.sanitize import printable_name
 
 CHART_ROWS = 6
 _AXIS = 10  # the scale's width at the left
 
 
-MAX_DAYS = 366  # the newest that fit are drawn anyway
-
-
-def every_day(days: list[str]) -> list[str]:
-    """Each day from the last ``MAX_DAYS`` before the newest one in ``days`` to it, the quiet ones too: a
-    day without calls is a gap in the chart, not a missing column."""
-    if not days:
-        return []
-    last = date.fromisoformat(days[-1])
-    first = max(date.fromisoformat(days[0]), last - timedelta(days=MAX_DAYS - 1))
-    return [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
+__all__ = ["DayChart", "ModelSparks", "day_totals", "every_day"]
 
 
 def day_totals(days: list[str], daily: dict[str, dict[str, float]]) -> list[float]:
