@@ -247,6 +247,10 @@ class ClaudeTuiApp(App[None]):
                        markup=False)
 
     def notify_turn_ended(self, session: ChatSession, change: TurnEnded) -> None:
+        for screen in self.screen_stack:  # the turn's calls are in its transcript now: the usage screen reads them
+            reread = getattr(screen, "reread_after_turn", None)
+            if callable(reread):
+                reread()
         duration = session.turn_duration()
         if duration is not None and duration < self.config.notifications.long_turn_seconds:
             return  # a quick turn: you were just there

@@ -131,6 +131,7 @@ async def test_typing_usage_opens_the_screen_and_its_limits_tab_asks_claude_code
         await wait_for(pilot, lambda: view.session.connection.alive and view.session.conversation.commands,
                        what="CLI ready")
         sent: list[str] = []
+        real_send = view.session.send
         monkeypatch.setattr(view.session, "send", lambda text: _record(sent, text))
         prompt = view.query_one("#prompt")
         prompt.text = "/usage"  # type: ignore[attr-defined]
@@ -141,6 +142,12 @@ async def test_typing_usage_opens_the_screen_and_its_limits_tab_asks_claude_code
         assert sent == []  # the history is ours: nothing went to Claude Code
         screen = app.screen
         await wait_for(pilot, lambda: screen.report is not None, what="the report")  # type: ignore[attr-defined]
+        # A turn that ends while the screen is up: its calls are read (the live session counts).
+        loads = screen.loads  # type: ignore[attr-defined]
+        monkeypatch.setattr(view.session, "send", real_send)
+        assert await view.send_prompt("hello")
+        await wait_for(pilot, lambda: screen.loads > loads, what="read again after the turn")  # type: ignore[attr-defined]
+        monkeypatch.setattr(view.session, "send", lambda text: _record(sent, text))
         await pilot.click("#usage-tabs Tab#--content-tab-usage-limits")
         await pilot.pause()
         await pilot.click("#usage-ask-limits")

@@ -61,6 +61,7 @@ class UsageScreen(Screen[str | None]):
         self.by = by
         self.where = where  # "" here, else the machine the sessions were read from
         self.report: UsageReport | None = None
+        self.loads = 0  # how many reads were asked for
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="usage-tabs", initial="usage-history"):
@@ -87,6 +88,7 @@ class UsageScreen(Screen[str | None]):
 
     # -- the worker ----------------------------------------------------------------------
     def load(self) -> None:
+        self.loads += 1
         self.query_one("#usage-title", Static).update(self._title("reading the transcripts…"))
         self._read(self.by)
 
@@ -146,7 +148,7 @@ class UsageScreen(Screen[str | None]):
         parts = [f"Costs are Claude Code's own where a transcript records them, else list prices as of "
                  f"{PRICES_AS_OF}."]
         if self.live_session_id:
-            parts.append("This session counts as far as its transcript is written (r: read again).")
+            parts.append("This session counts as far as its transcript is written: read again after each turn.")
         if report.unpriced:
             parts.append("No price for " + ", ".join(printable_name(m) for m in report.unpriced)
                          + ": tokens counted, cost not.")
@@ -162,6 +164,10 @@ class UsageScreen(Screen[str | None]):
             self.load()
 
     def action_reload(self) -> None:
+        self.load()
+
+    def reread_after_turn(self) -> None:
+        """A turn ended in some tab (the app calls this on every screen that has it): its calls count now."""
         self.load()
 
     @on(Button.Pressed, "#usage-ask-limits")
