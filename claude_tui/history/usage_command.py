@@ -9,6 +9,8 @@ from datetime import date
 from pathlib import Path
 from typing import TextIO
 
+from claude_tui.protocol.sanitize import inert_json
+
 from .index import SessionIndex
 from .usage_index import PERIODS, UsageIndex
 from .usage_report import UsageReport, build_report
@@ -51,7 +53,7 @@ def usage_command(by: str, since: str | None, until: str | None, fmt: str, out: 
         if owned:
             idx.close()
     if fmt == "json":
-        out.write(json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
+        out.write(inert_json(json.dumps(report.to_json(), ensure_ascii=False, indent=1)) + "\n")
     elif fmt == "csv":
         out.write(report.to_csv())
     else:

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from claude_tui.protocol.sanitize import printable_name
+
 from .usage_index import CallGroup, SessionModel
 
 TIME_PERIODS = ("day", "week", "month")
@@ -87,10 +89,12 @@ def _money(value: float) -> float:
 
 
 def _csv_cell(value: Any) -> Any:
-    """A cell a spreadsheet will not run: a key starting with = + - @ (a hostile directory name) is quoted."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+    """A cell that is inert: a control character shows as its stand-in (CSV has no escapes, and a
+    terminal would act on it), and one a spreadsheet would run (= + - @ first) gets a quote."""
+    if not isinstance(value, str):
+        return value
+    value = printable_name(value)
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
 
 
 def recorded_shares(sessions: list[SessionModel], states: Mapping[str, Mapping[str, Any]]

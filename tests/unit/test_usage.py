@@ -17,6 +17,7 @@ from claude_tui.history.usage_command import parse_day, usage_command, usage_rep
 from claude_tui.history.usage_index import UsageIndex
 from claude_tui.history.usage_text import render
 from claude_tui.protocol.pricing import message_cost
+from claude_tui.protocol.sanitize import inert_json
 
 SONNET = "claude-sonnet-4-5-20250929"
 HAIKU = "claude-haiku-4-5-20251001"
@@ -216,7 +217,13 @@ def test_hostile_project_names_are_inert_in_text_and_csv(tree: Tree, index: Sess
     text = render(report)
     assert "\x1b" not in text and "\x07" not in text and "␛" in text
     rows = list(csv.reader(io.StringIO(report.to_csv())))
-    assert rows[1][0].startswith("'=")
+    assert rows[1][0].startswith("'=") and "\x1b" not in report.to_csv()
+    out = io.StringIO()
+    usage_command("project", None, None, "json", out, index=index)
+    assert "\x1b" not in out.getvalue() and "\x07" not in out.getvalue()
+    assert json.loads(out.getvalue())["rows"][0]["key"] == hostile  # the data itself unchanged
+    hostile_c1 = "\x9b31m"
+    assert "\x9b" not in inert_json(json.dumps({"k": hostile_c1}, ensure_ascii=False))
 
 
 def test_a_bad_date_says_what_is_wrong() -> None:
