@@ -18,6 +18,7 @@ import pytest
 from tests.e2e.ccusage_install import CcusageInstallError, ensure_ccusage, install_line
 from tests.e2e.conftest import marked_env
 from tests.e2e.mock_api import MockApi
+from tests.servers import REQUIRED_ENV, required
 
 pytestmark = pytest.mark.e2e
 
@@ -37,7 +38,10 @@ def ccusage() -> Path:
     try:
         return ensure_ccusage()
     except CcusageInstallError as exc:
-        pytest.skip(f"ccusage {exc}; install it with: {install_line()}")
+        reason = f"ccusage {exc}; install it with: {install_line()}"
+        if required():  # `.ci/run` installs it through the README's test command: there it must be here
+            pytest.fail(f"{reason}; {REQUIRED_ENV}=1 requires it", pytrace=False)
+        pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
