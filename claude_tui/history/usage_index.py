@@ -29,7 +29,7 @@ from .index import SessionIndex, _head_sig
 from .paths import is_session_file_name, list_project_dirs
 from .usage_scan import UsageEntry, scan_usage
 
-USAGE_VERSION = "2"
+USAGE_VERSION = "4"
 PERIODS = ("day", "week", "month", "project", "model", "session")
 
 
@@ -51,7 +51,8 @@ class CallGroup:
 
 @dataclass(slots=True)
 class SessionModel:
-    """One session's calls of one model, summed over all its days: checked against its cost-state."""
+    """All the calls one session's transcripts record of one model (counted there or, as a fork's copy
+    of its parent's, elsewhere), summed over all its days: checked against its cost-state."""
 
     session_id: str
     model: str
@@ -87,7 +88,7 @@ class UsageIndex:
             self.con.execute(
                 "CREATE TABLE usage_files (id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, project TEXT,"
                 " project_path TEXT, session_id TEXT, subagent INT, mtime_ns INT, size INT, offset INT,"
-                " head_sig BLOB, cost_state TEXT)")
+                " head_sig BLOB, cost_state TEXT, started REAL)")
             self.con.execute("CREATE INDEX usage_files_project ON usage_files(project)")
             self.con.execute(
                 "CREATE TABLE usage_calls (file_id INT NOT NULL, k TEXT, msg_id TEXT, req_id TEXT, ts REAL,"
@@ -96,8 +97,9 @@ class UsageIndex:
             self.con.execute("CREATE INDEX usage_calls_k ON usage_calls(k)")
             self.con.execute("CREATE INDEX usage_calls_msg ON usage_calls(msg_id)")
             self.con.execute(
-                "CREATE TABLE usage_sums (file_id INT NOT NULL, day TEXT, model TEXT, inp INT, out INT, cread INT,"
-                " cwrite INT, cost REAL, unpriced INT)")
+                "CREATE TABLE usage_sums (file_id INT NOT NULL, day TEXT, model TEXT, calls INT, inp INT, out INT,"
+                " cread INT, cwrite INT, cost REAL, unpriced INT, a_inp INT, a_out INT, a_cread INT, a_cwrite INT,"
+                " a_cost REAL)")
             self.con.execute("CREATE INDEX usage_sums_file ON usage_sums(file_id)")
             self.con.execute("CREATE TABLE usage_info (key TEXT PRIMARY KEY, value TEXT)")
             self.con.execute("INSERT INTO usage_info VALUES ('version', ?)", (USAGE_VERSION,))
@@ -164,14 +166,15 @@ class UsageIndex:
         if old is None:
             cur = self.con.execute(
                 "INSERT INTO usage_files (path, project, session_id, subagent, project_path, mtime_ns, size,"
-                " offset, head_sig, cost_state) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (path, *where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state))
+                " offset, head_sig, cost_state, started) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (path, *where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state, scan.started))
             fid = int(cur.lastrowid or 0)
         else:
             self.con.execute(
                 "UPDATE usage_files SET project=?, session_id=?, subagent=?, project_path=COALESCE(?, project_path),"
-                " mtime_ns=?, size=?, offset=?, head_sig=?, cost_state=COALESCE(?, CASE WHEN ? > 0 THEN cost_state END)"
-                " WHERE id=?", (*where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state, offset, fid))
+                " mtime_ns=?, size=?, offset=?, head_sig=?, cost_state=COALESCE(?, CASE WHEN ? > 0 THEN cost_state END),"
+                " started=COALESCE(?, started) WHERE id=?",
+                (*where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state, offset, scan.started, fid))
         rows = [_call_row(fid, e) for e in scan.entries]
         self.con.executemany(
             "INSERT INTO usage_calls (file_id, msg_id, req_id, ts, model, inp, out, cread, cwrite, cost, side, k,"
@@ -188,17 +191,20 @@ class UsageIndex:
             con.execute("CREATE TEMP TABLE IF NOT EXISTS usage_dirty (k TEXT PRIMARY KEY)")
             con.executemany("INSERT OR IGNORE INTO usage_dirty VALUES (?)", ((k,) for k in self._dirty))
             which = " WHERE k IN (SELECT k FROM usage_dirty)"
+            u_which = " WHERE u.k IN (SELECT k FROM usage_dirty)"
             self._touched.update(fid for (fid,) in con.execute(f"SELECT DISTINCT file_id FROM usage_calls{which}"))
             msgs = f"SELECT msg_id FROM usage_calls{which}"
         else:  # most calls are new (a first run): all of them at once
             which = " WHERE k IS NOT NULL"
+            u_which = " WHERE u.k IS NOT NULL"
             self._touched = set()
             msgs = "SELECT msg_id FROM usage_calls"
         con.execute(f"UPDATE usage_calls SET kept = 0{which}")
+        # Ties go to the file that started first: a fork's copy of its parent's calls is the parent's.
         con.execute(
-            "UPDATE usage_calls SET kept = 1 WHERE rowid IN (SELECT rid FROM (SELECT rowid AS rid, ROW_NUMBER()"
-            f" OVER (PARTITION BY k ORDER BY side, inp + out + cread + cwrite DESC, rowid) AS n FROM usage_calls"
-            f"{which}) WHERE n = 1)")
+            "UPDATE usage_calls SET kept = 1 WHERE rowid IN (SELECT rid FROM (SELECT u.rowid AS rid, ROW_NUMBER()"
+            " OVER (PARTITION BY u.k ORDER BY u.side, u.inp + u.out + u.cread + u.cwrite DESC, f.started, u.rowid)"
+            f" AS n FROM usage_calls u JOIN usage_files f ON f.id = u.file_id{u_which}) WHERE n = 1)")
         con.execute(
             "UPDATE usage_calls SET kept = 0 WHERE kept = 1 AND side = 1 AND msg_id IS NOT NULL AND EXISTS"
             " (SELECT 1 FROM usage_calls AS o WHERE o.msg_id = usage_calls.msg_id AND o.side = 0"
@@ -215,10 +221,14 @@ class UsageIndex:
     def _sum_files(self, which: str | None) -> None:
         scope = f" AND file_id IN ({which})" if which else ""
         self.con.execute(f"DELETE FROM usage_sums WHERE 1{scope}")
+        # The counted calls (kept), and all the file's calls (a_*): a session's cost-state covers every
+        # call in its transcript, the ones it shares with a fork's parent too.
         self.con.execute(
-            "INSERT INTO usage_sums SELECT file_id, day, model, SUM(inp), SUM(out), SUM(cread), SUM(cwrite),"
-            " TOTAL(cost), SUM(cost IS NULL AND model <> '' AND inp + out + cread + cwrite > 0)"
-            f" FROM usage_calls WHERE kept = 1{scope} GROUP BY file_id, day, model")
+            "INSERT INTO usage_sums SELECT file_id, day, model, SUM(kept), SUM(inp * kept), SUM(out * kept),"
+            " SUM(cread * kept), SUM(cwrite * kept), TOTAL(cost * kept),"
+            " SUM(kept AND cost IS NULL AND model <> '' AND inp + out + cread + cwrite > 0),"
+            " SUM(inp), SUM(out), SUM(cread), SUM(cwrite), TOTAL(cost)"
+            f" FROM usage_calls WHERE 1{scope} GROUP BY file_id, day, model")
 
     # -- reading ------------------------------------------------------------------
     def cost_states(self, project_dirs: Iterable[Path] | None = None) -> dict[str, dict[str, Any]]:
@@ -252,9 +262,9 @@ class UsageIndex:
             window_args.append(until)
         groups = [CallGroup(*row) for row in self.con.execute(
             f"SELECT day, {key}, model, f.session_id, SUM(inp), SUM(out), SUM(cread), SUM(cwrite), TOTAL(cost),"
-            f" SUM(unpriced) {base}{window} GROUP BY 1, 2, 3, 4", [*args, *window_args])]
+            f" SUM(unpriced) {base}{window} GROUP BY 1, 2, 3, 4 HAVING SUM(calls) > 0", [*args, *window_args])]
         sessions = [SessionModel(s, m, (i, o, r, w), c) for s, m, i, o, r, w, c in self.con.execute(
-            f"SELECT f.session_id, model, SUM(inp), SUM(out), SUM(cread), SUM(cwrite), TOTAL(cost) {base}"
+            f"SELECT f.session_id, model, SUM(a_inp), SUM(a_out), SUM(a_cread), SUM(a_cwrite), TOTAL(a_cost) {base}"
             " GROUP BY 1, 2", args)]
         return groups, sessions
 

@@ -3,9 +3,10 @@ usage screen show, and their JSON and CSV.
 
 A call's cost is the CLI's own figure where the transcript has one, else its token counts at list
 prices (:mod:`claude_tui.protocol.pricing`). The CLI's figure is the session's last `cost-state`
-record, per model: it is taken where its token counts are exactly the session's calls of that model
-(the session transcript and its subagents', each call once), so it covers those calls and nothing
-else, and is shared out over them by their list price (by their tokens for a model with none).
+record, per model: it is taken where its token counts are exactly the calls of that model the
+session's transcripts record (its own and its subagents'; a fork's copy of its parent's calls too,
+which the CLI counts in the fork's total), so it covers those calls and nothing else, and the calls
+counted for the session get their share of it by list price (by tokens for a model with none).
 Where the counts differ (the counter restarted with /clear or a new process, a fork's copied
 history) the list price stands.
 """

@@ -58,6 +58,9 @@ class UsageScan:
     entries: list[UsageEntry] = field(default_factory=list)
     cost_state: dict[str, Any] | None = None  # the last `cost-state` record's `modelUsage`, if any
     cwd: str | None = None  # the session's directory, from the first record naming one (a scan from 0)
+    started: float | None = None
+    """The file's first timestamp (a scan from 0): a fork copies its parent's records, times included,
+    after a line of its own, so the parent is the one that started first."""
     last_seen: tuple[bytes, bytes, bytes | None, bytes | None] | None = None
     """(message id, usage, request id, sidechain) as the last reply's line spelled them: the next
     record of the same reply (the CLI writes one per content block) is known without reading it."""
@@ -241,8 +244,9 @@ def scan_usage(path: str | os.PathLike[str], offset: int = 0) -> UsageScan:
     try:
         with open(path, "rb") as fh:
             for block, end in _blocks(fh, offset):
-                if scan.cwd is None and offset == 0:
+                if offset == 0 and scan.offset == 0:
                     scan.cwd = _first_field(block[:HEAD_BYTES], "cwd")
+                    scan.started = parse_timestamp(_first_field(block[:HEAD_BYTES], "timestamp"))
                 _scan_block(block, scan)
                 scan.offset = end
     except OSError:

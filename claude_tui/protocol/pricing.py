@@ -45,12 +45,18 @@ def _tokens(usage: Mapping[str, Any], key: str) -> int:
 
 
 def cache_writes(usage: Mapping[str, Any]) -> tuple[int, int]:
-    """(5-minute, 1-hour) cache writes of a call: the API's `cache_creation` split where it reports one
-    (the same total as `cache_creation_input_tokens`), else all of them at the 5-minute rate."""
+    """(5-minute, 1-hour) cache writes of a call. The total is `cache_creation_input_tokens`, what
+    Claude Code counts and prices; the API's `cache_creation` split (the same total, from the real
+    API) only says how much of it was for an hour. Without a total, the split is the total."""
     split = usage.get("cache_creation")
-    if isinstance(split, Mapping):
-        return _tokens(split, "ephemeral_5m_input_tokens"), _tokens(split, "ephemeral_1h_input_tokens")
-    return _tokens(usage, "cache_creation_input_tokens"), 0
+    total = _tokens(usage, "cache_creation_input_tokens")
+    if not isinstance(split, Mapping):
+        return total, 0
+    one_hour = _tokens(split, "ephemeral_1h_input_tokens")
+    if "cache_creation_input_tokens" not in usage:
+        total = _tokens(split, "ephemeral_5m_input_tokens") + one_hour
+    one_hour = min(one_hour, total)
+    return total - one_hour, one_hour
 
 
 def message_cost(model: str, usage: Mapping[str, Any]) -> float:

@@ -242,3 +242,54 @@ def test_a_tool_input_naming_a_model_or_a_usage_is_not_the_replys(tree: Tree, in
                  "text": 'say "usage":{"input_tokens":5} and "model":"x"'}], model=HAIKU), sid=sid)
     report = usage_report(index, "model")
     assert {r.key: r.input_tokens for r in report.rows} == {SONNET: 1200, HAIKU: 1200}
+
+
+def test_a_forks_copy_of_its_parents_calls_is_the_parents_whichever_is_read_first(
+        tree: Tree, index: SessionIndex) -> None:
+    """A fork copies its parent's records, times included, after a line of its own (later)."""
+    parent, fork = str(uuid.uuid4()), str(uuid.uuid4())
+    copied = call(parent, "msg_1", "req_1", ts="2026-11-20T10:00:01.000Z")
+    tree.write([{"type": "queue-operation", "timestamp": "2026-11-21T09:00:00.000Z", "sessionId": fork},
+                prompt(fork, "/work/alpha", "2026-11-20T10:00:00.000Z"), dict(copied, sessionId=fork),
+                call(fork, "msg_2", "req_2", ts="2026-11-21T09:00:02.000Z")], sid=fork)
+    assert UsageIndex(index).refresh() == 1  # the fork is read (and its rows stored) first
+    tree.write([prompt(parent, "/work/alpha", "2026-11-20T10:00:00.000Z"), copied], sid=parent)
+    report = usage_report(index, "session")
+    assert {r.key: r.input_tokens for r in report.rows} == {parent: 1200, fork: 1200}
+
+
+FORKED = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "forked"
+
+
+def test_a_fork_recorded_by_the_real_cli_costs_what_the_cli_says(tmp_path: Path) -> None:
+    """The real CLI's fork: the parent's cost-state covers its calls, the fork's covers the copied
+    calls and its own; each session gets Claude Code's figure for the calls counted for it."""
+    import shutil
+
+    root = tmp_path / "claude"
+    (root / "projects" / "-p").mkdir(parents=True)
+    states = {}
+    for path in FORKED.glob("*.jsonl"):
+        shutil.copyfile(path, root / "projects" / "-p" / path.name)
+        lines = [json.loads(line) for line in path.read_text().splitlines() if '"cost-state"' in line]
+        states[path.stem] = lines[-1]["modelUsage"]["claude-opus-5-5"]
+    with SessionIndex(tmp_path / "index.sqlite", root=root) as index:
+        report = usage_report(index, "session")
+    costs = {r.key: r.cost_usd for r in report.rows}
+    parent = max(states, key=lambda s: states[s]["inputTokens"])  # the one with the most calls of its own
+    fork = next(s for s in states if s != parent)
+    assert costs[parent] == pytest.approx(states[parent]["costUSD"])
+    per_call = states[fork]["costUSD"] / (states[fork]["inputTokens"] // 1200)
+    assert costs[fork] == pytest.approx(per_call)  # its one call of its own, at the CLI's price
+    assert report.recorded == 2
+
+
+def test_cache_writes_are_the_total_the_cli_counts_split_by_the_apis_lifetimes() -> None:
+    from claude_tui.protocol.pricing import cache_writes
+
+    assert cache_writes({"cache_creation_input_tokens": 500,
+                         "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}}) == (500, 0)
+    assert cache_writes({"cache_creation_input_tokens": 500,
+                         "cache_creation": {"ephemeral_5m_input_tokens": 200, "ephemeral_1h_input_tokens": 300}}) == (200, 300)
+    assert cache_writes({"cache_creation": {"ephemeral_5m_input_tokens": 7, "ephemeral_1h_input_tokens": 3}}) == (7, 3)
+    assert cache_writes({"cache_creation_input_tokens": 9}) == (9, 0)
