@@ -22,10 +22,11 @@ from tests.servers import REQUIRED_ENV, required
 
 pytestmark = pytest.mark.e2e
 
+FORKED = "claude-haiku-4-5-20251001"  # its session is forked (--resume --fork-session) after the runs
 #: (project, model, prompt): the keyword picks the stand-in's script
 RUNS = [
     ("alpha", "claude-sonnet-4-5-20250929", "kw:write a file please"),  # a tool call: two calls, three records
-    ("alpha", "claude-haiku-4-5-20251001", "hello"),
+    ("alpha", FORKED, "hello"),
     ("beta", "claude-opus-4-5-20251101", "kw:agent explore"),  # a subagent with a transcript of its own
     ("beta", "claude-opus-5-5", "hello"),  # the CLI prices it; ccusage 20.0.24 does not know it
 ]
@@ -59,7 +60,16 @@ def written(claude_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[
                  "--allowedTools", "Write,Task,Agent", "--output-format", "json"],
                 cwd=cwd, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
             assert proc.returncode == 0, proc.stderr[-2000:]
-    return {**env, "TZ": "UTC", "XDG_CACHE_HOME": str(root / "cache"), "NO_COLOR": "1"}
+            if model == FORKED:
+                parent = json.loads(proc.stdout)["session_id"]
+        # A fork of one: its transcript copies the parent's calls, which count once, for the parent.
+        proc = subprocess.run(
+            [str(claude_bin), "-p", "hello again", "--resume", parent, "--fork-session", "--model", FORKED,
+             "--output-format", "json"],
+            cwd=root / "alpha", env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    return {**env, "TZ": "UTC", "XDG_CACHE_HOME": str(root / "cache"), "NO_COLOR": "1", "FORK_PARENT": parent,
+            "FORK": json.loads(proc.stdout)["session_id"]}
 
 
 def ours(env: dict[str, str], by: str) -> dict[str, Any]:
@@ -146,3 +156,19 @@ def test_the_stand_in_reports_cache_writes_both_ways(written: dict[str, str]) ->
                 seen += 1
     assert seen >= len(RUNS)
 
+
+
+def test_a_forks_copied_calls_count_once_for_the_parent(written: dict[str, str]) -> None:
+    sessions = {r["key"]: r for r in ours(written, "session")["rows"]}
+    parent, fork = written["FORK_PARENT"], written["FORK"]
+    root = Path(written["CLAUDE_CONFIG_DIR"])
+    copied = {json.loads(line)["message"]["id"] for line in
+              next((root / "projects").rglob(f"{parent}.jsonl")).read_text().splitlines() if '"usage":{' in line}
+    assert copied and copied <= set(next((root / "projects").rglob(f"{fork}.jsonl")).read_text().split('"')), \
+        "the fork does not hold a copy of its parent's call"
+    assert sessions[parent]["input_tokens"] == sessions[fork]["input_tokens"] == 1200  # one call each
+    # Each at Claude Code's own price: the parent's cost-state, and the fork's own call's share of its.
+    assert sessions[parent]["cost_usd"] == pytest.approx(last_cost_state(root, parent)["totalCostUSD"], abs=1e-6)
+    fork_state = last_cost_state(root, fork)["modelUsage"][FORKED]
+    assert sessions[fork]["cost_usd"] == pytest.approx(fork_state["costUSD"] / (fork_state["inputTokens"] // 1200),
+                                                       abs=1e-6)
