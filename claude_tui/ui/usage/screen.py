@@ -74,7 +74,9 @@ class UsageScreen(Screen[str | None]):
             with TabPane("Limits", id="usage-limits"):
                 yield Static(Content(
                     "Your plan's limits (the session and weekly windows, what is left of them) are known only "
-                    "to Claude Code: no transcript holds them. Its own /usage shows them."), id="usage-limits-text")
+                    "to Claude Code: no transcript holds them. Its own /usage shows them when you are logged "
+                    "in with a subscription; with an API key it shows this session's cost and tokens."),
+                    id="usage-limits-text")
                 yield Button("Ask Claude Code: /usage", id="usage-ask-limits", variant="primary")
         yield Footer()
 
