@@ -66,13 +66,6 @@ class UsageScan:
     record of the same reply (the CLI writes one per content block) is known without reading it."""
 
 
-def _count(usage: Mapping[str, Any], key: str) -> int | None:
-    value = usage.get(key, 0)
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    return max(value, 0)
-
-
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -83,29 +76,34 @@ def usage_entry(record: Mapping[str, Any]) -> UsageEntry | None:
     if not isinstance(message, Mapping):
         return None
     usage = message.get("usage")
-    if not isinstance(usage, Mapping) or "input_tokens" not in usage or "output_tokens" not in usage:
+    if not isinstance(usage, Mapping):
         return None
-    timestamp = parse_timestamp(record.get("timestamp"))
+    own = record.get("costUSD")
+    return _entry(_text(message.get("id")), _text(record.get("requestId")), record.get("timestamp"),
+                  _text(message.get("model")) or "", usage, record.get("isSidechain") is True,
+                  float(own) if isinstance(own, (int, float)) and not isinstance(own, bool) else None)
+
+
+def _entry(message_id: str | None, request_id: str | None, stamp: Any, model: str, usage: Mapping[str, Any],
+           sidechain: bool, own_cost: float | None = None) -> UsageEntry | None:
+    if "input_tokens" not in usage or "output_tokens" not in usage:
+        return None
+    timestamp = parse_timestamp(stamp)
     if timestamp is None:
         return None
-    counts = [_count(usage, key) for key in
-              ("input_tokens", "output_tokens", "cache_read_input_tokens")]
-    if any(c is None for c in counts):
+    inp, out, read = usage["input_tokens"], usage["output_tokens"], usage.get("cache_read_input_tokens", 0)
+    if type(inp) is not int or type(out) is not int or type(read) is not int:  # noqa: E721 - bool is no count
         return None
-    write_5m, write_1h = cache_writes(usage)
-    model = _text(message.get("model")) or ""
     if model == SYNTHETIC_MODEL:
         model = ""
-    own = record.get("costUSD")
-    if isinstance(own, (int, float)) and not isinstance(own, bool):
-        cost: float | None = float(own)
-    elif model and model_prices(model) is not None:
-        cost = message_cost(model, usage)
-    else:
-        cost = None
-    inp, out, read = (c or 0 for c in counts)
-    return UsageEntry(_text(message.get("id")), _text(record.get("requestId")), timestamp, model,
-                      inp, out, read, write_5m + write_1h, cost, record.get("isSidechain") is True)
+    write_5m, write_1h = cache_writes(usage)
+    cost = own_cost
+    if cost is None and model:
+        prices = model_prices(model)
+        if prices is not None:
+            cost = message_cost(model, usage)
+    return UsageEntry(message_id, request_id, timestamp, model, max(inp, 0), max(out, 0), max(read, 0),
+                      write_5m + write_1h, cost, sidechain)
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:
@@ -176,13 +174,9 @@ def _fast_entry(line: bytes, mark: int, scan: UsageScan) -> UsageEntry | None | 
     if _NULL_DROP.search(outside):
         return None
     side, request, stamp = _SIDECHAIN.search(outside), _REQUEST.search(outside), _TIME.search(outside)
-    record: dict[str, Any] = {
-        "isSidechain": side is not None and side.group(1) == b"true",
-        "timestamp": stamp.group(1).decode() if stamp else None,
-        "message": {"id": message.group(1).decode(), "model": model.group(1).decode(), "usage": usage}}
-    if request is not None:
-        record["requestId"] = request.group(1).decode()
-    entry = usage_entry(record)
+    entry = _entry(message.group(1).decode(), request.group(1).decode() if request else None,
+                   stamp.group(1).decode() if stamp else None, model.group(1).decode(), usage,
+                   side is not None and side.group(1) == b"true")
     if entry is not None and raw == line[start:start + len(raw)]:
         scan.last_seen = (message.group(1), raw, _group(request), _group(side))
     return entry
