@@ -11,7 +11,7 @@ from claude_tui import __version__
 from claude_tui.app_args import AppArgs
 
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "auto", "bypassPermissions", "dontAsk")
-SUBCOMMANDS = ("sessions", "search", "export", "config")
+SUBCOMMANDS = ("sessions", "search", "export", "usage", "config")
 
 _DESCRIPTION = """\
 A full-screen, keyboard-driven terminal UI for the Claude Code CLI.
@@ -26,6 +26,8 @@ subcommands (for scripts):
   claude-tui sessions [--all] [--limit N] [--json]   list past sessions
   claude-tui search QUERY [--all] [--json]           full-text search of sessions
   claude-tui export SESSION [--format md|json]       print a transcript (by id, name or title)
+  claude-tui usage [--by day|week|month|project|model|session] [--since DATE] [--until DATE] [--json|--csv]
+                                                     cost and tokens per period, split by model
     (each also takes --ssh DEST: another machine's sessions)
   claude-tui config [--path | --show]                where the config lives / what it holds
 

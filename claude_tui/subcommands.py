@@ -1,4 +1,4 @@
-"""Script-friendly subcommands: sessions, search, export, config."""
+"""Script-friendly subcommands: sessions, search, export, usage, config."""
 
 from __future__ import annotations
 
@@ -109,6 +109,42 @@ def _export(argv: list[str]) -> int:
                               root=store.machine.session_root(), index=index, list_command=store.list_command)
 
 
+def _usage(argv: list[str]) -> int:
+    from claude_tui.history.usage_command import parse_day, usage_command
+    from claude_tui.history.usage_index import PERIODS
+
+    parser = argparse.ArgumentParser(
+        prog="claude-tui usage",
+        description="Cost and tokens of every project's sessions, per period, split by model: the CLI's own "
+                    "figures where a transcript records them, else list prices.")
+    parser.add_argument("--by", choices=PERIODS, default="day", help="one row per day (default), week, month, "
+                        "project directory, model or session")
+    parser.add_argument("--since", metavar="DATE", help="from this local day on (YYYY-MM-DD)")
+    parser.add_argument("--until", metavar="DATE", help="up to and including this local day (YYYY-MM-DD)")
+    fmt = parser.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print one JSON object")
+    fmt.add_argument("--csv", action="store_true", help="print the rows as CSV")
+    parser.add_argument("--ssh", metavar="DEST", help=_SSH_HELP.split(" (--cwd")[0])
+    ns = parser.parse_args(argv)
+    try:
+        since = parse_day(ns.since) if ns.since else None
+        until = parse_day(ns.until) if ns.until else None
+    except ValueError as error:
+        parser.error(str(error))
+    if since and until and since > until:
+        parser.error(f"--since {since} is after --until {until}")
+    out_format = "json" if ns.json else "csv" if ns.csv else "text"
+    if ns.ssh is None:
+        return usage_command(ns.by, since, until, out_format, sys.stdout)
+    from claude_tui.remote.commands import open_remote_store
+
+    store = open_remote_store(ns.ssh, None)
+    if isinstance(store, int):
+        return store
+    with store.index() as index:
+        return usage_command(ns.by, since, until, out_format, sys.stdout, index=index)
+
+
 def _config(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="claude-tui config",
                                      description="Show where the config lives or what it holds.")
@@ -131,7 +167,7 @@ def _config(argv: list[str]) -> int:
     return 0
 
 
-_COMMANDS = {"sessions": _sessions, "search": _search, "export": _export, "config": _config}
+_COMMANDS = {"sessions": _sessions, "search": _search, "export": _export, "usage": _usage, "config": _config}
 
 
 def run(name: str, argv: list[str]) -> int:

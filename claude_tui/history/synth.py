@@ -61,8 +61,10 @@ def leaf_uuid(records: list[Record]) -> str | None:
 
 
 def turn_records(session_id: str, parent: str | None, prompt: str, answer: str, *, tool: str | None = None,
-                 file_path: str | None = None, msg_id: str | None = None) -> list[Record]:
-    """One user prompt + assistant reply (+ optional tool call and its result), chained."""
+                 file_path: str | None = None, msg_id: str | None = None,
+                 usage: dict[str, Any] | None = None) -> list[Record]:
+    """One user prompt + assistant reply (+ optional tool call and its result), chained; with ``usage``
+    the reply's records carry it (and a request id), as the CLI writes them."""
     base = {"isSidechain": False, "sessionId": session_id, "userType": "external", "entrypoint": "cli",
             "cwd": "/home/user/project", "version": "2.1.330", "gitBranch": "main",
             "timestamp": "2026-11-20T10:00:00.000Z"}
@@ -74,12 +76,18 @@ def turn_records(session_id: str, parent: str | None, prompt: str, answer: str, 
     recs.append({**base, "parentUuid": u, "type": "assistant", "uuid": a, "message": {
         "id": mid, "type": "message", "role": "assistant", "model": "claude-opus-5-5",
         "content": [{"type": "text", "text": answer}], "stop_reason": "end_turn"}})
+    if usage is not None:
+        recs[-1]["message"]["usage"] = usage
+        recs[-1]["requestId"] = f"req_{mid}"
     if tool:
         t = str(uuidlib.uuid4())
         tid = f"toolu_{uuidlib.uuid4().hex[:12]}"
         recs.append({**base, "parentUuid": a, "type": "assistant", "uuid": t, "message": {
             "id": mid, "type": "message", "role": "assistant", "model": "claude-opus-5-5",
             "content": [{"type": "tool_use", "id": tid, "name": tool, "input": {"file_path": file_path or "/tmp/x"}}]}})
+        if usage is not None:
+            recs[-1]["message"]["usage"] = usage
+            recs[-1]["requestId"] = f"req_{mid}"
         r = str(uuidlib.uuid4())
         recs.append({**base, "parentUuid": t, "type": "user", "uuid": r, "sourceToolAssistantUUID": t,
                      "message": {"role": "user",
@@ -99,7 +107,8 @@ def write_jsonl(path: Path, records: Iterable[Record], *, compact: bool = True) 
 
 def make_session(project_dir: Path, template: list[Record], *, session_id: str | None = None,
                  extra_turns: int = 0, rng: random.Random | None = None, cwd: str | None = None,
-                 tail: list[Record] | None = None, mtime: float | None = None) -> Path:
+                 tail: list[Record] | None = None, mtime: float | None = None,
+                 usage: dict[str, Any] | None = None) -> Path:
     """Write a renamed copy of ``template`` (+ ``extra_turns`` synthetic turns) into ``project_dir``."""
     rng = rng or random.Random(0)
     sid = session_id or str(uuidlib.uuid4())
@@ -108,7 +117,8 @@ def make_session(project_dir: Path, template: list[Record], *, session_id: str |
     for i in range(extra_turns):
         words = " ".join(rng.choice(WORDS) for _ in range(12))
         turn = turn_records(sid, parent, f"turn {i}: please {words}", f"Done with {words}. " * 4,
-                            tool="Edit" if i % 3 == 0 else None, file_path=f"/src/{rng.choice(WORDS)}_{i % 50}.py")
+                            tool="Edit" if i % 3 == 0 else None, file_path=f"/src/{rng.choice(WORDS)}_{i % 50}.py",
+                            usage=usage)
         records.extend(turn)
         parent = turn[-1]["uuid"]
         # the bookkeeping the CLI appends after every turn
@@ -123,7 +133,8 @@ def make_session(project_dir: Path, template: list[Record], *, session_id: str |
 
 
 def build_tree(root: Path, templates: list[list[Record]], *, sessions: int = 2000, projects: int = 50,
-               large_every: int = 100, large_turns: int = 4000, extra_turns: int = 40, seed: int = 7) -> list[Path]:
+               large_every: int = 100, large_turns: int = 4000, extra_turns: int = 40, seed: int = 7,
+               usage: dict[str, Any] | None = None) -> list[Path]:
     """``sessions`` transcripts spread over ``projects`` project dirs under ``root/projects``."""
     rng = random.Random(seed)
     paths = []
@@ -133,7 +144,7 @@ def build_tree(root: Path, templates: list[list[Record]], *, sessions: int = 200
         pdir = root / "projects" / encode_project_dir(cwd)
         turns = large_turns if large_every and i % large_every == 0 else rng.randint(0, extra_turns)
         paths.append(make_session(pdir, templates[i % len(templates)], extra_turns=turns, rng=rng, cwd=cwd,
-                                  mtime=now - i * 60))
+                                  mtime=now - i * 60, usage=usage))
     return paths
 
 

@@ -3,14 +3,19 @@
 
 Without it a resumed old session showed $0.0000 until its first new turn, and then only that turn:
 those CLIs do not carry the history's cost into their totals. The estimate uses Anthropic's list
-prices per million tokens (cache writes at 1.25x input, cache reads at 0.1x input), the way Claude
-Code computes its own totals; a model it cannot price adds nothing.
+prices per million tokens (cache writes at 1.25x input for the 5-minute cache and 2x for the 1-hour
+one, cache reads at 0.1x input), the way Claude Code computes its own totals; a model it cannot price
+adds nothing. `claude-tui usage` prices calls the same way where a transcript records no cost.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
+
+#: When the list prices below were last checked against https://www.anthropic.com/pricing.
+PRICES_AS_OF = "2026-12-01"
 
 # (input, output) USD per million tokens; the first pattern found in the model id wins.
 _PRICES: tuple[tuple[str, float, float], ...] = (
@@ -26,6 +31,7 @@ _PRICES: tuple[tuple[str, float, float], ...] = (
 )
 
 
+@lru_cache(maxsize=256)
 def model_prices(model: str) -> tuple[float, float] | None:
     for pattern, price_in, price_out in _PRICES:
         if pattern in model:
@@ -38,13 +44,30 @@ def _tokens(usage: Mapping[str, Any], key: str) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
+def cache_writes(usage: Mapping[str, Any]) -> tuple[int, int]:
+    """(5-minute, 1-hour) cache writes of a call. The total is `cache_creation_input_tokens`, what
+    Claude Code counts and prices; the API's `cache_creation` split (the same total, from the real
+    API) only says how much of it was for an hour. Without a total, the split is the total."""
+    split = usage.get("cache_creation")
+    total = _tokens(usage, "cache_creation_input_tokens")
+    if not isinstance(split, Mapping):
+        return total, 0
+    one_hour = _tokens(split, "ephemeral_1h_input_tokens")
+    if "cache_creation_input_tokens" not in usage:
+        total = _tokens(split, "ephemeral_5m_input_tokens") + one_hour
+    one_hour = min(one_hour, total)
+    return total - one_hour, one_hour
+
+
 def message_cost(model: str, usage: Mapping[str, Any]) -> float:
     prices = model_prices(model)
     if prices is None:
         return 0.0
     price_in, price_out = prices
+    write_5m, write_1h = cache_writes(usage)
     return (_tokens(usage, "input_tokens") * price_in
-            + _tokens(usage, "cache_creation_input_tokens") * price_in * 1.25
+            + write_5m * price_in * 1.25
+            + write_1h * price_in * 2.0
             + _tokens(usage, "cache_read_input_tokens") * price_in * 0.1
             + _tokens(usage, "output_tokens") * price_out) / 1e6
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CONTROL_CLASS", "CONTROL_CLASS_BUT_LAYOUT", "clipboard_text", "needs_sanitizing", "one_line", "printable",
+__all__ = ["CONTROL_CLASS", "CONTROL_CLASS_BUT_LAYOUT", "clipboard_text", "inert_json", "needs_sanitizing", "one_line", "printable",
            "printable_name", "prompt_text"]
 
 #: Every character a terminal could act on, as a regex class: C0, DEL, C1, the bidi
@@ -115,3 +115,13 @@ def clipboard_text(text: str) -> str:
 def one_line(text: str | None) -> str:
     """Untrusted text as one inert line: `printable`, with every run of whitespace one space."""
     return " ".join(printable(text or "").split())
+
+
+_JSON_RAW_CONTROLS = re.compile(f"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]|{SURROGATE_CLASS}")
+"""What `json.dumps` leaves raw of `CONTROL_CLASS` (it escapes C0 itself; JSON's own newlines are C0)."""
+
+
+def inert_json(text: str) -> str:
+    """JSON from `json.dumps(..., ensure_ascii=False)` with C1, bidi controls and lone surrogates
+    escaped as well: the same data, and text that is inert wherever it is printed."""
+    return _JSON_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from claude_tui.protocol.sanitize import SURROGATE_CLASS, printable
+from claude_tui.protocol.sanitize import inert_json, printable
 from claude_tui.session.items import Item, NoteItem, TextItem, ThinkingItem, ToolItem, ToolState, UserItem
 from claude_tui.session.status import SessionStatus
 
@@ -307,12 +307,4 @@ def to_json(items: list[Item], status: SessionStatus | None = None, *, title: st
     data["items"] = entries
     # JSON escapes C0 itself; C1 and the bidi controls would go out raw (a terminal may act on
     # them): escaped too, so the data is the same and the text is inert wherever it is printed.
-    return _JSON_RAW_CONTROLS.sub(_json_escape, json.dumps(data, indent=2, ensure_ascii=False, default=str)) + "\n"
-
-
-_JSON_RAW_CONTROLS = re.compile(f"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]|{SURROGATE_CLASS}")
-"""What `json.dumps` leaves raw of `CONTROL_CLASS` (it escapes C0 itself; JSON's own newlines are C0)."""
-
-
-def _json_escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
+    return inert_json(json.dumps(data, indent=2, ensure_ascii=False, default=str)) + "\n"

@@ -247,6 +247,10 @@ class ClaudeTuiApp(App[None]):
                        markup=False)
 
     def notify_turn_ended(self, session: ChatSession, change: TurnEnded) -> None:
+        for screen in self.screen_stack:  # the turn's calls are in its transcript now: the usage screen reads them
+            reread = getattr(screen, "reread_after_turn", None)
+            if callable(reread):
+                reread()
         duration = session.turn_duration()
         if duration is not None and duration < self.config.notifications.long_turn_seconds:
             return  # a quick turn: you were just there
@@ -325,6 +329,14 @@ class ClaudeTuiApp(App[None]):
 
     def action_open_sessions(self) -> None:
         self.push_screen(self.session_browser(), self._browser_choice)
+
+    def action_usage(self) -> None:
+        """The usage screen (ui/usage/); its Limits tab sends Claude Code's own /usage to this tab."""
+        from claude_tui.ui.usage import open_usage
+
+        chat = self.chat
+        open_usage(self, self.options, chat.session.conversation.status.session_id if chat is not None else None,
+                   (lambda: self.run_worker(chat.send_slash("/usage"))) if chat is not None else None)
 
     def action_open_sessions_in_tab(self) -> None:
         """The browser; the session chosen opens in a new tab (the current one stays)."""

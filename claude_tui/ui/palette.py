@@ -130,6 +130,8 @@ def chat_commands(chat: ChatView) -> list[Command]:
         Command("Resume a session…", host.action_open_sessions, "Browse past sessions of this project (Ctrl+O)",
                 True),
         Command("Search sessions…", host.action_open_sessions, "Full-text search in past sessions (/ in the browser)"),
+        Command("Usage: cost and tokens by day…", host.action_usage,
+                "Every session's cost and tokens by day, week, model, project (/usage)", True),
     ]
     if status.session_id:
         commands.append(Command("Fork this session", lambda: _in_background(chat, chat.fork_session),

@@ -29,12 +29,16 @@ from typing import Any
 
 from tests.e2e.mock_api_scripts import Reply, RequestView, choose_reply
 
-#: usage reported for every reply (the recordings' numbers)
+#: usage reported for every reply (the recordings' numbers). The real API reports cache writes twice:
+#: the total (`cache_creation_input_tokens`, what the CLI prices) and split by lifetime
+#: (`cache_creation`, what ccusage prices, a 1-hour write at twice a 5-minute one's price): they agree.
 START_USAGE = {
     "input_tokens": 1200,
     "output_tokens": 1,
     "cache_read_input_tokens": 30000,
     "cache_creation_input_tokens": 500,
+    "cache_creation": {"ephemeral_5m_input_tokens": 500, "ephemeral_1h_input_tokens": 0},
+    "service_tier": "standard",
 }
 OUTPUT_TOKENS = 42
 _WORDS = re.compile(r"\S+\s*|\s+")

@@ -255,3 +255,15 @@ def test_a_real_account_with_a_fish_or_tcsh_login_shell(
             shutil.chown(path, user.name, user.name)
         assert machine.read_head(str(folder / "note it's.txt"), 10) == (True, b"hi\n")
         assert machine.list_files(str(folder)) == ["note it's.txt"]
+
+
+async def test_usage_reads_the_remote_store(remote_options: Callable[..., CliOptions], config_file: Path) -> None:
+    """`claude-tui usage --ssh`: the remote machine's calls, as Claude Code there recorded their cost."""
+    session = await make_session(remote_options(), "usage over ssh")
+    result = cli(config_file, "usage", "--ssh", GOOD, "--by", "session", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [row["key"] for row in report["rows"]] == [session]
+    assert report["total"]["input_tokens"] > 0 and report["total"]["cost_usd"] > 0
+    table = cli(config_file, "usage", "--ssh", "devbox")
+    assert table.returncode == 0 and "TOTAL" in table.stdout, table

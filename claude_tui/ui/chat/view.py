@@ -306,6 +306,11 @@ class ChatView(Widget):
         text = raw.strip()
         if not text:
             return False
+        if from_prompt and text == "/usage":  # the usage screen (its Limits tab asks Claude Code's own)
+            if self.composer.prompt.text.startswith(raw):
+                self.composer.prompt.delete_first(len(raw))
+            self.host.action_usage()
+            return True
         session = self.session
         if not session.alive:
             self.notify("Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
