@@ -6,7 +6,7 @@ import sys
 
 from claude_tui.config import Config
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.app.app import ClaudeTuiApp
 
 INERT_CLI = [sys.executable, "-c", "import sys; sys.stdin.read()"]
 

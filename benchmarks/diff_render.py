@@ -14,7 +14,7 @@ from textual.app import App, ComposeResult
 from claude_tui.diff import diff_texts, preview_write
 from claude_tui.diff.model import FileDiff
 from claude_tui.diff.rows import build_rows
-from claude_tui.ui.widgets.diff_view import DiffView
+from claude_tui.ui.render.diff_view import DiffView
 
 
 def _texts(lines: int) -> tuple[str, str]:

@@ -35,9 +35,9 @@ from claude_tui.session.conversation import Conversation  # noqa: E402
 from claude_tui.session.items import Item, TextItem, ToolItem, ToolState, UserItem  # noqa: E402
 from claude_tui.session.status import Activity  # noqa: E402
 from claude_tui.transport.options import CliOptions  # noqa: E402
-from claude_tui.ui.app import ClaudeTuiApp  # noqa: E402
-from claude_tui.ui.connection import CliConnection  # noqa: E402
-from claude_tui.ui.widgets.chat_log import ChatLog  # noqa: E402
+from claude_tui.ui.app.app import ClaudeTuiApp  # noqa: E402
+from claude_tui.ui.chat.connection import CliConnection  # noqa: E402
+from claude_tui.ui.log.chat_log import ChatLog  # noqa: E402
 
 NEEDLE = "zebra-crossing"
 ANSWER = ("Here is what I found in `parser.py`: the loop keeps **state** between calls, "
@@ -115,7 +115,7 @@ async def find_typing(count: int) -> dict[str, float]:
         await pilot.pause(0.3)
         screen = app.chat
         assert screen is not None
-        from claude_tui.ui.widgets.find_bar import FindBar
+        from claude_tui.ui.panels.find_bar import FindBar
 
         await pilot.press("ctrl+f")
         await until(lambda: screen.query(FindBar) and screen.query_one("#find-input").has_focus, pilot)

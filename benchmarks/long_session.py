@@ -24,7 +24,7 @@ from benchmarks.replay import PaintWatch, WatchedApp  # noqa: E402
 from benchmarks.resume import answer_text  # noqa: E402
 from claude_tui.protocol import decode_obj  # noqa: E402
 from claude_tui.session.status import Activity  # noqa: E402
-from claude_tui.ui.widgets.chat_log import ChatLog  # noqa: E402
+from claude_tui.ui.log.chat_log import ChatLog  # noqa: E402
 
 ANSWER = answer_text(200)
 

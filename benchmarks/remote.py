@@ -64,7 +64,7 @@ class Probe:
 
 async def measure(name: str, options: CliOptions) -> None:
     from claude_tui.session.items import TextItem
-    from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+    from claude_tui.ui.browser.screen import SessionBrowserScreen
 
     started = time.perf_counter()
     async with drive(options, ready=False) as d:

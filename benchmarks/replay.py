@@ -39,8 +39,8 @@ from claude_tui.config import Config  # noqa: E402
 from claude_tui.protocol import decode_line  # noqa: E402
 from claude_tui.session.status import Activity  # noqa: E402
 from claude_tui.transport.options import CliOptions  # noqa: E402
-from claude_tui.ui.app import ClaudeTuiApp  # noqa: E402
-from claude_tui.ui.connection import CliConnection  # noqa: E402
+from claude_tui.ui.app.app import ClaudeTuiApp  # noqa: E402
+from claude_tui.ui.chat.connection import CliConnection  # noqa: E402
 
 RECORDING = ROOT / "tests" / "fixtures" / "claude-code-2.1.330" / "long-stream.stdout.ndjson"
 BATCH = 64

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.replay import PaintWatch, WatchedApp  # noqa: E402
 from claude_tui.protocol import decode_obj  # noqa: E402
 from claude_tui.session.status import Activity  # noqa: E402
-from claude_tui.ui.connection import CliConnection  # noqa: E402
+from claude_tui.ui.chat.connection import CliConnection  # noqa: E402
 
 # Shaped like a model's answer: token-sized deltas, paragraphs of ~60 tokens,
 # now and then a list or a fenced code block.

@@ -49,10 +49,10 @@ from claude_tui.protocol import decode_obj  # noqa: E402
 from claude_tui.session.conversation import Conversation  # noqa: E402
 from claude_tui.session.status import Activity  # noqa: E402
 from claude_tui.transport.options import CliOptions  # noqa: E402
-from claude_tui.ui.app import ClaudeTuiApp  # noqa: E402
+from claude_tui.ui.app.app import ClaudeTuiApp  # noqa: E402
+from claude_tui.ui.chat.connection import CliConnection  # noqa: E402
 from claude_tui.ui.chat.session import fresh_options  # noqa: E402
 from claude_tui.ui.chat.view import ChatView  # noqa: E402
-from claude_tui.ui.connection import CliConnection  # noqa: E402
 
 SIZE = (120, 40)
 TABS = 8

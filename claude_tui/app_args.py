@@ -1,7 +1,7 @@
 """What the app needs from the command line, as plain data.
 
 Its own module because two sides use it: `cli.py` fills it from argparse and
-`ui/launch.py` starts the app from it (and `cli.py` imports `ui.launch` to run it).
+`ui/app/launch.py` starts the app from it (and `cli.py` imports `ui.launch` to run it).
 """
 
 from __future__ import annotations

@@ -153,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and args[0] in SUBCOMMANDS:
         return _run_subcommand(args[0], args[1:])
     app_args = parse_app_args(args)
-    from claude_tui.ui.launch import run_app
+    from claude_tui.ui.app.launch import run_app
 
     return run_app(app_args)
 

@@ -2,7 +2,7 @@
 
 Messages quote arguments, paths, environment values and file contents (argparse's own
 "unrecognized arguments: …" among them); each source should already pass `printable`, and this is
-the net under all of them, as `ui/inert.py` is under the app's widgets: an ESC, BEL or other
+the net under all of them, as `ui/kit/inert.py` is under the app's widgets: an ESC, BEL or other
 control character written to `sys.stderr` reaches the terminal as a visible stand-in. The app's
 own screen is untouched (Textual writes to ``sys.__stderr__``).
 """

@@ -22,7 +22,7 @@ from claude_tui.config import Config  # noqa: E402
 from claude_tui.protocol import decode_line  # noqa: E402
 from claude_tui.session.status import Activity  # noqa: E402
 from claude_tui.transport.options import CliOptions  # noqa: E402
-from claude_tui.ui.app import ClaudeTuiApp  # noqa: E402
+from claude_tui.ui.app.app import ClaudeTuiApp  # noqa: E402
 from tests.snapshot.chat_states import INERT_CLI, recorded  # noqa: E402
 
 OUT = ROOT / "screenshots"
@@ -118,7 +118,7 @@ async def tabs() -> None:
 
 
 async def browser() -> None:
-    from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+    from claude_tui.ui.browser.screen import SessionBrowserScreen
 
     root = Path(tempfile.mkdtemp())
     shutil.copytree(ROOT / "tests/fixtures/claude-code-2.1.330/sessions", root / "projects")

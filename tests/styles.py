@@ -13,6 +13,6 @@ import claude_tui.ui
 from claude_tui.ui.chat.view import ROW_CSS
 
 _UI = Path(claude_tui.ui.__file__).resolve().parent
-APP_CSS = str(_UI / "app.tcss")
+APP_CSS = str(_UI / "app" / "app.tcss")
 MAIN_ROW_CSS = ROW_CSS
 """`ChatView`'s rules for its log-and-sidebar row (`#main`, `#chat-log`)."""

@@ -1,7 +1,7 @@
 """Pure diff maths: hunks, previews, display rows, split alignment, word highlights.
 
 No textual imports here (enforced by ``tests/unit/test_layers.py``); the widget
-that renders these rows lives in ``claude_tui.ui.widgets.diff_view``.
+that renders these rows lives in ``claude_tui.ui.render.diff_view``.
 """
 
 from __future__ import annotations

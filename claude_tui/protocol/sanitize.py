@@ -11,7 +11,7 @@ One rule for every character that reaches the screen or the clipboard, whatever 
 * `clipboard_text` — what a copy carries: escape sequences removed whole (they are formatting, and
   `\x1b[201~` would end a bracketed paste early), the rest as `printable`.
 
-The UI adds a last net at its render boundary (`claude_tui.ui.inert`), which drops whatever
+The UI adds a last net at its render boundary (`claude_tui.ui.kit.inert`), which drops whatever
 control character a widget still let through.
 """
 

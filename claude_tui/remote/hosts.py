@@ -1,5 +1,5 @@
 """From ``--ssh TEXT`` and the config to where and how to run: a ``hosts`` entry by name, else a
-destination as ssh takes it. Shared by the app (`ui/launch.py`) and the subcommands."""
+destination as ssh takes it. Shared by the app (`ui/app/launch.py`) and the subcommands."""
 
 from __future__ import annotations
 

@@ -279,7 +279,7 @@ class SshMachine(Machine):
 def read_preview(machine: Machine, path: str, cwd: str, limit: int) -> tuple[bool, bytes | None, FileDiff | None]:
     """(exists, bytes, guard) of a file for an Edit/Write preview, read on ``machine`` (a thread's job).
 
-    The shape of `ui.screens.dialog_input.DiskFile`: a guard is a ready summary when the file is too
+    The shape of `ui.dialogs.tool_input.DiskFile`: a guard is a ready summary when the file is too
     big or cannot be read."""
     full = path if PurePosixPath(path).is_absolute() or not cwd else str(PurePosixPath(cwd) / path)
     try:

@@ -254,7 +254,7 @@ def result_text_and_images(body: str | list[Any] | None) -> tuple[str, list[tupl
 
 _REJECTION_TEXT = "The user doesn't want to proceed with this tool use"  # the CLI's own words
 _REFUSALS = (
-    "The user denied this tool use",  # this app's "n" (ui/screens/permission.py DENY_MESSAGE)
+    "The user denied this tool use",  # this app's "n" (ui/dialogs/permission.py DENY_MESSAGE)
     "The user wants to keep planning",  # the plan dialog's "keep planning" (KEEP_PLANNING_MESSAGE)
 )
 _NOT_RUN_KINDS = frozenset({"interrupted", "cancelled"})

@@ -26,10 +26,10 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import Item, NoteItem, NoteKind, TextItem, ToolItem, UserItem
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.chat.view import ChatView
-from claude_tui.ui.screens.chat import ChatScreen
-from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.panels.status_bar import StatusBar
+from claude_tui.ui.window.screen import ChatScreen
 
 T = TypeVar("T")
 S = TypeVar("S", bound=Screen[Any])
@@ -111,7 +111,7 @@ class AppDriver:
         return "".join(item.text for item in self.of_type(TextItem))
 
     def widget_for(self, item: Item) -> Any:
-        from claude_tui.ui.widgets.chat_log import ChatLog
+        from claude_tui.ui.log.chat_log import ChatLog
 
         return self.chat.query_one(ChatLog).widget_for_item(item.id)
 
@@ -174,7 +174,7 @@ class AppDriver:
     # -- typing ----------------------------------------------------------------------
     @property
     def prompt(self) -> Any:
-        from claude_tui.ui.widgets.composer import PromptInput
+        from claude_tui.ui.panels.composer import PromptInput
 
         return self.chat.query_one("#prompt", PromptInput)
 

@@ -19,12 +19,12 @@ from claude_tui.session.items import NoteKind, TextItem, ThinkingItem, ToolState
 from claude_tui.session.replay import replay
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.screens.permission import DENY_MESSAGE, PermissionScreen
-from claude_tui.ui.screens.plan import PlanScreen
-from claude_tui.ui.screens.question import QuestionScreen
-from claude_tui.ui.widgets.diff_view import DiffView
-from claude_tui.ui.widgets.messages import ThinkingBlock
-from claude_tui.ui.widgets.sidebar import TaskSidebar
+from claude_tui.ui.dialogs.permission import DENY_MESSAGE, PermissionScreen
+from claude_tui.ui.dialogs.plan import PlanScreen
+from claude_tui.ui.dialogs.question import QuestionScreen
+from claude_tui.ui.log.items import ThinkingBlock
+from claude_tui.ui.panels.sidebar import TaskSidebar
+from claude_tui.ui.render.diff_view import DiffView
 from tests.e2e.app_driver import AppDriver, drive
 from tests.e2e.conftest import A_TXT
 from tests.e2e.mock_api import MockApi
@@ -191,7 +191,7 @@ async def test_edit_allowed_shows_the_real_structured_patch(app_options: Options
 
 
 async def test_rewind_puts_the_edited_file_back(app_options: Options, project_dir: Path) -> None:
-    from claude_tui.ui.screens.rewind import RewindScreen
+    from claude_tui.ui.dialogs.rewind import RewindScreen
 
     async with drive(app_options()) as d:
         await ask(d, "kw:edit the file", PermissionScreen)
@@ -411,7 +411,7 @@ async def test_cost_and_context_notes(app_options: Options, mock_api: MockApi) -
                      "the /context note")
         assert d.of_type(TextItem) == []  # synthetic replies are notes, not assistant text
         # /context is Markdown (rendered as such); it is long, so its heading may be above the view.
-        from claude_tui.ui.widgets.command_output import CommandOutput
+        from claude_tui.ui.log.command_output import CommandOutput
 
         await d.wait(lambda: any("Context Usage" in w.source for w in d.app.screen.query(CommandOutput)),
                      "the /context output rendered as Markdown")

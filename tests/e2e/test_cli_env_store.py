@@ -21,8 +21,8 @@ async def test_a_session_made_with_cli_env_is_listed_and_continued(
         app_options: Options, config_dir: Path, project_dir: Path, tmp_path: Path) -> None:
     from claude_tui.cli import parse_app_args
     from claude_tui.resume import load_conversation
-    from claude_tui.ui.launch import resolve_resume
-    from claude_tui.ui.remote_sessions import session_browser
+    from claude_tui.ui.app.launch import resolve_resume
+    from claude_tui.ui.browser.remote import session_browser
 
     assert "CLAUDE_CONFIG_DIR" not in os.environ  # only cli_env (options.env) names the store
     async with drive(app_options()) as d:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.widgets.sidebar import TaskSidebar
+from claude_tui.ui.panels.sidebar import TaskSidebar
 from tests.e2e.app_driver import drive
 
 Options = Callable[..., CliOptions]

@@ -17,10 +17,10 @@ from claude_tui.resume import load_conversation
 from claude_tui.session.export import to_markdown
 from claude_tui.session.items import NoteItem, NoteKind, TextItem, ToolItem, ToolState
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.screens.permission import PermissionScreen
-from claude_tui.ui.screens.plan import PlanScreen
-from claude_tui.ui.screens.session_browser import BrowserChoice, conversation_for
-from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.browser.screen import BrowserChoice, conversation_for
+from claude_tui.ui.dialogs.permission import PermissionScreen
+from claude_tui.ui.dialogs.plan import PlanScreen
+from claude_tui.ui.panels.status_bar import StatusBar
 from tests.e2e.app_driver import AppDriver, drive
 from tests.e2e.mock_api_scripts import DONE_TEXT
 

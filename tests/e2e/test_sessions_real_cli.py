@@ -15,8 +15,8 @@ from claude_tui.history.resolve import resolve_session
 from claude_tui.resume import load_conversation
 from claude_tui.session.items import ToolItem
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.screens.permission import PermissionScreen
-from claude_tui.ui.screens.question import QuestionScreen
+from claude_tui.ui.dialogs.permission import PermissionScreen
+from claude_tui.ui.dialogs.question import QuestionScreen
 from tests.e2e.app_driver import drive
 from tests.e2e.test_resume_real_cli import quit_app, transcript_path
 
@@ -83,7 +83,7 @@ async def test_resume_by_the_short_id_the_app_shows(app_options: Options, config
                                                     monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """`--resume 77ef46a8` used to reach the CLI as is ("not a UUID"); now the CLI gets the full id."""
     from claude_tui.cli import parse_app_args
-    from claude_tui.ui.launch import resolve_resume
+    from claude_tui.ui.app.launch import resolve_resume
 
     async with drive(app_options()) as d:
         await d.turn("kw:plain remember the word platypus")

@@ -113,7 +113,7 @@ async def test_a_prompt_streams_from_the_remote_cli(remote_options: Callable[...
         assert ssh_server.log.read_text().count("Accepted publickey") == logins, "a read opened its own connection"
         # @ completion lists the remote project's files (read in a worker, over the same connection).
         from claude_tui.remote.machine import SshMachine
-        from claude_tui.ui.widgets.composer import Composer
+        from claude_tui.ui.panels.composer import Composer
 
         listed: list[str] = []
         original = SshMachine.list_files
@@ -189,7 +189,7 @@ async def test_no_claude_on_the_remote_path(remote_options: Callable[..., CliOpt
 async def test_the_browser_lists_and_resumes_a_remote_session(remote_options: Callable[..., CliOptions],
                                                               mock_api: MockApi, remote_env: dict[str, str]) -> None:
     from claude_tui.remote.machine import machine_for
-    from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+    from claude_tui.ui.browser.screen import SessionBrowserScreen
 
     async with drive(remote_options()) as d:
         await d.turn("remember the remote word")
@@ -232,8 +232,8 @@ async def test_the_browser_lists_and_resumes_a_remote_session(remote_options: Ca
 async def test_an_edit_previews_from_and_applies_to_the_remote_file(
         remote_options: Callable[..., CliOptions], project_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from claude_tui.remote.machine import SshMachine
-    from claude_tui.ui.screens.permission import PermissionScreen
-    from claude_tui.ui.widgets.diff_view import DiffView
+    from claude_tui.ui.dialogs.permission import PermissionScreen
+    from claude_tui.ui.render.diff_view import DiffView
     from tests.e2e.test_app_real_cli import widget_text
 
     reads: list[str] = []
@@ -259,7 +259,7 @@ async def test_an_edit_previews_from_and_applies_to_the_remote_file(
 
 async def test_resume_and_continue_from_the_command_line_read_the_remote_store(
         remote_options: Callable[..., CliOptions], project_dir: Path, ssh_server: SshServer) -> None:
-    from claude_tui.ui.launch import _remote_history
+    from claude_tui.ui.app.launch import _remote_history
 
     async with drive(remote_options()) as d:
         await d.turn("a remote first prompt")
@@ -282,7 +282,7 @@ async def test_a_far_away_machine_streams_and_the_browser_opens_at_once(
     """200 ms round trip (tests/e2e/delay_proxy.py): everything works; the browser is on screen
     before its sync over the slow link is done (no key handler waits on the network).
     Numbers: benchmarks/remote.py."""
-    from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+    from claude_tui.ui.browser.screen import SessionBrowserScreen
     from tests.e2e.ssh_server import SLOW
 
     async with drive(remote_options(SLOW)) as d:
@@ -297,7 +297,7 @@ async def test_a_far_away_machine_streams_and_the_browser_opens_at_once(
 
 async def test_a_remote_session_forks_from_the_browser(remote_options: Callable[..., CliOptions],
                                                         mock_api: MockApi) -> None:
-    from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+    from claude_tui.ui.browser.screen import SessionBrowserScreen
 
     async with drive(remote_options()) as d:
         await d.turn("the parent's prompt")

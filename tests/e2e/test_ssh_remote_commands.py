@@ -20,8 +20,8 @@ import pytest
 from claude_tui.transport.options import CliOptions
 from tests.e2e.app_driver import drive
 from tests.e2e.ssh_server import GOOD, LOGIN_SHELLS, UNKNOWN, SshServer, SshServerError, ThrowawayUser
-from tests.servers import missing, need_program
 from tests.e2e.test_ssh_remote import assert_no_remote_cli, remote_cli_pids, remote_env, remote_options, ssh_server
+from tests.servers import missing, need_program
 
 __all__ = ["remote_env", "remote_options", "ssh_server"]  # fixtures, used by name
 
@@ -108,7 +108,7 @@ async def test_subcommand_ssh_failures_are_explained(config_file: Path, host: st
 
 async def test_resume_by_name_resolves_in_the_remote_store(remote_options: Callable[..., CliOptions],
                                                            ssh_server: SshServer) -> None:
-    from claude_tui.ui.launch import _remote_history
+    from claude_tui.ui.app.launch import _remote_history
 
     first = await make_session(remote_options(), "twin title")
     second = await make_session(remote_options(), "twin title")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from claude_tui.session.items import TextItem, ToolItem, ToolState
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.chat.session import ChatSession
-from claude_tui.ui.screens.permission import PermissionScreen
+from claude_tui.ui.dialogs.permission import PermissionScreen
 from tests.e2e.app_driver import drive
 
 Options = Callable[..., CliOptions]

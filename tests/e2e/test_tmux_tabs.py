@@ -22,7 +22,7 @@ import signal
 import time
 from pathlib import Path
 
-from claude_tui.ui.screens.dialog_base import STEPPED_IN_WORDS
+from claude_tui.ui.dialogs.base import STEPPED_IN_WORDS
 from tests.e2e.mock_api import MockApi
 from tests.e2e.mock_api_scripts import DONE_TEXT
 from tests.e2e.test_tmux_smoke import GUARD_S, Tmux, app_command, tmux, wait_gone  # noqa: F401 (fixture)

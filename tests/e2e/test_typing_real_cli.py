@@ -18,8 +18,8 @@ from pathlib import Path
 
 from claude_tui.session.items import ToolState
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.screens.confirm import ConfirmScreen
-from claude_tui.ui.screens.dialog_base import GuardedModal
+from claude_tui.ui.dialogs.base import GuardedModal
+from claude_tui.ui.dialogs.confirm import ConfirmScreen
 from tests.e2e.app_driver import drive
 from tests.pilot.test_typing_never_answers import KINDS, key_for, prose
 

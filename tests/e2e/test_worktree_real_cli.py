@@ -9,9 +9,9 @@ from pathlib import Path
 
 from claude_tui.git.worktree import create_worktree
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.screens.confirm import ConfirmScreen
-from claude_tui.ui.screens.worktree_close import WorktreeCloseScreen
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.dialogs.confirm import ConfirmScreen
+from claude_tui.ui.dialogs.worktree_close import WorktreeCloseScreen
 from tests.e2e.app_driver import SIZE, AppDriver, quiet_config
 from tests.e2e.mock_api import MockApi
 
@@ -32,7 +32,7 @@ async def test_the_real_cli_works_in_the_worktree_and_its_file_is_named_on_quit(
     git(project_dir, "commit", "-q", "-m", "first")
     wt = create_worktree(project_dir, "e2e")
     options = app_options(permission_mode="acceptEdits")
-    options.cwd = str(wt.session_dir)  # what `claude-tui --worktree e2e` does (ui/launch.py)
+    options.cwd = str(wt.session_dir)  # what `claude-tui --worktree e2e` does (ui/app/launch.py)
     app = ClaudeTuiApp(options, quiet_config(), worktree=wt)
     async with app.run_test(size=SIZE) as pilot:
         d = AppDriver(app, pilot)

@@ -19,8 +19,8 @@ HEADLESS_RUN = textwrap.dedent("""
     assert claude_tui.__file__.startswith(sys.argv[1]), claude_tui.__file__
     from claude_tui.app_args import AppArgs
     from claude_tui.config import Config
-    from claude_tui.ui.app import ClaudeTuiApp
-    from claude_tui.ui.launch import build_options
+    from claude_tui.ui.app.app import ClaudeTuiApp
+    from claude_tui.ui.app.launch import build_options
 
     async def main():
         options = build_options(AppArgs(demo=True), None, [], {"FAKE_CLAUDE_DELAY_MS": "0"}, True, None, None)
@@ -54,7 +54,7 @@ def test_wheel_contains_styles_and_demo_scenarios(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     # Every screen's .tcss sits beside its module (CSS_PATH) and the theme beside the app: all ship.
     sources = {path.relative_to(ROOT).as_posix() for path in (ROOT / "claude_tui").rglob("*.tcss")}
-    assert {"claude_tui/ui/app.tcss", "claude_tui/ui/screens/help.tcss"} <= sources
+    assert {"claude_tui/ui/app/app.tcss", "claude_tui/ui/app/help.tcss"} <= sources
     assert sources <= set(names), sources - set(names)
     assert sum(n.startswith("claude_tui/fakecli/scenarios/") for n in names) >= 15
     # the recorded past sessions the demo's session browser shows

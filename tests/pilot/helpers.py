@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from claude_tui.config import Config
 from claude_tui.fakecli import command
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.chat.view import ChatView
 

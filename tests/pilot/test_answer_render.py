@@ -11,8 +11,8 @@ from rich.segment import Segment
 from textual.app import App, ComposeResult
 
 from claude_tui.session.items import TextItem
-from claude_tui.ui.widgets.assistant_text import AssistantText
-from claude_tui.ui.widgets.markdown_lines import LinkTable, render_markdown
+from claude_tui.ui.log.assistant_text import AssistantText
+from claude_tui.ui.render.markdown_lines import LinkTable, render_markdown
 from tests.styles import MAIN_ROW_CSS
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from claude_tui.protocol.decode import decode_obj
 from claude_tui.session.items import TextItem
-from claude_tui.ui.connection import CliConnection
-from claude_tui.ui.widgets.assistant_text import AssistantText
+from claude_tui.ui.chat.connection import CliConnection
+from claude_tui.ui.log.assistant_text import AssistantText
 from tests.conftest import recording
 from tests.pilot.helpers import chat, make_app, wait_for
 

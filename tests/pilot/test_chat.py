@@ -8,11 +8,11 @@ import pytest
 
 from claude_tui.session.items import NoteItem, NoteKind, TextItem, ToolItem, ToolState, UserItem
 from claude_tui.session.status import Activity
-from claude_tui.ui.widgets.assistant_text import AssistantText
-from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.diff_view import DiffView
-from claude_tui.ui.widgets.messages import ThinkingBlock
-from claude_tui.ui.widgets.tool_card import ToolCard
+from claude_tui.ui.log.assistant_text import AssistantText
+from claude_tui.ui.log.chat_log import ChatLog
+from claude_tui.ui.log.items import ThinkingBlock
+from claude_tui.ui.log.tool_card import ToolCard
+from claude_tui.ui.render.diff_view import DiffView
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
 
@@ -154,7 +154,7 @@ async def test_file_completion_with_at(tmp_path: Path) -> None:
 
 async def test_at_completion_quotes_spaces_skips_addresses_and_sees_new_files(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from claude_tui.ui.widgets import composer as composer_module
+    from claude_tui.ui.panels import composer as composer_module
 
     app = make_app(tmp_path)
     (tmp_path / "with space.py").write_text("x = 1\n")
@@ -290,7 +290,7 @@ async def test_untrusted_text_is_inert(tmp_path: Path) -> None:
 
 
 async def test_what_changed_panel_lists_edited_files(tmp_path: Path) -> None:
-    from claude_tui.ui.widgets.changes_panel import ChangesScreen
+    from claude_tui.ui.panels.changes_panel import ChangesScreen
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -13,12 +13,12 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from claude_tui.session.items import ToolItem, UserItem
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.welcome import welcome_text
-from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.composer import CompletionMenu, PromptInput
-from claude_tui.ui.widgets.sidebar import TaskSidebar
-from claude_tui.ui.widgets.tool_card import ToolCard
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.chat.welcome import welcome_text
+from claude_tui.ui.log.chat_log import ChatLog
+from claude_tui.ui.log.tool_card import ToolCard
+from claude_tui.ui.panels.composer import CompletionMenu, PromptInput
+from claude_tui.ui.panels.sidebar import TaskSidebar
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
 
@@ -317,7 +317,7 @@ async def test_demo_welcome_lists_the_keywords(tmp_path: Path) -> None:
     from claude_tui.app_args import AppArgs
     from claude_tui.config import Config
     from claude_tui.fakecli.scenarios import FRIENDLY, SLASH
-    from claude_tui.ui.launch import build_options
+    from claude_tui.ui.app.launch import build_options
 
     options = build_options(AppArgs(demo=True), None, [], {"FAKE_CLAUDE_DELAY_MS": "0"}, True, None, None)
     app = ClaudeTuiApp(options, Config())
@@ -342,7 +342,7 @@ async def test_welcome_without_the_demo_has_no_keywords(tmp_path: Path) -> None:
 
 
 async def test_the_status_bar_counts_the_turns_time_also_while_waiting_for_you(tmp_path: Path) -> None:
-    from claude_tui.ui.widgets.status_bar import StatusBar
+    from claude_tui.ui.panels.status_bar import StatusBar
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from textual.app import App, ComposeResult
 
-from claude_tui.ui.widgets import composer as composer_module
-from claude_tui.ui.widgets.composer import CompletionMenu, Composer
+from claude_tui.ui.panels import composer as composer_module
+from claude_tui.ui.panels.composer import CompletionMenu, Composer
 from tests.pilot.helpers import wait_for
 
 

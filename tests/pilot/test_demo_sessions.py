@@ -11,10 +11,10 @@ import claude_tui
 from claude_tui.cli import parse_app_args
 from claude_tui.config import Config
 from claude_tui.session.items import NoteItem, ToolItem
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.launch import build_options, demo_config_root
-from claude_tui.ui.screens.session_browser import SessionBrowserScreen
-from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.app.launch import build_options, demo_config_root
+from claude_tui.ui.browser.screen import SessionBrowserScreen
+from claude_tui.ui.panels.status_bar import StatusBar
 from tests.pilot.helpers import chat, idle, send, wait_for
 
 
@@ -62,7 +62,7 @@ async def test_demo_cost_agrees_with_the_status_bar_and_no_todowrite_error(demo_
 
 async def test_a_resumed_demo_sessions_cost_agrees_too(demo_app: ClaudeTuiApp) -> None:
     """The fake CLI counts a resumed session's history in its totals, as the real CLI does."""
-    from claude_tui.ui.screens.session_browser import BrowserChoice, conversation_for
+    from claude_tui.ui.browser.screen import BrowserChoice, conversation_for
 
     app = demo_app
     async with app.run_test(size=(130, 40)) as pilot:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from claude_tui.ui.screens.dialog_base import GuardedModal
+from claude_tui.ui.dialogs.base import GuardedModal
 from tests.pilot.helpers import chat, make_app, wait_for
 from tests.pilot.test_dialogs import request_from
 

@@ -1,7 +1,7 @@
 """The "tell Claude what to do instead" mode, driven by keys in BOTH dialogs that share it.
 
 The permission dialog (``t``: deny with a message) and the plan dialog (``t``: keep
-planning with a message) get the mode from ``claude_tui/ui/screens/dialog_tell.py``;
+planning with a message) get the mode from ``claude_tui/ui/dialogs/tell.py``;
 each case runs against both, so a dialog that drifts from the shared behaviour fails.
 """
 
@@ -13,10 +13,10 @@ import pytest
 from textual.widgets import Input
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.screens import dialog_base
-from claude_tui.ui.screens.dialog_tell import TellDialog
-from claude_tui.ui.screens.permission import DENY_MESSAGE, PermissionScreen
-from claude_tui.ui.screens.plan import KEEP_PLANNING_MESSAGE, PlanScreen
+from claude_tui.ui.dialogs import base as dialog_base
+from claude_tui.ui.dialogs.permission import DENY_MESSAGE, PermissionScreen
+from claude_tui.ui.dialogs.plan import KEEP_PLANNING_MESSAGE, PlanScreen
+from claude_tui.ui.dialogs.tell import TellDialog
 from tests.pilot.test_dialogs import (
     PLAN,
     DialogHost,

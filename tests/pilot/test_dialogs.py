@@ -12,12 +12,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, TextArea
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.screens import dialog_base
-from claude_tui.ui.screens.dialog_base import GuardedDialog
-from claude_tui.ui.screens.permission import DENY_MESSAGE, STOP_MESSAGE, PermissionScreen
-from claude_tui.ui.screens.plan import KEEP_PLANNING_MESSAGE, PlanScreen
-from claude_tui.ui.screens.question import DECLINE_MESSAGE, QuestionScreen
-from claude_tui.ui.widgets.diff_view import DiffView
+from claude_tui.ui.dialogs import base as dialog_base
+from claude_tui.ui.dialogs.base import GuardedDialog
+from claude_tui.ui.dialogs.permission import DENY_MESSAGE, STOP_MESSAGE, PermissionScreen
+from claude_tui.ui.dialogs.plan import KEEP_PLANNING_MESSAGE, PlanScreen
+from claude_tui.ui.dialogs.question import DECLINE_MESSAGE, QuestionScreen
+from claude_tui.ui.render.diff_view import DiffView
 from tests.conftest import recording
 
 PLAN = "## Plan\n\n1. Read the code\n2. Fix the bug\n3. Run tests"
@@ -821,7 +821,7 @@ async def test_a_failing_preview_leaves_the_dialog_answerable(monkeypatch: pytes
     def boom(*args: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("claude_tui.ui.screens.permission.load_preview", boom)
+    monkeypatch.setattr("claude_tui.ui.dialogs.permission.load_preview", boom)
     request = request_from("edit-allow", "Edit")
     app = DialogHost(PermissionScreen(request, guard_ms=0, cwd=tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from claude_tui.session.items import ToolItem, ToolState
-from claude_tui.ui.screens.permission import PermissionScreen
+from claude_tui.ui.dialogs.permission import PermissionScreen
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from claude_tui.session.items import NoteItem, NoteKind
-from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.log.chat_log import ChatLog
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
 
@@ -59,7 +59,7 @@ async def test_keys_typed_while_a_prompt_is_sent_stay_in_the_prompt(tmp_path: Pa
 async def test_a_prompt_sent_before_the_restarted_cli_has_spawned_waits_for_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from claude_tui.session.items import TextItem
-    from claude_tui.ui import connection as connection_module
+    from claude_tui.ui.chat import connection as connection_module
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

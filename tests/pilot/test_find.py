@@ -10,9 +10,9 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import TextItem, UserItem
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.find_bar import FindBar
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.log.chat_log import ChatLog
+from claude_tui.ui.panels.find_bar import FindBar
 from tests.pilot.helpers import chat, wait_for
 
 NEEDLES = (6, 101, 190)

@@ -17,11 +17,12 @@ import pytest
 from textual.pilot import Pilot
 
 from claude_tui.protocol.decode import decode_obj
-from claude_tui.ui.connection import CliConnection
-from claude_tui.ui.widgets import answer_lines, assistant_text
-from claude_tui.ui.widgets.assistant_text import AssistantText
-from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.markdown_lines import LinkTable, render_markdown
+from claude_tui.ui.chat.connection import CliConnection
+from claude_tui.ui.log import assistant_text
+from claude_tui.ui.log.assistant_text import AssistantText
+from claude_tui.ui.log.chat_log import ChatLog
+from claude_tui.ui.render import answer_lines
+from claude_tui.ui.render.markdown_lines import LinkTable, render_markdown
 from tests.conftest import recording
 from tests.pilot.helpers import chat, make_app, wait_for
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claude_tui.ui.screens.help import HelpScreen
+from claude_tui.ui.app.help import HelpScreen
 from tests.pilot.helpers import chat, make_app, wait_for
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from textual.app import App
 from textual.widgets import Input
 
-from claude_tui.ui.screens.help import HelpScreen
-from claude_tui.ui.screens.rewind import RewindScreen
+from claude_tui.ui.app.help import HelpScreen
+from claude_tui.ui.dialogs.rewind import RewindScreen
 from tests.pilot.helpers import chat, make_app, wait_for
 
 

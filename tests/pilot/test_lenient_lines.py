@@ -10,8 +10,8 @@ from pathlib import Path
 from claude_tui.config import Config
 from claude_tui.session.items import TextItem
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.panels.status_bar import StatusBar
 from tests.pilot.helpers import chat, send, wait_for
 
 # A stand-in CLI printing the bytes the real ones were seen to print.

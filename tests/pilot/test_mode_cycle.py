@@ -41,7 +41,7 @@ async def test_an_old_cli_cycles_without_auto(tmp_path: Path) -> None:
 
 
 async def test_the_palette_lists_auto_and_marks_the_current_mode(tmp_path: Path) -> None:
-    from claude_tui.ui.palette import chat_commands
+    from claude_tui.ui.palette.commands import chat_commands
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -53,7 +53,7 @@ async def test_the_palette_lists_auto_and_marks_the_current_mode(tmp_path: Path)
 
 
 async def test_f1_shows_the_version_with_the_range_or_the_note(tmp_path: Path) -> None:
-    from claude_tui.ui.screens.help import HelpScreen
+    from claude_tui.ui.app.help import HelpScreen
 
     app = make_app(tmp_path)
     async with app.run_test(size=(160, 60)) as pilot:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from claude_tui.config import NotificationSettings
-from claude_tui.ui.widgets.composer import PromptInput
+from claude_tui.ui.panels.composer import PromptInput
 from tests.pilot.helpers import chat, idle, make_app, wait_for
 
 

@@ -6,8 +6,8 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widgets import Input
 
-from claude_tui.ui.screens.overview import OverviewScreen, OverviewTable, activity_ago, open_overview, where_label
-from claude_tui.ui.tab_summary import TabState, TabSummary
+from claude_tui.ui.chat.tab_summary import TabState, TabSummary
+from claude_tui.ui.window.overview import OverviewScreen, OverviewTable, activity_ago, open_overview, where_label
 from tests.pilot.helpers import wait_for
 
 NOW = 1_760_000_000.0

@@ -8,8 +8,8 @@ from pathlib import Path
 from textual.command import CommandPalette
 
 from claude_tui.session.items import TextItem
-from claude_tui.ui.palette import chat_commands
-from claude_tui.ui.state import state_file
+from claude_tui.ui.app.state import state_file
+from claude_tui.ui.palette.commands import chat_commands
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
 
@@ -178,7 +178,7 @@ async def test_discovery_hits_before_typing(tmp_path: Path) -> None:
 
 
 def test_the_current_model_is_the_one_picked_else_the_one_running() -> None:
-    from claude_tui.ui.palette import current_model_value
+    from claude_tui.ui.palette.commands import current_model_value
 
     models = [{"value": "default", "resolvedModel": "claude-opus-5-5"},
               {"value": "opus", "resolvedModel": "claude-opus-5-5"},
@@ -206,7 +206,7 @@ async def test_only_one_model_is_marked_current(tmp_path: Path) -> None:
 def test_the_highlight_marks_the_letters_that_matched_even_after_brackets() -> None:
     from textual.fuzzy import Matcher
 
-    from claude_tui.ui.palette import highlighted
+    from claude_tui.ui.palette.commands import highlighted
 
     matcher = Matcher("1m")
     content = highlighted(matcher, "Model: Opus [1m] [beta]")

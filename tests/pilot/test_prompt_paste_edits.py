@@ -13,7 +13,7 @@ from textual.events import Paste
 from textual.widgets import TextArea
 from textual.widgets.text_area import Selection
 
-from claude_tui.ui.widgets.composer import PromptInput
+from claude_tui.ui.panels.composer import PromptInput
 
 
 class PromptApp(App[None]):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from claude_tui.ui.widgets import quiet_cursor
-from claude_tui.ui.widgets.composer import PromptInput
+from claude_tui.ui.kit import quiet_cursor
+from claude_tui.ui.panels.composer import PromptInput
 from tests.pilot.helpers import chat, make_app, wait_for
 
 

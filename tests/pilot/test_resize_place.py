@@ -15,9 +15,9 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import TextItem, UserItem
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.widgets.assistant_text import AssistantText
-from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.log.assistant_text import AssistantText
+from claude_tui.ui.log.chat_log import ChatLog
 from tests.pilot.helpers import chat, wait_for
 
 WORD = re.compile(r"w\d+x\d+")

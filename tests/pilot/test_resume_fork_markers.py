@@ -15,11 +15,11 @@ from claude_tui.fakecli import command
 from claude_tui.session.items import NoteItem, NoteKind, TextItem, ToolItem, ToolState
 from claude_tui.session.replay import replay
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.screens.permission import PermissionScreen
-from claude_tui.ui.screens.session_browser import BrowserChoice, conversation_for
-from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.browser.screen import BrowserChoice, conversation_for
+from claude_tui.ui.dialogs.permission import PermissionScreen
+from claude_tui.ui.log.chat_log import ChatLog
+from claude_tui.ui.panels.status_bar import StatusBar
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
 SESSION = "0b5e6c2a-1111-4222-8333-444455556666"

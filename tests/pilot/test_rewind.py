@@ -6,8 +6,8 @@ from pathlib import Path
 
 from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.ui.chat.transcript_tools import item_by_id
-from claude_tui.ui.screens.rewind import RewindScreen
-from claude_tui.ui.widgets.chat_log import ChatLog
+from claude_tui.ui.dialogs.rewind import RewindScreen
+from claude_tui.ui.log.chat_log import ChatLog
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
 

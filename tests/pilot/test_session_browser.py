@@ -15,11 +15,11 @@ from claude_tui.history.index import SessionRow
 from claude_tui.history.names import NameStore
 from claude_tui.history.synth import make_session, read_records, tree_digest
 from claude_tui.session.items import TextItem
-from claude_tui.ui.screens.session_browser import BrowserChoice, SessionBrowserScreen, conversation_for
-from claude_tui.ui.screens.session_browser_listing import fuzzy_match, sort_rows
-from claude_tui.ui.screens.session_browser_preview import RenameScreen, SessionPreview
-from claude_tui.ui.screens.session_browser_table import PAGE, Listing, SessionTable, ago
-from claude_tui.ui.widgets.assistant_text import AssistantText
+from claude_tui.ui.browser.listing import fuzzy_match, sort_rows
+from claude_tui.ui.browser.preview import RenameScreen, SessionPreview
+from claude_tui.ui.browser.screen import BrowserChoice, SessionBrowserScreen, conversation_for
+from claude_tui.ui.browser.table import PAGE, Listing, SessionTable, ago
+from claude_tui.ui.log.assistant_text import AssistantText
 from tests.conftest import FIXTURES
 from tests.styles import APP_CSS
 

@@ -9,8 +9,8 @@ import pytest
 from textual.widgets import Input
 
 from claude_tui.history.synth import make_session, read_records
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.screens.session_browser import _open_session_id
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.browser.screen import _open_session_id
 from tests.pilot.test_session_browser import (
     BASH,
     NOW,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from claude_tui.ui.screens.session_browser import SessionBrowserScreen
-from claude_tui.ui.widgets.find_bar import FindBar
+from claude_tui.ui.browser.screen import SessionBrowserScreen
+from claude_tui.ui.panels.find_bar import FindBar
 from tests.conftest import FIXTURES
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 from tests.pilot.test_resume_fork_markers import SESSION, ready
@@ -99,7 +99,7 @@ def resumable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 async def test_the_open_sessions_row_is_live_and_enter_returns_without_a_restart(tmp_path: Path,
                                                                               resumable: Path) -> None:
-    from claude_tui.ui.screens.session_browser import BrowserChoice, conversation_for
+    from claude_tui.ui.browser.screen import BrowserChoice, conversation_for
 
     app = make_app(tmp_path)
     async with app.run_test(size=(130, 40)) as pilot:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claude_tui.ui.screens.chat import ChatScreen
-from claude_tui.ui.screens.confirm import ConfirmScreen
-from claude_tui.ui.screens.help import HelpScreen
-from claude_tui.ui.screens.session_browser import BrowserChoice, conversation_for
+from claude_tui.ui.app.help import HelpScreen
+from claude_tui.ui.browser.screen import BrowserChoice, conversation_for
+from claude_tui.ui.dialogs.confirm import ConfirmScreen
+from claude_tui.ui.window.screen import ChatScreen
 from tests.pilot.helpers import make_app, wait_for
 from tests.pilot.test_resume_fork_markers import SESSION, ready, transcript
 

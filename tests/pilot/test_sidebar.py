@@ -20,9 +20,9 @@ from claude_tui.session import changes as ch
 from claude_tui.session import tasks as tasks_module
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import TextItem
-from claude_tui.ui.agent_transcripts import AgentTranscripts
-from claude_tui.ui.screens.agent_transcript import AgentTranscriptScreen
-from claude_tui.ui.widgets.sidebar import TaskSidebar
+from claude_tui.ui.chat.agent_transcript import AgentTranscriptScreen
+from claude_tui.ui.chat.agents import AgentTranscripts
+from claude_tui.ui.panels.sidebar import TaskSidebar
 from tests.conftest import recording
 from tests.styles import APP_CSS, MAIN_ROW_CSS
 

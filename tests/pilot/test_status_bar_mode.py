@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.panels.status_bar import StatusBar
 from tests.pilot.helpers import chat, make_app, wait_for
 
 ARN = "arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3d4e5f6g7h8i9j0"

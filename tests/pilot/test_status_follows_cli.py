@@ -9,11 +9,11 @@ from claude_tui.config import Config
 from claude_tui.fakecli import command
 from claude_tui.protocol import decode_obj
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.connection import CliConnection
-from claude_tui.ui.palette import current_model_value
-from claude_tui.ui.screens.rewind import RewindScreen
-from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.chat.connection import CliConnection
+from claude_tui.ui.dialogs.rewind import RewindScreen
+from claude_tui.ui.palette.commands import current_model_value
+from claude_tui.ui.panels.status_bar import StatusBar
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
 

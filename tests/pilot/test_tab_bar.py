@@ -9,8 +9,8 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widgets import Input
 
-from claude_tui.ui.tab_summary import TabState, TabSummary
-from claude_tui.ui.widgets.tab_bar import TabBar
+from claude_tui.ui.chat.tab_summary import TabState, TabSummary
+from claude_tui.ui.window.tab_bar import TabBar
 from tests.pilot.helpers import wait_for
 
 TABS = (

@@ -6,13 +6,13 @@ import os
 from pathlib import Path
 
 from claude_tui.session.items import TextItem, ToolItem, UserItem
-from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.chat.session import ChatSession
+from claude_tui.ui.chat.tab_summary import TabState
 from claude_tui.ui.chat.view import ChatView
-from claude_tui.ui.screens.confirm import ConfirmScreen
-from claude_tui.ui.screens.permission import PermissionScreen
-from claude_tui.ui.tab_summary import TabState
-from claude_tui.ui.widgets.tab_bar import TabBar
+from claude_tui.ui.dialogs.confirm import ConfirmScreen
+from claude_tui.ui.dialogs.permission import PermissionScreen
+from claude_tui.ui.window.tab_bar import TabBar
 from tests.pilot.helpers import answer, chat, make_app, wait_for
 
 
@@ -203,7 +203,7 @@ async def test_quit_with_turns_running_in_two_tabs_asks_once_naming_them(tmp_pat
 async def test_two_tabs_in_one_directory_keep_their_own_drafts(tmp_path: Path) -> None:
     """A new tab opens with an empty prompt (not a copy of the other tab's draft); each tab's
     draft is saved on its own, and the next run's first tab gets the first tab's back."""
-    from claude_tui.ui.widgets.composer import Composer
+    from claude_tui.ui.panels.composer import Composer
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -231,7 +231,7 @@ async def test_two_tabs_in_one_directory_keep_their_own_drafts(tmp_path: Path) -
 
 async def test_the_open_overview_follows_a_tab_that_starts_waiting(tmp_path: Path) -> None:
     """The overview is open on tab 1 while tab 2's CLI asks: its row turns to "waiting" live."""
-    from claude_tui.ui.screens.overview import OverviewScreen
+    from claude_tui.ui.window.overview import OverviewScreen
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -251,7 +251,7 @@ async def test_the_open_overview_follows_a_tab_that_starts_waiting(tmp_path: Pat
 
 
 async def test_a_new_tab_in_another_directory_runs_there(tmp_path: Path) -> None:
-    from claude_tui.ui.screens.tab_directory import TabDirectoryScreen
+    from claude_tui.ui.dialogs.tab_directory import TabDirectoryScreen
 
     other = tmp_path / "other"
     other.mkdir()

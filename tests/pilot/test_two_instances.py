@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 from claude_tui.store import DraftStore, PromptHistory
-from claude_tui.ui.widgets.composer import Composer
+from claude_tui.ui.panels.composer import Composer
 from tests.pilot.helpers import chat, make_app, send, wait_for
 
 OTHER = textwrap.dedent("""

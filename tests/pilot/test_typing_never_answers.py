@@ -23,10 +23,10 @@ import pytest
 from textual import events
 
 from claude_tui.session.permissions import PermissionRequest
-from claude_tui.ui.screens.confirm import ConfirmScreen
-from claude_tui.ui.screens.dialog_base import GuardedModal
-from claude_tui.ui.screens.permission import PermissionScreen
-from claude_tui.ui.screens.rewind import RewindScreen
+from claude_tui.ui.dialogs.base import GuardedModal
+from claude_tui.ui.dialogs.confirm import ConfirmScreen
+from claude_tui.ui.dialogs.permission import PermissionScreen
+from claude_tui.ui.dialogs.rewind import RewindScreen
 from tests.pilot.helpers import chat, make_app, wait_for
 from tests.pilot.test_dialogs import request_from
 

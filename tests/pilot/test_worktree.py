@@ -13,12 +13,12 @@ from claude_tui.config import Config
 from claude_tui.fakecli import command
 from claude_tui.git.worktree import Worktree, create_worktree
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.screens.confirm import ConfirmScreen
-from claude_tui.ui.screens.worktree_close import WorktreeCloseScreen
-from claude_tui.ui.screens.worktree_name import WorktreeNameScreen
-from claude_tui.ui.widgets.status_bar import StatusBar
-from claude_tui.ui.worktree_flow import new_worktree_session
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.chat.worktree_flow import new_worktree_session
+from claude_tui.ui.dialogs.confirm import ConfirmScreen
+from claude_tui.ui.dialogs.worktree_close import WorktreeCloseScreen
+from claude_tui.ui.dialogs.worktree_name import WorktreeNameScreen
+from claude_tui.ui.panels.status_bar import StatusBar
 from tests.pilot.helpers import chat, idle, send, wait_for
 
 
@@ -66,7 +66,7 @@ async def test_the_session_runs_in_the_worktree_and_says_so(repo: Path) -> None:
         await wait_for(pilot, lambda: idle(app), what="turn")
         assert Path(chat(app).session.conversation.status.cwd).resolve() == wt.path.resolve()  # from system/init
         assert "worktree-shown" in str(chat(app).query_one(StatusBar).render())
-        from claude_tui.ui.screens.help import session_sections
+        from claude_tui.ui.app.help import session_sections
 
         rows = [row for section in session_sections(chat(app).session, app) for row in section.rows]
         assert any(left == "Worktree" and "worktree-shown" in right for left, right in rows)
@@ -172,7 +172,7 @@ async def test_palette_command_restarts_the_session_in_a_new_worktree(repo: Path
     async with app.run_test(size=(120, 40)) as pilot:
         old = chat(app)
         await wait_for(pilot, lambda: old.session.connection.alive and old.session.conversation.commands, what="CLI ready")
-        from claude_tui.ui.palette import chat_commands
+        from claude_tui.ui.palette.commands import chat_commands
 
         entry = next(c for c in chat_commands(old) if c.text == "New session in a git worktree…")
         entry.callback()
@@ -215,7 +215,7 @@ async def test_esc_in_the_name_prompt_starts_nothing(repo: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
         await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="CLI ready")
-        from claude_tui.ui.worktree_flow import ask_worktree_session
+        from claude_tui.ui.chat.worktree_flow import ask_worktree_session
 
         ask_worktree_session(app, app, screen.session)
         await wait_for(pilot, lambda: isinstance(app.screen, WorktreeNameScreen), what="name prompt")
@@ -228,7 +228,7 @@ async def test_esc_in_the_name_prompt_starts_nothing(repo: Path) -> None:
 
 
 async def test_a_worktree_kept_when_its_tab_closed_is_not_asked_about_again(repo: Path) -> None:
-    from claude_tui.ui.worktree_flow import close_worktrees, offer_removal
+    from claude_tui.ui.chat.worktree_flow import close_worktrees, offer_removal
 
     wt = create_worktree(repo, "asked")
     app = make_app(repo)

@@ -16,7 +16,7 @@ from claude_tui.config import Config
 from claude_tui.session.items import NoteItem, TextItem, ToolItem, UserItem
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.chat.view import ChatView
 

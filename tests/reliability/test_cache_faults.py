@@ -120,7 +120,7 @@ async def test_the_browser_lists_and_says_once_that_search_is_off(tmp_path: Path
 async def test_ctrl_o_opens_the_browser_on_a_broken_cache(tmp_path: Path, broken_cache: str,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Was: OSError from creating the cache dir, out of the key handler: the app ended."""
-    from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+    from claude_tui.ui.browser.screen import SessionBrowserScreen
     from tests.pilot.helpers import make_app, wait_for
 
     root = build_tree(tmp_path, other_project=False)

@@ -19,7 +19,7 @@ import claude_tui.fakecli
 from claude_tui.session.items import TextItem
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.app.app import ClaudeTuiApp
 from tests.conftest import recording
 from tests.reliability.harness import (
     SIZE,
@@ -76,7 +76,7 @@ async def _assert_recovers(pilot: Pilot[Any], app: ClaudeTuiApp, *, note: str | 
     busy = screen.session.busy and screen.session.connection.alive  # a silent CLI's turn never ended: Ctrl+R asks first
     await pilot.press("ctrl+r")
     if busy:
-        from claude_tui.ui.screens.confirm import ConfirmScreen
+        from claude_tui.ui.dialogs.confirm import ConfirmScreen
 
         await wait_guard_down(pilot, app, ConfirmScreen, "the restart question")
         await pilot.press("y")
@@ -240,7 +240,7 @@ async def test_stderr_flood(tmp_path: Path) -> None:
 
 
 async def _silent_permission_dialog(pilot: Pilot[Any], app: ClaudeTuiApp) -> tuple[str, int]:
-    from claude_tui.ui.screens.permission import PermissionScreen
+    from claude_tui.ui.dialogs.permission import PermissionScreen
 
     sid = await _first_turn_then_fault(pilot, app, "first kw:plain")
     await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), 10, "the permission dialog")
@@ -267,7 +267,7 @@ async def test_silence_with_permission_pending_quit_kills_child(tmp_path: Path) 
         _, pid = await _silent_permission_dialog(pilot, app)
         await pilot.press("ctrl+q")
         # A turn is running: the app asks first.
-        from claude_tui.ui.screens.confirm import ConfirmScreen
+        from claude_tui.ui.dialogs.confirm import ConfirmScreen
 
         await wait_guard_down(pilot, app, ConfirmScreen, "the quit confirmation")  # quitting stops a turn: guarded
         await pilot.press("y")
@@ -302,7 +302,7 @@ async def test_keys_typed_during_a_slow_restart_reach_the_prompt_at_once(tmp_pat
         prompt = screen.query_one("#prompt")
         prompt.focus()
         draft = prompt.text  # type: ignore[attr-defined]
-        from claude_tui.ui.screens.confirm import ConfirmScreen
+        from claude_tui.ui.dialogs.confirm import ConfirmScreen
 
         await pilot.press("ctrl+r")  # the silent turn never ended: restarting stops it, so it asks
         await wait_guard_down(pilot, app, ConfirmScreen, "the restart question")

@@ -21,9 +21,9 @@ from claude_tui.resume import conversation_from_transcript
 from claude_tui.session.items import ToolItem, UserItem
 from claude_tui.session.shown import SHOWN_CHARS, shown, shown_value
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.widgets.messages import UserPrompt
-from claude_tui.ui.widgets.tool_card import ToolCard
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.log.items import UserPrompt
+from claude_tui.ui.log.tool_card import ToolCard
 from tests.pilot.helpers import chat, wait_for
 
 HUGE = 50 * 1024 * 1024

@@ -90,7 +90,7 @@ async def test_crash_in_a_handler_leaves_no_cli_behind(tmp_path: Path) -> None:
 
 CRASH_CODE = """
 import sys
-from claude_tui.ui.connection import CliConnection
+from claude_tui.ui.chat.connection import CliConnection
 original = CliConnection.start
 def patched(self, target):
     original(self, target)
@@ -154,7 +154,7 @@ def _wait_cli(marker: str, timeout: float = 30) -> list[int]:
 STUCK_DRIVER = """
 import threading
 from textual.drivers.linux_driver import LinuxDriver
-from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.app.app import ClaudeTuiApp
 class StuckDriver(LinuxDriver):
     def close(self):
         # As seen after the terminal closed: the main thread stuck for good in
@@ -213,7 +213,7 @@ def test_app_process_ending_leaves_no_cli_behind(tmp_path: Path, end: str) -> No
 
 @pytest.mark.parametrize("end", ["stuck-SIGTERM", "stuck-close-terminal"])
 def test_a_stuck_textual_shutdown_is_ended_by_the_watchdog(tmp_path: Path, end: str) -> None:
-    """The driver's close() never returns: the watchdog (ui/shutdown.py) ends the process anyway,
+    """The driver's close() never returns: the watchdog (ui/app/shutdown.py) ends the process anyway,
     with the signal's status, after ending the CLI."""
     status = _run_and_end(tmp_path, end)
     assert status is not None and os.WIFEXITED(status)

@@ -42,7 +42,7 @@ def test_config_path_from_the_environment_is_inert(tmp_path: Path) -> None:
 
 def test_continue_without_a_session_names_the_directory_inertly(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from claude_tui.ui.launch import resolve_resume
+    from claude_tui.ui.app.launch import resolve_resume
 
     cwd = tmp_path / f"d{OSC}"
     cwd.mkdir()

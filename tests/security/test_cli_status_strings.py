@@ -12,9 +12,9 @@ from textual.widgets import OptionList
 
 from claude_tui.config import Config
 from claude_tui.session.tasks import AGENT_STATUSES, agent_status
-from claude_tui.ui.screens.agent_transcript import AgentTranscriptScreen
-from claude_tui.ui.widgets.sidebar import TaskSidebar
-from claude_tui.ui.widgets.tool_card import ToolCard
+from claude_tui.ui.chat.agent_transcript import AgentTranscriptScreen
+from claude_tui.ui.log.tool_card import ToolCard
+from claude_tui.ui.panels.sidebar import TaskSidebar
 from tests.reliability.harness import chat, fake_options, make_app, wait_for, wait_ready
 from tests.security.test_untrusted_text import assert_inert, feed, screen_rows
 

@@ -16,12 +16,12 @@ from textual.widgets import Markdown
 from claude_tui.config import Config
 from claude_tui.session.items import NoteItem, NoteKind, TextItem, ToolItem, ToolState
 from claude_tui.session.permissions import PermissionRequest
-from claude_tui.ui.screens.confirm import ConfirmScreen
-from claude_tui.ui.screens.plan import PlanScreen
-from claude_tui.ui.widgets.assistant_text import AssistantText
-from claude_tui.ui.widgets.command_output import CommandOutput
-from claude_tui.ui.widgets.safe_markdown import SafeMarkdown, safe_parser
-from claude_tui.ui.widgets.tool_card import ToolCard
+from claude_tui.ui.dialogs.confirm import ConfirmScreen
+from claude_tui.ui.dialogs.plan import PlanScreen
+from claude_tui.ui.log.assistant_text import AssistantText
+from claude_tui.ui.log.command_output import CommandOutput
+from claude_tui.ui.log.tool_card import ToolCard
+from claude_tui.ui.render.safe_markdown import SafeMarkdown, safe_parser
 from tests.reliability.harness import chat, fake_options, make_app, wait_for, wait_ready
 from tests.security.test_untrusted_text import assert_inert, feed, screen_rows, svg_text
 from tests.styles import MAIN_ROW_CSS

@@ -11,9 +11,9 @@ import pytest
 from textual.widgets import TextArea
 
 from claude_tui.session.items import NoteItem
-from claude_tui.ui.screens.confirm import ConfirmScreen
-from claude_tui.ui.screens.dialog_base import GuardedModal
-from claude_tui.ui.screens.rewind import RewindScreen
+from claude_tui.ui.dialogs.base import GuardedModal
+from claude_tui.ui.dialogs.confirm import ConfirmScreen
+from claude_tui.ui.dialogs.rewind import RewindScreen
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 from tests.pilot.test_rewind import _record_requests, _select_prompt
 

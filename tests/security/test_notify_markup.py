@@ -21,7 +21,7 @@ async def test_notifications_do_not_parse_markup(tmp_path: Path) -> None:
 
 
 async def test_palette_escapes_model_names(tmp_path: Path) -> None:
-    from claude_tui.ui.palette import ChatCommands  # noqa: F401 - registered in the app
+    from claude_tui.ui.palette.commands import ChatCommands  # noqa: F401 - registered in the app
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 30)) as pilot:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from claude_tui.ui.screens import dialog_base
-from claude_tui.ui.screens.permission import PermissionScreen
+from claude_tui.ui.dialogs import base as dialog_base
+from claude_tui.ui.dialogs.permission import PermissionScreen
 from tests.pilot.test_dialogs import DialogHost, FakeClock, bash_request, screen_text, settle
 
 GUARD_S = 0.3

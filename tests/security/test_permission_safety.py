@@ -26,7 +26,7 @@ from claude_tui.config import Config
 from claude_tui.protocol import builders
 from claude_tui.session.items import ToolState
 from claude_tui.transport.client import ClaudeClient
-from claude_tui.ui.screens.permission import PermissionScreen
+from claude_tui.ui.dialogs.permission import PermissionScreen
 from tests.reliability.harness import (
     SIZE,
     chat,
@@ -255,7 +255,7 @@ async def test_late_answer_after_the_cli_exits_is_not_sent(tmp_path: Path) -> No
         _assert_nothing_ran(h)
 
 
-# claude_tui/ui/screens/dialog_base.py: `cancel()` dismisses the dialog, and a ScreenResume
+# claude_tui/ui/dialogs/base.py: `cancel()` dismisses the dialog, and a ScreenResume
 # the dialog receives afterwards makes `on_screen_resume` (settled + cancel_reason) call
 # `dismiss(None)` AGAIN, which pops the ChatScreen: the app is left on a blank screen.
 # Seen in ~1 of 5 attempts when the CLI dies with a dialog open. Reported; fix: remember that

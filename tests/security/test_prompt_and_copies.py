@@ -19,8 +19,8 @@ from claude_tui.config import Config
 from claude_tui.session.items import UserItem
 from claude_tui.store import PromptHistory
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.widgets.composer import CompletionMenu, PromptInput
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.panels.composer import CompletionMenu, PromptInput
 from tests.pilot.helpers import chat, idle, wait_for
 
 HOSTILE_CLI = Path(__file__).with_name("hostile_cli.py")
@@ -151,7 +151,7 @@ async def test_every_copy_is_clean_text(tmp_path: Path, monkeypatch) -> None:  #
 async def test_one_line_fields_show_stand_ins_too(tmp_path: Path) -> None:
     from textual.app import App, ComposeResult
 
-    from claude_tui.ui.widgets.safe_input import SafeInput
+    from claude_tui.ui.kit.safe_input import SafeInput
 
     class Fields(App[None]):
         def compose(self) -> ComposeResult:

@@ -29,8 +29,8 @@ from textual.strip import Strip
 
 from claude_tui.config import Config
 from claude_tui.protocol import decode_obj
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.connection import CliConnection
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.chat.connection import CliConnection
 from tests.reliability.harness import SIZE, chat, fake_options, make_app, run_turn, wait_for, wait_ready
 
 EVIL_HOST = "evil.example"
@@ -226,7 +226,7 @@ async def test_crafted_conversation_is_inert(tmp_path: Path) -> None:
 
 
 async def test_permission_dialog_is_inert(tmp_path: Path) -> None:
-    from claude_tui.ui.screens.permission import PermissionScreen
+    from claude_tui.ui.dialogs.permission import PermissionScreen
 
     app = make_app(fake_options(tmp_path), Config(typeahead_guard_ms=0))
     async with app.run_test(size=(160, 50)) as pilot:
@@ -250,7 +250,7 @@ async def test_permission_dialog_is_inert(tmp_path: Path) -> None:
 
 
 async def test_question_dialog_is_inert(tmp_path: Path) -> None:
-    from claude_tui.ui.screens.question import QuestionScreen
+    from claude_tui.ui.dialogs.question import QuestionScreen
 
     app = make_app(fake_options(tmp_path), Config(typeahead_guard_ms=0))
     async with app.run_test(size=(160, 50)) as pilot:
@@ -271,7 +271,7 @@ async def test_question_dialog_is_inert(tmp_path: Path) -> None:
 
 async def test_session_titles_are_inert(tmp_path: Path) -> None:
     from claude_tui.history.paths import encode_project_dir
-    from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+    from claude_tui.ui.browser.screen import SessionBrowserScreen
 
     root = tmp_path / "claude-config"
     project = tmp_path / "project"

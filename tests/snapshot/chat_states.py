@@ -14,7 +14,7 @@ from claude_tui.config import Config
 from claude_tui.protocol import decode_line
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.chat.view import ChatView
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "claude-code-2.1.330"

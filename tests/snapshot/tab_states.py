@@ -10,9 +10,9 @@ from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from claude_tui.ui.screens.overview import OverviewScreen
-from claude_tui.ui.tab_summary import TabState, TabSummary
-from claude_tui.ui.widgets.tab_bar import TabBar
+from claude_tui.ui.chat.tab_summary import TabState, TabSummary
+from claude_tui.ui.window.overview import OverviewScreen
+from claude_tui.ui.window.tab_bar import TabBar
 
 NOW = 1_760_000_000.0
 

@@ -9,9 +9,9 @@ from typing import Any
 from textual.pilot import Pilot
 
 from claude_tui.session.permissions import PermissionRequest
-from claude_tui.ui.screens.permission import PermissionScreen
-from claude_tui.ui.screens.plan import PlanScreen
-from claude_tui.ui.screens.question import QuestionScreen
+from claude_tui.ui.dialogs.permission import PermissionScreen
+from claude_tui.ui.dialogs.plan import PlanScreen
+from claude_tui.ui.dialogs.question import QuestionScreen
 from tests.pilot.test_dialogs import DialogHost, request_from
 
 WIDE = (120, 40)

@@ -8,8 +8,8 @@ from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 
 from claude_tui.diff import ChangeSet, FileDiff, preview_delete, preview_edit, preview_notebook, preview_write
-from claude_tui.ui.widgets.changes_panel import ChangesScreen
-from claude_tui.ui.widgets.diff_view import DiffView
+from claude_tui.ui.panels.changes_panel import ChangesScreen
+from claude_tui.ui.render.diff_view import DiffView
 
 OLD_PY = '''"""Tiny config loader."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from claude_tui.ui.screens.rewind import RewindScreen
+from claude_tui.ui.dialogs.rewind import RewindScreen
 from tests.snapshot.chat_states import StateApp
 from tests.snapshot.settle import settle
 from tests.snapshot.test_chat_snapshots import _dismiss_dialogs_and_feed

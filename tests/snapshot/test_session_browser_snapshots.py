@@ -14,7 +14,7 @@ from pathlib import Path
 from textual.app import App
 
 from claude_tui.history.synth import make_session, read_records
-from claude_tui.ui.screens.session_browser import SessionBrowserScreen
+from claude_tui.ui.browser.screen import SessionBrowserScreen
 from tests.styles import APP_CSS
 
 FIXTURE_SESSIONS = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "sessions" / "-home-user-project"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.segment import Segment
 from textual.strip import Strip
 
-from claude_tui.ui.widgets.answer_lines import HELD, SealedLines, estimate
-from claude_tui.ui.widgets.markdown_lines import MarkdownPart
+from claude_tui.ui.render.answer_lines import HELD, SealedLines, estimate
+from claude_tui.ui.render.markdown_lines import MarkdownPart
 
 
 def fake_render(source: str, width: int) -> MarkdownPart:

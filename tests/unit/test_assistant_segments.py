@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claude_tui.ui.widgets.answer_segments import HARD_CUT_CHARS, SEGMENT_CHARS, Segmenter, segments_of
+from claude_tui.ui.render.answer_segments import HARD_CUT_CHARS, SEGMENT_CHARS, Segmenter, segments_of
 
 
 def stream(text: str, chunk: int) -> list[str]:

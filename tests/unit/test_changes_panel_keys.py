@@ -6,8 +6,8 @@ from textual.app import App
 from textual.widgets import OptionList
 
 from claude_tui.diff import ChangeSet, preview_write
-from claude_tui.ui.widgets.changes_panel import ChangesScreen
-from claude_tui.ui.widgets.diff_view import DiffView
+from claude_tui.ui.panels.changes_panel import ChangesScreen
+from claude_tui.ui.render.diff_view import DiffView
 
 
 def _hunks() -> ChangeSet:

@@ -10,8 +10,8 @@ import pytest
 
 from claude_tui.app_args import AppArgs
 from claude_tui.cli import parse_app_args
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.launch import run_app
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.app.launch import run_app
 
 
 def test_the_flag_takes_an_optional_name() -> None:
@@ -44,7 +44,7 @@ def launch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[ClaudeTuiApp
         def arm(self, *args: object) -> None:
             pass
 
-    monkeypatch.setattr("claude_tui.ui.shutdown.Watchdog", NoWatchdog)
+    monkeypatch.setattr("claude_tui.ui.app.shutdown.Watchdog", NoWatchdog)
     return started
 
 

@@ -17,8 +17,8 @@ from rich.segment import Segment
 from rich.style import Style
 
 from claude_tui.protocol.sanitize import printable
-from claude_tui.ui.widgets import code_block
-from claude_tui.ui.widgets.markdown_lines import InertMarkdown
+from claude_tui.ui.render import code_block
+from claude_tui.ui.render.markdown_lines import InertMarkdown
 
 LONG_WORD = "x" * 150
 SAMPLES = {
@@ -123,7 +123,7 @@ def test_a_short_block_needs_no_syntax_object(monkeypatch: pytest.MonkeyPatch) -
 def test_warm_up_builds_the_common_lexers_and_both_palettes() -> None:
     """What the chat warms up off the UI thread at start: the first Python, shell or JSON block of a
     fresh session then does not build its lexer on the way to the first paint."""
-    from claude_tui.ui.widgets.markdown_lines import warm_up
+    from claude_tui.ui.render.markdown_lines import warm_up
 
     code_block.lexer_for.cache_clear()
     code_block.palette_for.cache_clear()

@@ -7,8 +7,8 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 
 from claude_tui.session.items import NoteItem, NoteKind
-from claude_tui.ui.widgets.chat_log import widget_for
-from claude_tui.ui.widgets.messages import PlainCommandOutput, with_inline_code
+from claude_tui.ui.log.chat_log import widget_for
+from claude_tui.ui.log.items import PlainCommandOutput, with_inline_code
 from tests.styles import APP_CSS
 
 CSS = [APP_CSS]

@@ -16,7 +16,7 @@ from claude_tui.session.items import NoteItem, NoteKind, TextItem, ToolItem, Too
 from claude_tui.session.permission_flow import decision_details, decision_head
 from claude_tui.session.permissions import PermissionRequest
 from claude_tui.session.status import Activity
-from claude_tui.ui.widgets.tool_card import ToolCard
+from claude_tui.ui.log.tool_card import ToolCard
 from tests.conftest import recording
 from tests.styles import APP_CSS, MAIN_ROW_CSS
 

@@ -8,12 +8,15 @@ from pathlib import Path
 import pytest
 
 from claude_tui.session.permissions import PermissionRequest
-from claude_tui.ui.screens.dialog_attention import (
-    notification_escape,
-    notify_style,
-    safe_label,
+from claude_tui.ui.dialogs.plan import plan_text
+from claude_tui.ui.dialogs.questions import (
+    Answer,
+    answer_text,
+    build_answers,
+    is_complete,
+    parse_questions,
 )
-from claude_tui.ui.screens.dialog_input import (
+from claude_tui.ui.dialogs.tool_input import (
     DISPLAY_LIMIT,
     HIGHLIGHT_LIMIT,
     clean,
@@ -26,14 +29,11 @@ from claude_tui.ui.screens.dialog_input import (
     read_guarded,
     tool_title,
 )
-from claude_tui.ui.screens.dialog_questions import (
-    Answer,
-    answer_text,
-    build_answers,
-    is_complete,
-    parse_questions,
+from claude_tui.ui.kit.attention import (
+    notification_escape,
+    notify_style,
+    safe_label,
 )
-from claude_tui.ui.screens.plan import plan_text
 
 # ---------------------------------------------------------------- text
 

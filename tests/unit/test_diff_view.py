@@ -6,8 +6,8 @@ from textual.app import App, ComposeResult
 from textual.widgets import OptionList
 
 from claude_tui.diff import ChangeSet, FileDiff, preview_edit, preview_write
-from claude_tui.ui.widgets.changes_panel import ChangesPanel, ChangesScreen
-from claude_tui.ui.widgets.diff_view import DiffView
+from claude_tui.ui.panels.changes_panel import ChangesPanel, ChangesScreen
+from claude_tui.ui.render.diff_view import DiffView
 
 
 class ViewApp(App[None]):

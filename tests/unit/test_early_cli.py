@@ -88,7 +88,7 @@ async def test_a_client_with_the_same_options_adopts_it(tmp_path: Path) -> None:
     """The launcher's path: `start_cli_early` builds the argv and environment as `ClaudeClient` will."""
     from claude_tui.fakecli import command
     from claude_tui.transport.options import CliOptions
-    from claude_tui.ui.launch import start_cli_early
+    from claude_tui.ui.app.launch import start_cli_early
 
     options = CliOptions(cwd=str(tmp_path), env={"FAKE_CLAUDE_DELAY_MS": "0"})
     options.command = command()
@@ -117,8 +117,8 @@ def test_a_cli_that_died_before_it_was_adopted_is_not_taken() -> None:
 def test_the_launcher_ends_an_early_cli_the_app_never_took(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Quit before the first session started (or an app that failed): nothing is left running."""
     from claude_tui.app_args import AppArgs
-    from claude_tui.ui.app import ClaudeTuiApp
-    from claude_tui.ui.launch import run_app
+    from claude_tui.ui.app.app import ClaudeTuiApp
+    from claude_tui.ui.app.launch import run_app
 
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         monkeypatch.setenv(var, str(tmp_path / "xdg" / var))
@@ -136,7 +136,7 @@ def test_the_launcher_ends_an_early_cli_the_app_never_took(tmp_path: Path, monke
             pass
 
     monkeypatch.setattr(ClaudeTuiApp, "run", run)
-    monkeypatch.setattr("claude_tui.ui.shutdown.Watchdog", NoWatchdog)
+    monkeypatch.setattr("claude_tui.ui.app.shutdown.Watchdog", NoWatchdog)
     claude = tmp_path / "claude"
     claude.write_text("#!/bin/sh\nsleep 30\n")
     claude.chmod(0o755)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claude_tui.ui.screens.help import DESCRIPTION_LIMIT, first_line
+from claude_tui.ui.app.help import DESCRIPTION_LIMIT, first_line
 
 
 def test_a_long_description_is_cut_at_a_word_with_an_ellipsis() -> None:

@@ -15,7 +15,7 @@ from claude_tui.history.names import NameStore
 from claude_tui.history.resolve import resolve_session
 from claude_tui.history.synth import turn_records, write_jsonl
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.launch import resolve_resume
+from claude_tui.ui.app.launch import resolve_resume
 
 FORKED = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "forked"
 PARENT, FORK = "f61f467c-c544-4f29-ba69-c98aed385abd", "46934f4f-3972-45c7-9479-2296c0bf4f7c"

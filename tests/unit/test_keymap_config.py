@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from claude_tui.config import ConfigError, load_config
-from claude_tui.ui.keymap import check_keymap, known_binding_ids, valid_key
+from claude_tui.ui.app.keymap import check_keymap, known_binding_ids, valid_key
 
 KNOWN = {"chat.interrupt", "chat.toggle_sidebar", "app.quit", "chat.find"}
 

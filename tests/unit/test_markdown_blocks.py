@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.style import Style
 
-from claude_tui.ui.widgets.markdown_lines import LinkTable, render_markdown
+from claude_tui.ui.render.markdown_lines import LinkTable, render_markdown
 
 
 def shown(source: str, width: int = 60) -> list[str]:

@@ -36,11 +36,11 @@ TEXTUAL = Path(textual.__file__).resolve().parent
 ALLOWED: set[tuple[str, str]] = {
     # Textual has no public way to write an escape sequence to the terminal (App.bell itself goes
     # through the driver); the desktop notification does it here only, guarded and commented.
-    ("ui/screens/dialog_attention.py", "_driver"),
+    ("ui/kit/attention.py", "_driver"),
     # Textual's input thread wakes ten times a second for good (its parser's escape timeout); ours
     # sleeps while the terminal is quiet and needs the same parser, which Textual keeps private.
     # quiet_driver's own tests cover it (a lone Esc, keys, stopping the thread).
-    ("ui/quiet_driver.py", "textual._xterm_parser"),
+    ("ui/app/quiet_driver.py", "textual._xterm_parser"),
 }
 """(module path relative to claude_tui/, private name) pairs tolerated for now."""
 

@@ -9,7 +9,7 @@ from typing import Any
 from claude_tui.history.transcript import load_transcript
 from claude_tui.session.items import Item, NoteItem, TextItem, ToolItem, UserItem
 from claude_tui.session.replay import replay
-from claude_tui.ui.screens.session_browser_preview import (
+from claude_tui.ui.browser.preview import (
     PREVIEW_TURNS,
     load_preview,
     preview_of,

@@ -15,8 +15,8 @@ import pytest
 from textual import events
 from textual.message import Message
 
-from claude_tui.ui import quiet_driver
-from claude_tui.ui.quiet_driver import QuietLinuxDriver
+from claude_tui.ui.app import quiet_driver
+from claude_tui.ui.app.quiet_driver import QuietLinuxDriver
 from tests.procs import wait_until
 
 

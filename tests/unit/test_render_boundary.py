@@ -1,4 +1,4 @@
-"""The render-boundary filter (claude_tui.ui.inert): what a widget lets through never reaches the terminal."""
+"""The render-boundary filter (claude_tui.ui.kit.inert): what a widget lets through never reaches the terminal."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from rich.style import Style
 from textual.color import Color
 from textual.strip import Strip
 
-from claude_tui.ui.inert import TerminalSafe, terminal_safe
+from claude_tui.ui.kit.inert import TerminalSafe, terminal_safe
 
 BLACK = Color(0, 0, 0)
 

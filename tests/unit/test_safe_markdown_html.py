@@ -6,8 +6,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.style import Style
 
-from claude_tui.ui.widgets.markdown_lines import LinkTable, render_markdown
-from claude_tui.ui.widgets.safe_markdown import safe_parser
+from claude_tui.ui.render.markdown_lines import LinkTable, render_markdown
+from claude_tui.ui.render.safe_markdown import safe_parser
 
 SOURCE = "Use Vec<T> or Option<String> in a <div> element, x < y.\n\n<details>\nsecret words\n</details>\n"
 

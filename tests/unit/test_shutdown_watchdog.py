@@ -1,4 +1,4 @@
-"""The shutdown watchdog (ui/shutdown.py) on its own: it fires at its deadline, after a terminal
+"""The shutdown watchdog (ui/app/shutdown.py) on its own: it fires at its deadline, after a terminal
 disappears, at once on a second signal, and not before."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from claude_tui.ui import shutdown
-from claude_tui.ui.shutdown import StopSignals, Watchdog
+from claude_tui.ui.app import shutdown
+from claude_tui.ui.app.shutdown import StopSignals, Watchdog
 from tests.procs import wait_until
 
 

@@ -11,7 +11,7 @@ from claude_tui.config import ConfigError, load_config
 from claude_tui.history.resolve import Resolution
 from claude_tui.remote.hosts import remote_setup
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.launch import apply_remote_setup
+from claude_tui.ui.app.launch import apply_remote_setup
 
 CONFIG = """\
 ssh_options = ["-F", "/etc/global_ssh_config"]

@@ -10,12 +10,12 @@ import subprocess
 import sys
 
 HEAVY = ("rich.markdown", "markdown_it", "pygments", "rich.syntax", "textual.widgets._markdown",
-         "claude_tui.ui.widgets.markdown_lines", "claude_tui.ui.widgets.safe_markdown",
-         "claude_tui.ui.widgets.diff_view")
+         "claude_tui.ui.render.markdown_lines", "claude_tui.ui.render.safe_markdown",
+         "claude_tui.ui.render.diff_view")
 
 
 def test_loading_the_app_loads_no_renderer() -> None:
-    code = ("import sys, claude_tui.cli, claude_tui.ui.launch, claude_tui.ui.app\n"
+    code = ("import sys, claude_tui.cli, claude_tui.ui.app.launch, claude_tui.ui.app.app\n"
             f"print(','.join(name for name in {HEAVY!r} if name in sys.modules))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == "", f"imported before the first paint: {loaded}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from claude_tui.session.status import Activity, SessionStatus
-from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.panels.status_bar import StatusBar
 
 
 def _status() -> SessionStatus:
@@ -45,7 +45,7 @@ def test_too_narrow_for_anything_still_ellipsises() -> None:
 
 
 def test_a_running_turn_shows_how_long_it_has_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    from claude_tui.ui.widgets import status_bar
+    from claude_tui.ui.panels import status_bar
 
     status = _status()
     status.activity = Activity.RESPONDING

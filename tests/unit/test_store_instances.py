@@ -157,7 +157,7 @@ def _name_sessions(path: str, prefix: str, go: Event) -> None:
 
 
 def _save_states(path: str, prefix: str, go: Event) -> None:
-    from claude_tui.ui.state import save_state
+    from claude_tui.ui.app.state import save_state
 
     go.wait()
     for i in range(60):

@@ -7,7 +7,7 @@ import json
 from claude_tui import protocol as p
 from claude_tui.session import content
 from claude_tui.session.items import TextItem, ThinkingItem, ToolItem, ToolState
-from claude_tui.ui.widgets.answer_segments import Segmenter, TextBuffer, segments_of
+from claude_tui.ui.render.answer_segments import Segmenter, TextBuffer, segments_of
 
 
 def test_text_and_thinking_read_exactly_between_deltas() -> None:

@@ -15,7 +15,7 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 
 import claude_tui.ui
-from claude_tui.ui.app import ClaudeTuiApp
+from claude_tui.ui.app.app import ClaudeTuiApp
 
 PKG = Path(claude_tui.ui.__file__).resolve().parents[1]
 

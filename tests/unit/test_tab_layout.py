@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rich.cells import cell_len
 
-from claude_tui.ui.tab_summary import TabState, TabSummary
-from claude_tui.ui.widgets.tab_layout import ATTENTION, GLYPHS, MORE, Cell, cost_label, fit, lay_out
+from claude_tui.ui.chat.tab_summary import TabState, TabSummary
+from claude_tui.ui.window.tab_layout import ATTENTION, GLYPHS, MORE, Cell, cost_label, fit, lay_out
 
 STATES = list(TabState)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from claude_tui.ui.widgets.tool_card import OUTPUT_ROWS, _output
+from claude_tui.ui.log.tool_card import OUTPUT_ROWS, _output
 
 
 def _texts(text: str) -> list[str]:

@@ -6,7 +6,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 
 from claude_tui.session.items import ToolItem, ToolState
-from claude_tui.ui.widgets.tool_card import ToolCard
+from claude_tui.ui.log.tool_card import ToolCard
 from tests.styles import APP_CSS
 
 CSS = [APP_CSS]

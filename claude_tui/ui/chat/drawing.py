@@ -10,12 +10,12 @@ from typing import Any
 
 from claude_tui.session import changes as ch
 from claude_tui.session.items import NoteKind
-from claude_tui.ui.agent_transcripts import AgentTranscripts
+from claude_tui.ui.chat.agents import AgentTranscripts
 from claude_tui.ui.chat.permission_dialogs import PermissionDialogs
 from claude_tui.ui.chat.session import ChatSession
-from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.sidebar import TaskSidebar
-from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.log.chat_log import ChatLog
+from claude_tui.ui.panels.sidebar import TaskSidebar
+from claude_tui.ui.panels.status_bar import StatusBar
 
 
 class ChangeDrawer:

@@ -14,9 +14,9 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.session.export import find_items
 from claude_tui.session.items import UserItem
 from claude_tui.ui.chat.transcript_tools import describe_item, item_by_id
-from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.find_bar import FindBar
-from claude_tui.ui.widgets.select_bar import SelectBar
+from claude_tui.ui.log.chat_log import ChatLog
+from claude_tui.ui.panels.find_bar import FindBar
+from claude_tui.ui.panels.select_bar import SelectBar
 
 FIND_CLASS = "-find-current"
 SELECT_CLASS = "-selected"

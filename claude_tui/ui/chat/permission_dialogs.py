@@ -27,14 +27,14 @@ __all__ = ["PermissionDialogs", "build_answer", "dialog_for"]
 def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: int, bell: bool, desktop: bool,
                cwd: Path | None = None, saved: list[dict[str, Any]] | None = None) -> Any:
     if request.tool_name == "AskUserQuestion":
-        from claude_tui.ui.screens.question import QuestionScreen
+        from claude_tui.ui.dialogs.question import QuestionScreen
 
         return QuestionScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell, desktop=desktop)
     if request.tool_name == "ExitPlanMode":
-        from claude_tui.ui.screens.plan import PlanScreen
+        from claude_tui.ui.dialogs.plan import PlanScreen
 
         return PlanScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell, desktop=desktop)
-    from claude_tui.ui.screens.permission import PermissionScreen
+    from claude_tui.ui.dialogs.permission import PermissionScreen
 
     unapplied = saved_rule_for(saved or [], request.tool_name, request.input)
     return PermissionScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell, desktop=desktop,

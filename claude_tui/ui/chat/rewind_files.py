@@ -72,7 +72,7 @@ async def _ask(view: Widget, session: ChatSession, uuid: str, dry_run: bool) -> 
 
 async def _rewind(view: Widget, session: ChatSession, item: UserItem, uuid: str, draw: Draw,
                   done: Callable[[], None]) -> None:
-    from claude_tui.ui.screens.rewind import RewindScreen
+    from claude_tui.ui.dialogs.rewind import RewindScreen
 
     preview = await _ask(view, session, uuid, dry_run=True)
     if preview is None:

@@ -25,9 +25,9 @@ from claude_tui.session.status import Activity
 from claude_tui.store import DraftStore, PromptHistory
 from claude_tui.transport.events import ProcessExited
 from claude_tui.transport.options import CliOptions
+from claude_tui.ui.chat.connection import CliConnection
 from claude_tui.ui.chat.permission_queue import PermissionQueue
-from claude_tui.ui.connection import CliConnection
-from claude_tui.ui.tab_summary import TabState, TabSummary
+from claude_tui.ui.chat.tab_summary import TabState, TabSummary
 
 _tab_ids = itertools.count(1)
 

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
-from claude_tui.ui.widgets.composer import TYPING_KEYS, PromptInput
+from claude_tui.ui.panels.composer import TYPING_KEYS, PromptInput
 
 DELETING_KEYS = frozenset({"backspace", "delete", "ctrl+w", "ctrl+backspace", "alt+backspace", "alt+delete",
                            "ctrl+u", "ctrl+k"})

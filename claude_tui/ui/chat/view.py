@@ -3,7 +3,7 @@
 Data flow: the session's `CliConnection` (the one worker, run by this view) posts batches of
 protocol messages here; `ChatSession.apply` feeds them to the conversation and the changes
 it returns are drawn by `ChangeDrawer`. Nothing else mutates the conversation. A window holds
-one view per tab (`ui/screens/chat.py`); a view never reaches past its session and its host.
+one view per tab (`ui/window/screen.py`); a view never reaches past its session and its host.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from claude_tui.completion import project_files, slash_candidates
 from claude_tui.session.changes import TurnEnded
 from claude_tui.session.items import UserItem
 from claude_tui.transport.locate import installed_version
-from claude_tui.ui.agent_transcripts import AgentTranscripts
+from claude_tui.ui.chat.agents import AgentTranscripts
+from claude_tui.ui.chat.connection import CliConnection
 from claude_tui.ui.chat.drawing import ChangeDrawer
 from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.log_navigator import FIND_CLASS, SELECT_CLASS, LogNavigator
@@ -37,15 +38,14 @@ from claude_tui.ui.chat.rewind_files import last_rewindable_prompt, start_rewind
 from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.chat.transcript_tools import Copier, export_transcript, item_by_id
 from claude_tui.ui.chat.typeahead import TypeaheadRouter
-from claude_tui.ui.connection import CliConnection
-from claude_tui.ui.modes import bypass_allowed, next_mode
-from claude_tui.ui.welcome import welcome_text
-from claude_tui.ui.widgets.chat_log import ChatLog
-from claude_tui.ui.widgets.composer import Composer, PromptInput
-from claude_tui.ui.widgets.find_bar import FindBar
-from claude_tui.ui.widgets.select_bar import SelectBar
-from claude_tui.ui.widgets.sidebar import TaskSidebar
-from claude_tui.ui.widgets.status_bar import StatusBar
+from claude_tui.ui.chat.welcome import welcome_text
+from claude_tui.ui.kit.modes import bypass_allowed, next_mode
+from claude_tui.ui.log.chat_log import ChatLog
+from claude_tui.ui.panels.composer import Composer, PromptInput
+from claude_tui.ui.panels.find_bar import FindBar
+from claude_tui.ui.panels.select_bar import SelectBar
+from claude_tui.ui.panels.sidebar import TaskSidebar
+from claude_tui.ui.panels.status_bar import StatusBar
 
 ROW_CSS = """
 #main {
@@ -194,7 +194,7 @@ class ChatView(Widget):
 
     def _something_runs(self) -> bool:
         """A turn, or an agent still working after it: what the spinners and elapsed times follow."""
-        from claude_tui.ui.widgets.sidebar_rows import ACTIVE
+        from claude_tui.ui.panels.sidebar_rows import ACTIVE
 
         return self.session.busy or any(entry.status in ACTIVE
                                         for entry in self.session.conversation.tasks.agents.values())
@@ -419,7 +419,7 @@ class ChatView(Widget):
     # -- restart and other sessions ------------------------------------------------------------
     def action_restart(self) -> None:
         if self.session.busy and self.session.alive:  # a restart stops the turn: ask, as quitting does
-            from claude_tui.ui.screens.confirm import ConfirmScreen
+            from claude_tui.ui.dialogs.confirm import ConfirmScreen
 
             self.app.push_screen(ConfirmScreen("A turn is still running. Restart Claude Code and stop it?",
                                                yes="Restart", no="Keep working"), self._restart_confirmed)
@@ -465,7 +465,7 @@ class ChatView(Widget):
 
     def action_toggle_last_tool(self) -> None:
         """Ctrl+E: expand or collapse the newest tool card (its input and output)."""
-        from claude_tui.ui.widgets.tool_card import ToolCard
+        from claude_tui.ui.log.tool_card import ToolCard
 
         if isinstance(self.screen.focused, Input):
             raise SkipAction()  # a one-line field (the find bar) keeps Ctrl+E as end-of-line
@@ -483,14 +483,14 @@ class ChatView(Widget):
         self.sidebar.focus()
 
     def action_toggle_thinking(self) -> None:
-        from claude_tui.ui.widgets.messages import ThinkingBlock
+        from claude_tui.ui.log.items import ThinkingBlock
 
         blocks = self.query(ThinkingBlock)
         if blocks:
             blocks.last().toggle()  # the latest: blocks cannot take focus, so there is no "this one"
 
     def action_what_changed(self) -> None:
-        from claude_tui.ui.widgets.changes_panel import ChangesScreen
+        from claude_tui.ui.panels.changes_panel import ChangesScreen
 
         conversation = self.session.conversation
         self.app.push_screen(ChangesScreen(conversation.changes, root=conversation.status.cwd

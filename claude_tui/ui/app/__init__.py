@@ -1,0 +1,1 @@
+"""The application: the App, its keys and bindings, launching, shutdown, the quiet driver, remembered state, help."""

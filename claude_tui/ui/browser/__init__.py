@@ -1,0 +1,1 @@
+"""The session browser: its screen, listing, table, preview, and the remote session store."""

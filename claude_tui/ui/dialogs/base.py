@@ -1,0 +1,483 @@
+"""What the permission, question and plan dialogs share: the typeahead guard, attention,
+the queue position, and the two ways out (a decision, or a cancel from the app).
+
+Ways out
+--------
+* Every key or click that ends the dialog goes through :meth:`GuardedDialog.decide`,
+  which dismisses with a :class:`PermissionDecision` — Esc included (it denies).
+* :meth:`GuardedDialog.cancel` closes the dialog WITHOUT a result: the app calls it
+  when the CLI withdraws the request (``control_cancel_request``) or exits. The
+  screen is popped and the ``push_screen`` callback is never called, so the callback
+  only ever sees real decisions and the app (which called ``cancel``) already knows
+  the request is gone. (Use the callback form of ``push_screen``: a
+  ``wait_for_dismiss`` future would never resolve for a cancelled dialog.)
+
+Typing never answers
+--------------------
+Every guarded modal opens *waiting*: it is shown, but it has no focus and takes no
+answer. What the user types meanwhile (letters, digits, Space, Enter, Backspace, a
+paste, and the prompt's editing keys: arrows, Home/End, Delete, Ctrl+W/U/K/Z …) goes on
+into the chat prompt, in order, through the prompt's own queue (`PromptInput.Typed`); no
+answer key does anything. An editing key the dialog binds itself (the question's Left,
+"back") is not passed on: it stays inert until the user moves to the dialog. **Tab**
+moves to the dialog: prose typed at the keyboard never holds a Tab (a pasted tab arrives
+as a paste, not a key), so no sentence, with any pauses, can answer. A click on the dialog
+moves to it too. Once there, Tab goes back to the prompt. Esc on a waiting permission, question
+or plan dialog is the chat's Esc (close the prompt's menu, else interrupt the turn, which withdraws
+the request); on the other modals it does nothing.
+
+Typeahead guard
+---------------
+Each time the dialog is moved to (or becomes active again after another screen)
+it is *armed* for ``guard_ms``: actions run in that window are swallowed (not passed
+on — an Esc meant for the prompt must not reach an app-level binding either), and the
+screen carries the ``-armed`` class so the key bar can say "keys paused". A
+printable key in that window means the Tab was not meant for the dialog (a
+completion Tab, say): the key goes to the prompt and the dialog steps back to
+waiting. Clicks on key hints go through the same actions, so they obey the guard too.
+The guard reads :attr:`GuardedModal.clock` (``time.monotonic``; tests may replace it).
+
+The guard itself lives in :class:`GuardedModal`, which the smaller yes/no modals
+(rewind files, quit while a turn runs) share: any modal whose keys do something
+that cannot be undone must not act on keys typed for the screen below it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path, PurePath
+from typing import ClassVar, Generic, TypeVar
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Static
+
+from claude_tui.config import Config
+from claude_tui.session.permissions import PermissionDecision, PermissionRequest
+from claude_tui.ui.dialogs.parts import Hint, KeyBar
+from claude_tui.ui.kit.attention import request_attention
+
+DEFAULT_GUARD_MS: int = Config.model_fields["typeahead_guard_ms"].default
+"""The config's default (400 ms), so the dialogs and the config cannot drift apart."""
+
+
+ResultT = TypeVar("ResultT")
+
+DIALOG_CSS = str(Path(__file__).with_name("base.tcss"))
+"""The waiting state of every GuardedModal and the GuardedDialog frame. Absolute, so a subclass in any
+module finds it: each subclass that adds its own file lists this one first in its CSS_PATH."""
+
+STEP_IN_KEY = "tab"
+"""The one key that moves from the prompt to a waiting dialog (and back)."""
+WAITING_WORDS = "Tab to answer · until then your typing goes to the prompt"
+STEPPED_IN_WORDS = "Tab back to the prompt"
+
+
+@cache
+def own_keys(modal: type[Screen[object]]) -> frozenset[str]:
+    """The keys a modal's own bindings use (its answers, Back, Esc), from its class and its bases."""
+    return frozenset(binding.key for cls in modal.__mro__ if "BINDINGS" in vars(cls)
+                     for binding in Binding.make_bindings(vars(cls)["BINDINGS"]))
+
+
+def waiting_notice(waiting: bool = True) -> Static:
+    """The line that says how to reach a waiting dialog (its text follows the state)."""
+    return Static(WAITING_WORDS if waiting else STEPPED_IN_WORDS, classes="waiting-notice", markup=False)
+
+
+class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
+    """A modal whose answer keys obey the typeahead guard (see the module docstring).
+
+    Actions that answer call :meth:`keys_open` first and end with :meth:`finish`. While the
+    guard swallows keys the screen carries ``-armed``; once it has swallowed one it also
+    carries ``-paused`` (until the guard falls), so TCSS can say why the key did nothing
+    without the notice flashing on every dialog that simply opened.
+    """
+
+    CSS_PATH: ClassVar[str | PurePath | list[str | PurePath] | None] = DIALOG_CSS
+    MARK_PAUSED: ClassVar[bool] = True
+    """Set ``-paused`` on a swallowed key (a class change restyles the screen: off where unused)."""
+    clock: ClassVar[Callable[[], float]] = staticmethod(lambda: time.monotonic())  # read late: tests replace `time`
+    """The guard's clock (seconds). Tests replace it to run long pauses in no time."""
+
+    def __init__(self, *, guard_ms: int | None = None, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        """``guard_ms=None``: the app's ``Config.typeahead_guard_ms`` (the default if it has none)."""
+        super().__init__(name=name, id=id, classes=classes)
+        self.guard_ms = None if guard_ms is None else max(0, guard_ms)
+        self._settled = False
+        self._armed_until = 0.0
+        self._guard_timer: Timer | None = None
+        self._shown = False
+        """Set when the modal first becomes the active screen; keys before that never count."""
+        self.waiting = True
+        """Shown without focus: typing goes to the prompt, no key answers (see the module docstring)."""
+        self._focus_later: Widget | None = None
+        """What the modal wanted focused while waiting: focused when the user moves to it."""
+        self.set_class(True, "-waiting")
+
+    @property
+    def settled(self) -> bool:
+        """True once an answer was given (or, for a dialog, it was cancelled)."""
+        return self._settled
+
+    @property
+    def armed(self) -> bool:
+        return type(self).clock() < self._armed_until
+
+    def guard_length_ms(self) -> int:
+        if self.guard_ms is not None:
+            return self.guard_ms
+        value = getattr(getattr(self.app, "config", None), "typeahead_guard_ms", DEFAULT_GUARD_MS)
+        return max(0, value) if isinstance(value, int) else DEFAULT_GUARD_MS
+
+    def arm(self, guard_ms: int | None = None) -> None:
+        """Ignore keys and clicks for ``guard_ms`` (default: the modal's guard) from now."""
+        ms = self.guard_length_ms() if guard_ms is None else guard_ms
+        if self._guard_timer is not None:
+            self._guard_timer.stop()
+            self._guard_timer = None
+        if ms <= 0:
+            self._armed_until = 0.0
+            self._show_guard(False)
+            return
+        self._armed_until = type(self).clock() + ms / 1000
+        self._show_guard(True)
+        self._guard_timer = self.set_timer(ms / 1000, self._disarm)
+
+    def _disarm(self) -> None:
+        self._guard_timer = None
+        remaining = self._armed_until - type(self).clock()
+        if remaining > 0:  # re-armed meanwhile (or a slow clock): check again later
+            self._guard_timer = self.set_timer(max(remaining, 0.05), self._disarm)
+        else:
+            self._show_guard(False)
+
+    def _show_guard(self, armed: bool) -> None:
+        if not armed:
+            self.remove_class("-paused")
+        self.set_class(armed, "-armed")  # no-op (no restyle) when unchanged
+        self.guard_changed(armed)
+
+    def guard_changed(self, armed: bool) -> None:
+        """Hook: the guard was (re-)armed or fell, for hints TCSS cannot reach. Runs on every
+        re-arm, that is on every key typed while armed: keep it cheap."""
+
+    def _swallow(self) -> bool:
+        """A key or click arrived: if the guard is up, keep it up and report the key as swallowed."""
+        if self._shown and not self._settled and not self.waiting and self.armed and self.is_active:
+            self.arm()
+            if self.MARK_PAUSED:
+                self.add_class("-paused")
+            return True
+        return False
+
+    def keys_open(self) -> bool:
+        """May a key or click act now? (Moved to, guard passed, modal visible, nothing settled.)
+
+        A key that arrives while the guard is up re-arms it: someone still typing what they meant
+        for the screen below keeps the modal closed, so answering takes a pause and then a fresh key.
+        """
+        if self.waiting:
+            return False
+        if self._swallow():
+            return False
+        return self._shown and not self._settled and not self.armed and self.is_active
+
+    # ------------------------------------------------------------------ waiting / moved to
+
+    def step_in(self) -> None:
+        """Move from the prompt to the dialog: focus its part, and arm the guard."""
+        if not self.waiting or self._settled:
+            return
+        self.waiting = False
+        self.set_class(False, "-waiting")
+        self._show_waiting()
+        target, self._focus_later = self._focus_later, None
+        if target is None or not target.is_attached or not target.focusable:
+            target = self.focus_target()
+        if target is not None:
+            super().set_focus(target)
+        self.arm()
+
+    def step_out(self) -> None:
+        """Back to the prompt: the dialog stays shown, waiting, and keeps its place (mode, step)."""
+        if self.waiting or self._settled:
+            return
+        self._focus_later = self.focused
+        self.waiting = True
+        self.set_class(True, "-waiting")
+        self.remove_class("-paused")
+        self._show_waiting()
+        super().set_focus(None)
+
+    def focus_target(self) -> Widget | None:
+        """What takes focus when the user moves to the dialog: ``AUTO_FOCUS``, if it matches."""
+        if self.AUTO_FOCUS:
+            for widget in self.query(self.AUTO_FOCUS):
+                if widget.focusable:
+                    return widget
+        return None
+
+    def _show_waiting(self) -> None:
+        for notice in self.query(".waiting-notice").results(Static):
+            notice.update(WAITING_WORDS if self.waiting else STEPPED_IN_WORDS)
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        # While waiting nothing in the dialog may take focus (a focused list would take digits and
+        # Enter): what asked for focus gets it when the user moves here.
+        if self.waiting and widget is not None:
+            self._focus_later = widget
+            return
+        super().set_focus(widget, scroll_visible=scroll_visible, from_app_focus=from_app_focus)
+
+    def on_key(self, event: events.Key) -> None:
+        if self._settled:
+            return
+        if event.key == STEP_IN_KEY:
+            event.stop()
+            event.prevent_default()
+            if self.waiting and self._tab_for_menu():
+                from claude_tui.ui.panels.prompt_typing import type_into_prompt
+
+                type_into_prompt(self.app, event.key, None, any_key=True)
+            elif self.waiting:
+                self.step_in()
+            else:
+                self.step_out()
+            return
+        if self.waiting:
+            # Nothing reaches the dialog's bindings: typing goes on in the prompt, the rest waits.
+            event.stop()
+            event.prevent_default()
+            if event.key == "escape":
+                self.escape_while_waiting()
+            else:
+                self._type_below(event)
+            return
+        # Keys no action binds (letters of a sentence) count as typing too. A letter typed in the
+        # guard after Tab says the Tab was not meant for the dialog: back to waiting, the letter
+        # goes on in the prompt.
+        if self._swallow() and event.is_printable and event.character:
+            event.stop()
+            event.prevent_default()
+            self.step_out()
+            self._type_below(event)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        # A click on a waiting dialog is a deliberate move to it (never an answer: the key bar's
+        # actions still see keys_open() False until the guard falls, and re-arm it).
+        if self.waiting and not self._settled and event.widget is not None and event.widget is not self:
+            self.step_in()  # on the dialog itself: a click beside it (on the dimmed chat) is not a move
+
+    def escape_while_waiting(self) -> None:
+        """Esc while the modal waits: nothing by default (it is no answer, and nothing below may act)."""
+
+    def _type_below(self, event: events.Key) -> None:
+        from claude_tui.ui.panels.prompt_typing import type_into_prompt
+
+        type_into_prompt(self.app, event.key, event.character, keep=own_keys(type(self)))
+
+    def _tab_for_menu(self) -> bool:
+        """Tab completes in the prompt's open completion menu rather than moving here."""
+        from claude_tui.ui.panels.prompt_typing import prompt_menu_open
+
+        return prompt_menu_open(self.app)
+
+    def on_paste(self, event: events.Paste) -> None:
+        if self.waiting and not self._settled:
+            event.stop()
+            from claude_tui.ui.panels.prompt_typing import paste_into_prompt
+
+            paste_into_prompt(self.app, event.text)
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Subclasses hook in through resumed_settled/first_shown: a second on_screen_resume in a
+        # subclass would also run (Textual calls each class's handler), in an order that matters here.
+        if self._settled:
+            self.resumed_settled()
+            return
+        if self.waiting:
+            super().set_focus(None)  # Textual's AUTO_FOCUS ran first
+        else:
+            self.arm()
+        if not self._shown:
+            self._shown = True
+            self.first_shown()
+
+    def resumed_settled(self) -> None:
+        """Hook: the modal became active again after it was settled."""
+
+    def first_shown(self) -> None:
+        """Hook: the modal became the active screen for the first time (the guard is already up)."""
+
+    def finish(self, result: ResultT) -> None:
+        """Close with ``result`` (once; later calls are ignored)."""
+        if self._settled:
+            return
+        self._settled = True
+        self.dismiss(result)
+
+
+class GuardedDialog(GuardedModal[PermissionDecision]):
+    """Base of the three dialogs. Subclasses provide ``compose_body``, ``hints`` and the actions.
+
+    The result is always a :class:`PermissionDecision`; :meth:`cancel` closes without one.
+    """
+
+    AUTO_FOCUS: ClassVar[str | None] = "#body"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Enter is bound to a no-op so it can never reach anything that approves.
+        Binding("enter", "enter", show=False),
+    ]
+    DIALOG_CLASSES: ClassVar[str] = ""
+    MARK_PAUSED: ClassVar[bool] = False  # "keys paused…" shows for as long as the guard is up
+
+    def escape_while_waiting(self) -> None:
+        # The chat's Esc, as the key bar below says: it closes the prompt's menu if one is open, else
+        # interrupts the turn (the CLI then withdraws this request and the dialog closes). It answers
+        # nothing itself, and prose cannot type it.
+        from claude_tui.ui.panels.prompt_typing import escape_below
+
+        escape_below(self.app)
+
+    def __init__(
+        self,
+        request: PermissionRequest,
+        *,
+        position: int = 1,
+        total: int = 1,
+        guard_ms: int = DEFAULT_GUARD_MS,
+        bell: bool = True,
+        desktop: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(guard_ms=guard_ms, name=name, id=id, classes=classes)
+        self.request = request
+        self.bell = bell
+        self.desktop = desktop
+        self.position = position
+        self.total = total
+        self.cancel_reason: str | None = None
+        """Set by :meth:`cancel`; the dialog then closes without calling the result callback."""
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        # Head and foot are docked: that is what lets the body shrink and scroll while
+        # the key bar stays visible, yet the whole frame stays as small as its content.
+        with Vertical(id="dialog", classes=f"dialog {self.DIALOG_CLASSES}".strip()):
+            with Vertical(id="head"):
+                yield from self.compose_head()
+            with VerticalScroll(id="body"):
+                yield from self.compose_body()
+            with Vertical(id="foot"):
+                yield from self.compose_foot()
+                yield waiting_notice(self.waiting)
+                with Horizontal(id="keys"):
+                    yield KeyBar(self.hints(), id="key-bar")
+                    yield Static("keys paused…", classes="guard-notice", markup=False)
+
+    def compose_head(self) -> ComposeResult:
+        yield from ()
+
+    def compose_body(self) -> ComposeResult:  # pragma: no cover - abstract
+        yield from ()
+
+    def compose_foot(self) -> ComposeResult:
+        yield from ()
+
+    def hints(self) -> list[Hint]:  # pragma: no cover - abstract
+        return []
+
+    def dialog_title(self) -> Content:  # pragma: no cover - abstract
+        return Content("")
+
+    def attention_text(self) -> str:
+        """What the desktop notification says (reduced to a safe alphabet before sending)."""
+        return f"permission needed for {self.request.tool_name}"
+
+    def on_mount(self) -> None:
+        # Textual calls each class's on_mount in turn: subclasses must not call super().
+        dialog = self.query_one("#dialog")
+        dialog.border_title = self.dialog_title()
+        self._show_position()
+
+    # ------------------------------------------------------------------ queue position
+
+    def set_queue(self, position: int, total: int) -> None:
+        """Show "position of total" (hidden when this is the only pending request)."""
+        self.position, self.total = position, total
+        if self.is_mounted:
+            self._show_position()
+
+    def set_total(self, total: int) -> None:
+        """More requests arrived (or some were cancelled) behind this one."""
+        self.set_queue(self.position, total)
+
+    def _show_position(self) -> None:
+        label = f"{self.position} of {self.total}" if self.total > 1 else ""
+        for dialog in self.query("#dialog"):  # absent once the dialog is closing
+            dialog.border_subtitle = Content(label)
+
+    # ------------------------------------------------------------------ guard hooks
+
+    def resumed_settled(self) -> None:
+        if self.cancel_reason is not None:
+            # Cancelled while another screen covered us: leave now, still without a decision.
+            self._close_without_result()
+
+    def first_shown(self) -> None:
+        request_attention(self.app, self.attention_text(), bell=self.bell, desktop=self.desktop)
+
+    # ------------------------------------------------------------------ ways out
+
+    def decide(self, decision: PermissionDecision) -> None:
+        """Close with ``decision`` (once; later calls are ignored)."""
+        self.finish(decision)
+
+    def cancel(self, reason: str = "") -> None:
+        """Close WITHOUT a decision: the request was withdrawn or the CLI exited.
+
+        The ``push_screen`` callback is not called. ``reason`` is kept in
+        :attr:`cancel_reason` (the app shows any notice). Safe to call at any time:
+        if another screen covers the dialog it closes as soon as it is uncovered,
+        and a dialog that was never shown simply never acts.
+        """
+        if self._settled:
+            return
+        self._settled = True
+        self.cancel_reason = reason
+        if self.is_active:
+            self._close_without_result()
+
+    def _close_without_result(self) -> None:
+        # App.pop_screen drops this screen's result callback without calling it
+        # (Screen.dismiss would call it); only valid while we are the top screen,
+        # and only once (a late ScreenResume must not pop the chat screen too).
+        if self._popped or self.app.screen is not self:
+            return
+        self._popped = True
+        self.app.pop_screen()
+
+    _popped = False
+
+    # ------------------------------------------------------------------ shared handlers
+
+    def action_enter(self) -> None:
+        """Enter alone never approves; it only reminds the user of the keys."""
+
+    @on(KeyBar.Pressed)
+    async def _hint_pressed(self, event: KeyBar.Pressed) -> None:
+        event.stop()
+        await self.run_action(event.action)

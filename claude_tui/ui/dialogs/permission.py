@@ -1,0 +1,324 @@
+"""The permission dialog for one ``can_use_tool`` request.
+
+Keys (all behind the typeahead guard of :class:`GuardedDialog`):
+
+====  ===========================================================================
+y     allow once
+a     allow always: the request's only suggestion, or a picker when it has several
+n     deny (Esc too)
+t     deny and tell Claude what to do instead (a message box; Enter sends)
+s     deny and stop the turn (``interrupt: true``)
+e     edit the input (Bash command, Edit new_string, Write content) and allow it
+====  ===========================================================================
+
+The dialog has four modes (``main``, ``always``, ``tell``, ``edit``); the ``mode``
+reactive only toggles a ``-mode-*`` class and TCSS shows the matching panel. The
+``tell`` mode is shared with the plan dialog (:mod:`.tell`).
+Nothing in the main mode is focusable except the scrolling body, so Enter has
+nothing to press. Entering the ``always`` picker or the editor re-arms the guard
+(as the question dialog does before its review): there Enter or Ctrl+S would act.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from claude_tui.diff.model import FileDiff
+from claude_tui.session.permissions import (
+    PermissionDecision,
+    PermissionRequest,
+    describe_suggestion,
+    without_verb,
+)
+from claude_tui.transport.options import CliOptions
+from claude_tui.ui.dialogs.base import DIALOG_CSS
+from claude_tui.ui.dialogs.parts import Hint
+from claude_tui.ui.dialogs.tell import TellDialog
+from claude_tui.ui.dialogs.tool_input import (
+    clean,
+    clean_block,
+    editable_field,
+    file_path_of,
+    input_sections,
+    load_preview,
+    tool_title,
+    unusual,
+)
+from claude_tui.ui.render.diff_view import DiffView
+
+DENY_MESSAGE = "The user denied this tool use."
+STOP_MESSAGE = "The user denied this tool use and stopped the turn."
+_EDIT_LABELS = {"command": "command", "new_string": "replacement text", "content": "file content",
+                "new_source": "cell source"}
+ALWAYS_HINT = "1–9 or Enter choose · Esc back"
+EDIT_HINT = "Ctrl+S allow edited · Esc back"
+ESCAPED_EDIT_HINT = "Shown escaped (control characters or bytes that are not UTF-8): read only · Esc back"
+PAUSED = "keys paused… · "
+
+
+class PermissionScreen(TellDialog):
+    """Ask whether a tool may run. Dismisses with a PermissionDecision; cancel() closes without one."""
+
+    CSS_PATH = [DIALOG_CSS, "permission.tcss"]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "allow", "Allow once"),
+        Binding("a", "always", "Always allow"),
+        Binding("n", "deny", "Deny"),
+        Binding("escape", "escape", "Deny / back", show=False),
+        Binding("t", "tell", "Tell Claude"),
+        Binding("s", "stop", "Deny and stop"),
+        Binding("e", "edit", "Edit"),
+        Binding("ctrl+s", "submit_edit", "Allow edited", show=False),
+        *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)],
+    ]
+    DIALOG_CLASSES = "permission-dialog"
+    TELL_PROMPT = "Deny, and tell Claude what to do instead:"
+    TELL_PLACEHOLDER = "e.g. use ripgrep instead"
+    TELL_WORDS = "Denied"
+    MAIN_ACTIONS = frozenset({"allow", "always", "deny", "stop", "edit"})
+
+    class PreviewReady(Message):
+        """A file preview finished loading in its thread."""
+
+        def __init__(self, diff: FileDiff | None) -> None:
+            super().__init__()
+            self.diff = diff
+
+    def __init__(self, request: PermissionRequest, *, cwd: Path | None = None,
+                 unapplied: dict[str, Any] | None = None, **dialog: Any) -> None:
+        """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes).
+
+        ``unapplied``: an "always allow" suggestion saved earlier whose rule covers this call, yet
+        Claude Code asked again: the dialog says the rule did not apply."""
+        super().__init__(request, **dialog)
+        self.cwd = cwd
+        self.unapplied = unapplied
+        self.suggestions: list[dict[str, Any]] = [s for s in request.suggestions if isinstance(s, dict)]
+        self.edit_key = editable_field(request.tool_name, request.input)
+        self.file_path = file_path_of(request.tool_name, request.input)
+
+    # ------------------------------------------------------------------ layout
+
+    def dialog_title(self) -> Content:
+        return Content.assemble(" ", (tool_title(self.request.tool_name, self.request.display_name), "bold"), " ")
+
+    def hints(self) -> list[Hint]:
+        hints = [Hint("y", "Allow once", "allow", "allow")]
+        if self.suggestions:
+            label = "Always allow…" if len(self.suggestions) > 1 else "Always allow"
+            hints.append(Hint("a", label, "always", "allow"))
+        if self.edit_key:
+            hints.append(Hint("e", "Edit", "edit"))
+        hints += [
+            Hint("n", "Deny", "deny", "deny"),
+            Hint("t", "Tell Claude…", "tell", "deny"),
+            Hint("s", "Deny and stop", "stop", "deny"),
+        ]
+        return hints
+
+    def compose_head(self) -> ComposeResult:
+        request = self.request
+        if request.description:
+            yield Static(Content(clean(request.description)), id="description", markup=False)
+        facts = []
+        if request.decision_reason:
+            facts.append(Content.assemble(("Why asking  ", "dim"), clean(request.decision_reason)))
+        if request.blocked_path:
+            facts.append(Content.assemble(("Path        ", "dim"), clean(request.blocked_path)))
+        if request.agent_scope:
+            facts.append(Content.assemble(("Asked by    ", "dim"), "a subagent"))
+        if self.unapplied is not None:
+            facts.append(Content.assemble(
+                ("Rule        ", "dim"),
+                (f"You chose “{clean(describe_suggestion(self.unapplied))}”, but Claude Code asked again: "
+                 "that rule did not apply to this call.", "$text-warning")))
+        if facts:
+            yield Static(Content("\n").join(facts), id="facts", markup=False)
+
+    def compose_body(self) -> ComposeResult:
+        for section in input_sections(self.request.tool_name, self.request.input):
+            yield Static(section.label, classes="section-label", markup=False)
+            yield Static(section.body, classes=f"section-body {section.css_class}".strip(), markup=False)
+            if section.note:
+                yield Static(section.note, classes="section-note", markup=False)
+        if self.file_path is not None:
+            yield Static("Loading preview…", id="preview-loading", classes="section-note", markup=False)
+
+    def compose_foot(self) -> ComposeResult:
+        if len(self.suggestions) == 1:
+            yield Static(
+                Content.assemble(("a  ", "bold"), clean(describe_suggestion(self.suggestions[0]))),
+                id="always-one",
+                markup=False,
+            )
+        with Vertical(id="always-panel", classes="sub-panel"):
+            yield Static("Always allow — choose what to remember:", classes="box-prompt", markup=False)
+            yield OptionList(
+                *[
+                    Option(Content.assemble((f"{n}  ", "bold"), clean(describe_suggestion(s))), id=f"s{n - 1}")
+                    for n, s in enumerate(self.suggestions, 1)
+                ],
+                id="always-list",
+            )
+            yield Static(ALWAYS_HINT, id="always-hint", classes="box-hint", markup=False)
+        yield from self.compose_tell()
+        if self.edit_key:
+            with Vertical(id="edit-panel", classes="sub-panel"):
+                what = _EDIT_LABELS.get(self.edit_key, self.edit_key)
+                yield Static(f"Edit the {what}, then allow it:", classes="box-prompt", markup=False)
+                yield TextArea(id="editor", soft_wrap=True, show_line_numbers=self.edit_key != "command")
+                yield Static(EDIT_HINT, id="edit-hint", classes="box-hint", markup=False)
+
+    def on_mount(self) -> None:
+        if self.file_path is not None:
+            self._load_preview()
+
+    @work(thread=True, exclusive=True, group="preview", exit_on_error=False)
+    def _load_preview(self) -> None:
+        # Reads the file on disk (guarded: regular files only, size-capped); never touches widgets.
+        # A preview is a courtesy: whatever goes wrong, the dialog must stay answerable.
+        try:
+            options = getattr(self.app, "options", None)
+            if isinstance(options, CliOptions) and options.ssh is not None:  # the file is on the CLI's machine
+                from claude_tui.remote.machine import machine_for
+
+                diff = load_preview(self.request.tool_name, self.request.input, self.cwd,
+                                    machine=machine_for(options))
+            else:
+                diff = load_preview(self.request.tool_name, self.request.input, self.cwd)
+        except Exception as error:  # noqa: BLE001
+            diff = FileDiff(self.file_path or "", "edit", note=f"No preview: {type(error).__name__}.")
+        self.post_message(self.PreviewReady(diff))
+
+    @on(PreviewReady)
+    async def _show_preview(self, event: PreviewReady) -> None:
+        loading = self.query("#preview-loading")
+        body = self.query_one("#body", VerticalScroll)
+        if event.diff is None:
+            await loading.remove()
+            return
+        view = DiffView(event.diff, split=False, id="preview")
+        view.can_focus = False  # DiffView binds n/s/p; in this dialog those keys must mean deny/stop.
+        await body.mount(view, before=loading.first() if loading else None)
+        await loading.remove()
+
+    # ------------------------------------------------------------------ modes
+
+    def focus_mode(self, mode: str) -> None:
+        if mode == "always":
+            self.query_one("#always-list", OptionList).focus()
+        elif mode == "edit":
+            self.query_one("#editor", TextArea).focus()
+        else:
+            super().focus_mode(mode)
+
+    def guard_changed(self, armed: bool) -> None:
+        # The key bar, with its "keys paused…", is hidden in the sub-panels: their hint line says it.
+        # Only there, and only on a change: this runs as the dialog opens, and keys must stay cheap.
+        paused = armed and self.mode in ("always", "edit")
+        if paused == self._hints_paused:
+            return
+        self._hints_paused = paused
+        edit_hint = ESCAPED_EDIT_HINT if self.escaped_edit else EDIT_HINT
+        for hint_id, hint in (("#always-hint", ALWAYS_HINT), ("#edit-hint", edit_hint)):
+            for widget in self.query(hint_id).results(Static):
+                widget.update(PAUSED + hint if paused else hint)
+
+    _hints_paused = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick":
+            return self.mode == "always"
+        if action == "submit_edit":
+            return self.mode == "edit"
+        return super().check_action(action, parameters)
+
+    # ------------------------------------------------------------------ actions
+
+    def action_allow(self) -> None:
+        if self.keys_open():
+            self.decide(PermissionDecision(self.request.request_id, True, words="Allowed once"))
+
+    def action_always(self) -> None:
+        if not self.keys_open() or not self.suggestions:
+            return
+        if len(self.suggestions) == 1:
+            self._allow_always(0)
+        else:
+            # A fresh pause before the step that saves a rule for good: an "a" that started a
+            # word, and the Enter that ended it, must not pick the highlighted suggestion.
+            self.mode = "always"
+            self.arm()
+
+    def action_pick(self, index: int) -> None:
+        if self.keys_open() and 0 <= index < len(self.suggestions):
+            self._allow_always(index)
+
+    @on(OptionList.OptionSelected, "#always-list")
+    def _suggestion_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if self.keys_open():
+            self._allow_always(event.option_index)
+
+    def _allow_always(self, index: int) -> None:
+        suggestion = self.suggestions[index]
+        words = f"Always allowed: {clean(without_verb(describe_suggestion(suggestion)))}"
+        self.decide(
+            PermissionDecision(self.request.request_id, True, updated_permissions=[suggestion], words=words)
+        )
+
+    def action_deny(self) -> None:
+        if self.keys_open():
+            self.decide(PermissionDecision(self.request.request_id, False, message=DENY_MESSAGE, words="Denied"))
+
+    def action_stop(self) -> None:
+        if self.keys_open():
+            self.decide(
+                PermissionDecision(
+                    self.request.request_id, False, message=STOP_MESSAGE, interrupt=True, words="Denied and stopped"
+                )
+            )
+
+    def refuse(self) -> None:
+        self.action_deny()
+
+    def action_edit(self) -> None:
+        if not self.keys_open() or self.edit_key is None:
+            return
+        value = str(self.request.input.get(self.edit_key, ""))
+        editor = self.query_one("#editor", TextArea)
+        # Text with control characters or stray bytes cannot go into an editable TextArea (it draws
+        # text as is: an ESC would reach the terminal): the editor shows it escaped, read only.
+        self.escaped_edit = unusual(value)
+        editor.read_only = self.escaped_edit
+        editor.load_text(clean_block(value) if self.escaped_edit else value)
+        for hint in self.query("#edit-hint").results(Static):
+            hint.update(ESCAPED_EDIT_HINT if self.escaped_edit else EDIT_HINT)
+        editor.move_cursor(editor.document.end)  # typing continues the input, not prefixes it
+        self.mode = "edit"
+        self.arm()  # as for "always": Ctrl+S typed on the heels of "e" does not allow anything
+
+    escaped_edit = False
+    """The editor shows the input escaped: it can be read, never sent back as the input."""
+
+    def action_submit_edit(self) -> None:
+        if not self.keys_open() or self.edit_key is None or self.escaped_edit:
+            return
+        text = self.query_one("#editor", TextArea).text
+        if text == self.request.input.get(self.edit_key):
+            self.decide(PermissionDecision(self.request.request_id, True, words="Allowed once"))
+            return
+        updated = {**self.request.input, self.edit_key: text}
+        self.decide(
+            PermissionDecision(self.request.request_id, True, updated_input=updated, words="Allowed with edited input")
+        )

@@ -1,0 +1,1 @@
+"""Small pieces every part uses: modes, theme, the render boundary, terminal attention, safe input, the quiet cursor."""

@@ -1,0 +1,1 @@
+"""The command palette: commands, hosts and sessions providers."""

@@ -1,0 +1,1 @@
+"""The panels around the log: the prompt (composer), status bar, sidebar, changes, find and select bars."""

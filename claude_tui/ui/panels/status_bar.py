@@ -1,0 +1,186 @@
+"""One line at the bottom: model, mode, session, activity, cost and context."""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.widgets import Static
+
+from claude_tui.protocol.sanitize import printable, printable_name
+from claude_tui.session.status import Activity, SessionStatus
+from claude_tui.ui.kit.modes import ASKS_LESS
+from claude_tui.ui.window.tab_layout import fit
+
+_ACTIVITY_STYLES = {
+    Activity.WAITING: "bold reverse",
+    Activity.RETRYING: "bold",
+    Activity.EXITED: "bold",
+}
+_SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+_MODEL_MIN = 16
+"""Cells the model keeps while there is other detail to drop (it shrinks below only at the end)."""
+_MODE_MAX = 24
+"""A mode the CLI names that we do not know is cut to this (the known ones are shorter)."""
+
+
+def _mode_part(mode: str) -> tuple[str, str]:
+    """The permission mode; one where tools run without a dialog stands out (bypass most of all)."""
+    if mode == "bypassPermissions":
+        return (printable(mode), "bold reverse")
+    return (fit(printable_name(mode), _MODE_MAX), "bold" if mode in ASKS_LESS else "italic")
+
+
+def _gauge(fraction: float, width: int = 10) -> str:
+    filled = round(fraction * width)
+    return "█" * filled + "░" * (width - filled)
+
+
+def _tokens(count: int) -> str:
+    if count >= 1_000_000:
+        return f"{count / 1_000_000:.1f}M"
+    if count >= 1_000:
+        return f"{count / 1_000:.0f}k"
+    return str(count)
+
+
+def _dollars(amount: float) -> str:
+    """Cents once it is a dollar or more, a hundredth of a cent below (a turn often costs less than one)."""
+    return f"${amount:.2f}" if amount >= 1 else f"${amount:.4f}"
+
+
+def _elapsed(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole}s" if whole < 60 else f"{whole // 60}m{whole % 60:02d}s"
+
+
+class _Detail(NamedTuple):
+    """What one form of the status line shows: the session id, the last turn's cost, the context
+    gauge's width (0: none) and the worktree and context window."""
+
+    session: bool
+    delta: bool
+    gauge: int
+    window: bool
+
+
+# From the fullest form to the tightest: each level drops what a narrow terminal can live without,
+# so the context gauge and the activity survive at 80 columns.
+_DETAIL_LEVELS = (
+    _Detail(session=True, delta=True, gauge=10, window=True),
+    _Detail(session=True, delta=False, gauge=10, window=True),
+    _Detail(session=False, delta=False, gauge=10, window=True),
+    _Detail(session=False, delta=False, gauge=5, window=False),
+    _Detail(session=False, delta=False, gauge=0, window=False),
+)
+
+
+class StatusBar(Static):
+    """Renders the latest SessionStatus to fit its width (see `_DETAIL_LEVELS`)."""
+
+    DEFAULT_CSS = """
+    StatusBar {
+        height: 1;
+        padding: 0 1;
+        background: $panel;
+        color: $text;
+
+        &.-waiting {
+            background: $warning 30%;
+        }
+        &.-context-warning {
+            color: $text-warning;
+        }
+        &.-exited {
+            background: $error 30%;
+        }
+    }
+    """
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._frame = 0
+        self._status: SessionStatus | None = None
+        self.turn_started_at: float | None = None
+        """time.monotonic() when the running turn started (set by the chat screen): shown as elapsed time."""
+        self.worktree = ""
+        """The branch of the git worktree the session runs in (set by the chat screen), or ""."""
+
+    def show(self, status: SessionStatus) -> None:
+        self._status = status
+        self.set_class(status.context_warning, "-context-warning")
+        self.set_class(status.activity is Activity.WAITING, "-waiting")
+        self.set_class(status.activity is Activity.EXITED, "-exited")
+        self.refresh()
+
+    def tick(self) -> None:
+        self._frame += 1
+        # While a turn runs: the spinner turns and the elapsed time counts (waiting for you included).
+        if self._status is not None and self._status.turn_running:
+            self.refresh()
+
+    def render(self) -> Text:
+        if self._status is None:
+            return Text()
+        return self.render_status(self._status, self.content_region.width or None)
+
+    def render_status(self, status: SessionStatus, width: int | None = None) -> Text:
+        """The fullest form that fits `width` cells (no limit: the fullest form).
+
+        The model is what gets cut, never the permission mode beside it: a Bedrock inference-profile
+        ARN (or a hostile model name) once pushed `bypassPermissions` off the bar. Detail goes first
+        while the model keeps `_MODEL_MIN` cells; past that the model shrinks to what is left."""
+        model = printable_name(status.model) or "…"
+        text = Text()
+        for level in _DETAIL_LEVELS:
+            text = self._assemble(status, level, model)
+            if width is None or text.cell_len <= width:
+                break
+        else:
+            assert width is not None
+            for index, detail in enumerate(_DETAIL_LEVELS):
+                room = width - self._assemble(status, detail, "").cell_len
+                if room >= min(_MODEL_MIN, cell_len(model)) or index == len(_DETAIL_LEVELS) - 1:
+                    text = self._assemble(status, detail, fit(model, max(2, room)))
+                    break
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        return text
+
+    def _assemble(self, status: SessionStatus, detail: _Detail, model: str) -> Text:
+        session, delta, gauge, window = detail
+        sep = (" │ ", "dim")
+        parts: list[tuple[str, str] | str] = []
+        parts.append((model, "bold"))
+        parts.append(sep)
+        parts.append(_mode_part(status.permission_mode))
+        if window and self.worktree:
+            parts.append(sep)
+            parts.append((printable(self.worktree), "italic"))
+        if session and status.session_id:
+            parts.append(sep)
+            parts.append((printable(status.short_session_id), "dim"))
+        parts.append(sep)
+        busy = status.activity not in (Activity.IDLE, Activity.EXITED, Activity.WAITING, Activity.STARTING)
+        animate = not self.is_attached or self.app.animation_level != "none"
+        spinner = (_SPINNER[self._frame % len(_SPINNER)] if animate else "●") + " " if busy else ""
+        words = printable(status.activity_words())
+        if status.turn_running and self.turn_started_at is not None:
+            words += f" · {_elapsed(time.monotonic() - self.turn_started_at)}"  # "is it stuck?" at a glance
+        parts.append((spinner + words, _ACTIVITY_STYLES.get(status.activity, "")))
+        parts.append(sep)
+        parts.append(_dollars(status.cost_total))
+        if delta and status.cost_last_turn > 0:
+            parts.append((f" (+{_dollars(status.cost_last_turn)})", "dim"))
+        fraction = status.context_fraction
+        if fraction is not None:
+            parts.append(sep)
+            style = "bold" if status.context_warning else ""
+            bar = f"{_gauge(fraction, gauge)} " if gauge else ""
+            used = f" {_tokens(status.context_tokens)}/{_tokens(status.context_window)}" if window else ""
+            parts.append((f"ctx {bar}{fraction:.0%}{used}", style))
+        return Text.assemble(*parts)

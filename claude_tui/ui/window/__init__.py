@@ -1,0 +1,1 @@
+"""The window: the screen that holds one chat per tab, the tab bar and its layout, the overview."""
