@@ -11,8 +11,8 @@ from textual.widgets import Static
 
 from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.session.status import Activity, SessionStatus
+from claude_tui.ui.kit.cells import fit
 from claude_tui.ui.kit.modes import ASKS_LESS
-from claude_tui.ui.window.tab_layout import fit
 
 _ACTIVITY_STYLES = {
     Activity.WAITING: "bold reverse",

@@ -18,10 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.ui.chat.tab_summary import TabState, TabSummary
+from claude_tui.ui.kit.cells import MORE, fit
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 GLYPHS = {
@@ -34,7 +35,6 @@ GLYPHS = {
 }
 ATTENTION = "!"
 SEPARATOR = "│"
-MORE = "…"
 
 _ROOMY_NAME = 6
 _TIGHT_NAME = 3
@@ -47,15 +47,6 @@ def cost_label(cost: float) -> str:
     if cost < 0.01:
         return "<$0.01"
     return f"${cost:.2f}" if cost < 100 else f"${cost:,.0f}"
-
-
-def fit(text: str, width: int) -> str:
-    """`text` in at most `width` cells, cut with an ellipsis (wide characters counted as two)."""
-    if cell_len(text) <= width:
-        return text
-    if width <= 1:
-        return MORE[:width]
-    return set_cell_size(text, width - 1).rstrip() + MORE
 
 
 @dataclass(frozen=True, slots=True)
