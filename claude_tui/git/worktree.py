@@ -10,7 +10,8 @@ searches, and inherits the main checkout's ``CLAUDE.md`` (Claude Code reads the 
 
 Removal deletes only what the user was shown: :func:`inspect_worktree` lists uncommitted files
 (untracked ones included), ignored ones (`git worktree remove` deletes them unasked) and commits
-that are neither in the base branch nor on any remote, with a snapshot of them (``snapshot.py``). :func:`remove_worktree` is handed that state as the consent: it
+that are neither in the base branch nor on any remote, with a snapshot of them (``snapshot.py``).
+:func:`remove_worktree` is handed that state as the consent: it
 looks again right before removing and keeps the worktree when anything differs (a new or changed
 file, a new commit, a moved HEAD), raising :class:`WorktreeChanged`. Commits are never lost: a
 branch with commits neither in the base nor on a remote is kept, and a worktree whose detached HEAD

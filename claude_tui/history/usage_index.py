@@ -172,7 +172,8 @@ class UsageIndex:
         else:
             self.con.execute(
                 "UPDATE usage_files SET project=?, session_id=?, subagent=?, project_path=COALESCE(?, project_path),"
-                " mtime_ns=?, size=?, offset=?, head_sig=?, cost_state=COALESCE(?, CASE WHEN ? > 0 THEN cost_state END),"
+                " mtime_ns=?, size=?, offset=?, head_sig=?,"
+                " cost_state=COALESCE(?, CASE WHEN ? > 0 THEN cost_state END),"
                 " started=COALESCE(?, started) WHERE id=?",
                 (*where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state, offset, scan.started, fid))
         rows = [_call_row(fid, e) for e in scan.entries]

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CONTROL_CLASS", "CONTROL_CLASS_BUT_LAYOUT", "clipboard_text", "inert_json", "needs_sanitizing", "one_line", "printable",
-           "printable_name", "prompt_text"]
+__all__ = ["CONTROL_CLASS", "CONTROL_CLASS_BUT_LAYOUT", "clipboard_text", "inert_json", "needs_sanitizing", "one_line",
+           "printable", "printable_name", "prompt_text"]
 
 #: Every character a terminal could act on, as a regex class: C0, DEL, C1, the bidi
 #: embeddings/overrides (U+202A-U+202E) and isolates (U+2066-U+2069). Other layers build on it.
