@@ -156,6 +156,7 @@ class ChatView(Widget):
         self.typeahead = TypeaheadRouter(self, self.prompt, self.host.config.keymap)
         composer.load_files = self._load_files
         composer.prompt.project_root = Path(session.options.cwd or ".").resolve()
+        composer.prompt.can_send = lambda: self.session.alive
         draft = session.drafts.load()
         if draft:
             composer.prompt.text = draft
@@ -299,10 +300,17 @@ class ChatView(Widget):
     # -- from the user ---------------------------------------------------------------
     @on(PromptInput.Submitted)
     async def _submit(self, message: PromptInput.Submitted) -> None:
-        await self.send_prompt(message.text, from_prompt=True)
+        if not message.taken:  # the prompt kept it: say why
+            self.notify_not_running()
+            return
+        if not await self.send_prompt(message.text):
+            self.composer.prompt.give_back(message.text)
+            self.save_draft()
 
-    async def send_prompt(self, raw: str, *, from_prompt: bool = False) -> bool:
-        """Send a prompt (or a slash command); `from_prompt`: it is the prompt's text, which then leaves it."""
+    async def send_prompt(self, raw: str) -> bool:
+        """Send a prompt (or a slash command); False (and a notice) when it could not go.
+
+        The prompt's own text has left it already, at its Enter (`PromptInput.submit`)."""
         text = raw.strip()
         if not text:
             return False
@@ -313,25 +321,20 @@ class ChatView(Widget):
             return True
         session = self.session
         if not session.alive:
-            self.notify("Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
-                        severity="error", timeout=6)
+            self.notify_not_running()
             return False
         if not await session.send(text):
             self.notify("Could not send: Claude Code is not accepting input. Your draft is kept.", severity="error")
             return False
-        prompt = self.composer.prompt
-        # Keys typed while the send was awaited stay: only the sent text leaves the prompt. Deleted
-        # as an edit, not by setting `text` (which put the cursor at the start, so the next keys
-        # landed before the ones already typed: "also" came out "lsoa").
-        if from_prompt and prompt.text.startswith(raw):
-            rest = prompt.text[len(raw):]
-            cut = len(raw) + len(rest) - len(rest.lstrip("\n"))
-            prompt.delete_first(cut)
-            session.save_draft(prompt.text)
+        session.save_draft(self.composer.prompt.text)  # the sent text is no draft any more
         # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
         self.log_widget.anchor()
         await self.show_changes(session.prompt_sent(text))
         return True
+
+    def notify_not_running(self) -> None:
+        self.notify("Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
+                    severity="error", timeout=6)
 
     async def send_slash(self, command: str) -> None:
         """Send `/command` the way a prompt is sent; the draft in the prompt is left alone."""

@@ -52,9 +52,16 @@ class PromptInput(QuietCursorTextArea):
     """
 
     class Submitted(Message):
-        def __init__(self, text: str) -> None:
+        """Enter: `text` is what the prompt held at that key.
+
+        `taken`: the text left the prompt with the Enter, before any later key was applied, so
+        each Enter sends exactly what was typed since the one before (a burst of ``a⏎b⏎`` is
+        ``a`` and ``b``). False when the prompt cannot send now (`can_send`): the text stays."""
+
+        def __init__(self, text: str, *, taken: bool = True) -> None:
             super().__init__()
             self.text = text
+            self.taken = taken
 
     class Edited(Message):
         """The text or cursor changed: the composer re-checks the completion menu.
@@ -80,6 +87,38 @@ class PromptInput(QuietCursorTextArea):
         self.menu: CompletionMenu | None = None
         self.project_root: Path | None = None
         """Set by the screen: dropped files under it are mentioned by relative path."""
+        self.can_send: Callable[[], bool] | None = None
+        """Set by the view: whether Enter can send now (when not, the text stays in the prompt)."""
+        self._given_back_end = 0
+        """Where the next text given back goes (after the ones before it: a burst keeps its order)."""
+
+    def submit(self) -> None:
+        """Enter: the text leaves the prompt now, in this key's turn, and goes to the view.
+
+        Cleared here, not when the send is done: keys after the Enter are already queued behind it,
+        and a prompt still holding the sent text made the next Enter send it again ("a", "ab")."""
+        text = self.text
+        if not text.strip():
+            return
+        if self.can_send is not None and not self.can_send():
+            self.post_message(self.Submitted(text, taken=False))
+            return
+        self._given_back_end = 0
+        self.clear()  # an edit: the cursor goes to the start of what is typed next, undo can bring it back
+        self.post_message(self.Submitted(text))
+
+    def give_back(self, text: str) -> None:
+        """A submitted text that could not be sent goes back in front of what was typed since (and
+        after texts given back before it), on a line of its own; the cursor stays in the new text."""
+        document = self.document
+        assert isinstance(document, Document)
+        current = self.text
+        at = min(self._given_back_end, len(current))
+        before, after = current[:at], current[at:]
+        lead = "\n" if before and not before.endswith("\n") else ""
+        piece = lead + text + ("\n" if after and not after.startswith("\n") else "")
+        self.insert(piece, document.get_location_from_index(at))
+        self._given_back_end = at + len(lead) + len(prompt_text(text))
 
     def delete_first(self, count: int) -> None:
         """Delete the first `count` characters as an edit: the cursor and the text after them stay put."""
@@ -133,7 +172,7 @@ class PromptInput(QuietCursorTextArea):
         if event.key == "enter":
             event.stop()
             event.prevent_default()
-            self.post_message(self.Submitted(self.text))
+            self.submit()
             return
         if event.key in _NEWLINE_KEYS:
             event.stop()
