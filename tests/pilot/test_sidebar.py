@@ -480,3 +480,34 @@ async def test_a_task_left_in_progress_stops_spinning_when_the_turn_ends() -> No
         app.conversation.status.activity = Activity.IDLE  # the turn ended, the task was left in progress
         app.sidebar.tick()
         assert app.sidebar._frame == frame + 1, "no spinner (and no redraw) in an idle session"
+
+
+async def test_news_for_a_transcript_not_mounted_yet_or_closing_ends_nothing() -> None:
+    """The sibling of the overview's crash (issue 27, defect 2): the agent's output arrives right
+    after the transcript was pushed (its log not mounted yet) and right after Esc (its log gone)."""
+    app = SidebarHost()
+    lines = recording("subagent")
+    running, rest = until(lines, '"parent_tool_use_id":"toolu_msg_21_1"')
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.feed(running)
+        await pilot.pause()
+        app.transcripts.open(app, TOOL_ID)  # as the chat screen does on the sidebar's AgentSelected
+        screen = app.transcripts.screen
+        assert screen is not None
+        await app.feed(rest[:1])  # before the screen composed
+        await wait_until(pilot, lambda: app.screen is screen and screen.query("#transcript-log")
+                         and screen.chat_log.is_mounted)
+        screen.action_close()
+        await app.feed(rest[1:])  # while it closes
+        await wait_until(pilot, lambda: app.transcripts.screen is None and not screen.is_attached)
+        assert app.is_running
+        app.sidebar.open_transcript(TOOL_ID)
+        await wait_until(pilot, lambda: isinstance(app.screen, AgentTranscriptScreen)
+                         and app.screen.query("#transcript-log") and app.screen.chat_log.is_mounted)
+        assert SUBAGENT_TEXT in screen_text(app)  # drawn from the whole log when it opens
+
+
+async def wait_until(pilot: object, predicate: object) -> None:
+    from tests.pilot.helpers import wait_for
+
+    await wait_for(pilot, predicate)  # type: ignore[arg-type]

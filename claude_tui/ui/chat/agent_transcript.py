@@ -3,7 +3,7 @@
 Opened by `AgentTranscripts` (`ui/chat/agents.py`) when the sidebar posts
 `AgentSelected` (Enter on an agent); it keeps a reference to the open screen and
 forwards the agent's `ItemAdded` / `ItemChanged` / `TextAppended` changes to
-`add_item` / `update_item` / `append_text`; before the log widget is mounted nothing
+`add_item` / `update_item` / `append_text`; before the log widget is mounted (and once it is gone) nothing
 is forwarded, because it renders the whole `Log` when it mounts.
 
 Stopping: `x` calls the `on_stop(task_id)` callback it was given (the sidebar's
@@ -73,20 +73,32 @@ class AgentTranscriptScreen(Screen[None]):
     def entry(self) -> AgentEntry | None:
         return self.conversation.tasks.agent_for_tool(self.tool_use_id)
 
+    def _shown_log(self) -> ChatLog | None:
+        """The log while it is there to draw on, else None.
+
+        The agent's news is forwarded at any point of this screen's life: once pushed, before its
+        widgets are mounted (`on_mount` draws the whole log then), and while it closes, with them gone."""
+        for log in self.query("#transcript-log").results(ChatLog):
+            if log.is_mounted and log.is_attached:
+                return log
+        return None
+
     # -- forwarded by the sidebar ----------------------------------------------------
     def add_item(self, item: Item) -> None:
-        log = self.chat_log
-        if log.is_mounted and log.widget_for_item(item.id) is None:
+        log = self._shown_log()
+        if log is None:
+            return
+        if log.widget_for_item(item.id) is None:
             log.add_item(item)
         self.query_one("#transcript-empty").display = False
 
     async def update_item(self, item: Item) -> None:
-        if self.chat_log.is_mounted:
-            await self.chat_log.update_item(item)
+        if (log := self._shown_log()) is not None:
+            await log.update_item(item)
 
     async def append_text(self, item: Item, text: str) -> None:
-        if self.chat_log.is_mounted:
-            await self.chat_log.append_text(item, text)
+        if (log := self._shown_log()) is not None:
+            await log.append_text(item, text)
 
     def tick(self) -> None:
         entry = self.entry
@@ -96,6 +108,8 @@ class AgentTranscriptScreen(Screen[None]):
 
     # -- rendering -------------------------------------------------------------------
     def refresh_header(self) -> None:
+        if self._shown_log() is None:  # not composed yet, or closing (see `_shown_log`)
+            return
         self.query_one("#transcript-header", Static).update(self._header())
         self.query_one("#transcript-empty").display = not self.log_data.items
         entry = self.entry

@@ -253,19 +253,31 @@ class OverviewScreen(ModalScreen[str | None]):
                          id="overview-keys")
 
     def on_mount(self) -> None:
-        self._table.show(self.tabs, self.active, None)
+        table = self.query_one(OverviewTable)
+        table.show(self.tabs, self.active, None)
         if self._refresh_every:
-            self.set_interval(self._refresh_every, self._table.refresh_times)
+            self.set_interval(self._refresh_every, table.refresh_times)
 
-    @property
-    def _table(self) -> OverviewTable:
-        return self.query_one(OverviewTable)
+    def _shown_table(self) -> OverviewTable | None:
+        """The table while it is there to draw on, else None.
+
+        The window sets `tabs` at any point of this screen's life: once pushed, before its table is
+        mounted (`on_mount` draws the tabs then), and while it closes, with the table already gone."""
+        for table in self.query(OverviewTable):
+            if table.is_mounted and table.is_attached:
+                return table
+        return None
 
     def watch_tabs(self) -> None:
-        self._table.show(self.tabs, self.active, self._table.current_tab)
+        self._redraw()
 
     def watch_active(self) -> None:
-        self._table.show(self.tabs, self.active, self._table.current_tab)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        table = self._shown_table()
+        if table is not None:
+            table.show(self.tabs, self.active, table.current_tab)
 
     @on(DataTable.RowSelected, "#overview-table")
     def _chosen(self, event: DataTable.RowSelected) -> None:
