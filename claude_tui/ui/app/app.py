@@ -31,9 +31,11 @@ from claude_tui.ui.app.bindings import APP_BINDINGS
 from claude_tui.ui.app.shutdown import EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog, terminal_gone
 from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.chat.view import ChatView
+from claude_tui.ui.app.shutdown import EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog, terminal_gone
 from claude_tui.ui.kit.attention import request_attention
 from claude_tui.ui.kit.inert import TerminalSafe
 from claude_tui.ui.kit.modes import bypass_allowed
+from claude_tui.ui.kit.screen_once import opened_before
 from claude_tui.ui.palette.commands import ChatCommands
 from claude_tui.ui.palette.hosts import HostCommands
 from claude_tui.ui.palette.sessions import SessionCommands
@@ -280,7 +282,8 @@ class ClaudeTuiApp(App[None]):
                 names = ", ".join(f"“{session.display_name()}”" for session in busy)
                 question = (f"A turn is still running in {names}. Quit and stop it?" if len(busy) == 1 else
                             f"Turns are still running in {len(busy)} tabs: {names}. Quit and stop them?")
-            self.push_screen(ConfirmScreen(question, yes="Quit", no="Keep working"), self._quit_confirmed)
+            if not opened_before(self, ConfirmScreen, where=lambda asked: asked.question == question):
+                self.push_screen(ConfirmScreen(question, yes="Quit", no="Keep working"), self._quit_confirmed)
             return
         self.run_worker(self._quit(), group="quit", exclusive=True)
 
@@ -325,10 +328,14 @@ class ClaudeTuiApp(App[None]):
     def action_help(self) -> None:
         from claude_tui.ui.app.help import HelpScreen
 
-        self.push_screen(HelpScreen())
+        if not opened_before(self, HelpScreen, toggle=True):
+            self.push_screen(HelpScreen())
 
     def action_open_sessions(self) -> None:
-        self.push_screen(self.session_browser(), self._browser_choice)
+        from claude_tui.ui.browser.screen import SessionBrowserScreen
+
+        if not opened_before(self, SessionBrowserScreen):
+            self.push_screen(self.session_browser(), self._browser_choice)
 
     def action_usage(self) -> None:
         """The usage screen (ui/usage/); its Limits tab sends Claude Code's own /usage to this tab."""
@@ -340,7 +347,10 @@ class ClaudeTuiApp(App[None]):
 
     def action_open_sessions_in_tab(self) -> None:
         """The browser; the session chosen opens in a new tab (the current one stays)."""
-        self.push_screen(self.session_browser(), partial(self._browser_choice, new_tab=True))
+        from claude_tui.ui.browser.screen import SessionBrowserScreen
+
+        if not opened_before(self, SessionBrowserScreen):
+            self.push_screen(self.session_browser(), partial(self._browser_choice, new_tab=True))
 
     def session_browser(self) -> SessionBrowserScreen:
         """The session browser of the machine the CLI runs on. A remote store is read from its local
@@ -442,7 +452,8 @@ class ClaudeTuiApp(App[None]):
                 self.run_worker(self.open_session(fresh_options(self.options, cwd=str(directory)), new_tab=True),
                                 group="tabs", exit_on_error=False)
 
-        self.push_screen(TabDirectoryScreen(base), chosen)
+        if not opened_before(self, TabDirectoryScreen):
+            self.push_screen(TabDirectoryScreen(base), chosen)
 
     def action_new_tab_on_host(self) -> None:
         """The palette: a fresh session in a new tab on another machine (a `hosts` name or user@host)."""
@@ -457,7 +468,8 @@ class ClaudeTuiApp(App[None]):
                 options.cwd = choice.cwd
             self.run_worker(self.open_session(options, new_tab=True), group="tabs", exit_on_error=False)
 
-        self.push_screen(TabHostScreen(self.config), chosen)
+        if not opened_before(self, TabHostScreen):
+            self.push_screen(TabHostScreen(self.config), chosen)
 
     def action_switch_tab(self, number: int) -> None:
         screen = self.chat_screen

@@ -423,9 +423,12 @@ class ChatView(Widget):
     def action_restart(self) -> None:
         if self.session.busy and self.session.alive:  # a restart stops the turn: ask, as quitting does
             from claude_tui.ui.dialogs.confirm import ConfirmScreen
+            from claude_tui.ui.kit.screen_once import opened_before
 
-            self.app.push_screen(ConfirmScreen("A turn is still running. Restart Claude Code and stop it?",
-                                               yes="Restart", no="Keep working"), self._restart_confirmed)
+            question = "A turn is still running. Restart Claude Code and stop it?"
+            if not opened_before(self.app, ConfirmScreen, where=lambda asked: asked.question == question):
+                self.app.push_screen(ConfirmScreen(question, yes="Restart", no="Keep working"),
+                                     self._restart_confirmed)
             return
         self._restart_confirmed(True)
 
@@ -493,8 +496,11 @@ class ChatView(Widget):
             blocks.last().toggle()  # the latest: blocks cannot take focus, so there is no "this one"
 
     def action_what_changed(self) -> None:
+        from claude_tui.ui.kit.screen_once import opened_before
         from claude_tui.ui.panels.changes_panel import ChangesScreen
 
+        if opened_before(self.app, ChangesScreen):
+            return
         conversation = self.session.conversation
         self.app.push_screen(ChangesScreen(conversation.changes, root=conversation.status.cwd
                                            or self.session.options.cwd))

@@ -111,6 +111,7 @@ async def close_worktrees(app: App[Any], worktrees: list[Worktree]) -> list[str]
 def ask_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, *, new_tab: bool = False) -> None:
     """Ask for a name (empty: generated), then :func:`new_worktree_session` in the background."""
     from claude_tui.ui.dialogs.worktree_name import WorktreeNameScreen
+    from claude_tui.ui.kit.screen_once import opened_before
 
     def chosen(name: str | None) -> None:
         if name is not None:
@@ -118,7 +119,8 @@ def ask_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, *,
             app.run_worker(new_worktree_session(app, host, session, name or None, new_tab=new_tab),
                            group="switch-session", exclusive=True, exit_on_error=False)
 
-    app.push_screen(WorktreeNameScreen(), chosen)
+    if not opened_before(app, WorktreeNameScreen):
+        app.push_screen(WorktreeNameScreen(), chosen)
 
 
 async def new_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, name: str | None = None, *,

@@ -143,9 +143,10 @@ class ChatScreen(Screen[None]):
 
     def ask_rename(self) -> None:
         from claude_tui.ui.dialogs.tab_name import TabNameScreen
+        from claude_tui.ui.kit.screen_once import opened_before
 
         view = self.active_view
-        if view is None:
+        if view is None or opened_before(self.app, TabNameScreen):
             return
         session = view.session
 
@@ -162,19 +163,23 @@ class ChatScreen(Screen[None]):
             self.run_worker(self.close_tab(view), group="tabs", exit_on_error=False)
             return
         from claude_tui.ui.dialogs.confirm import ConfirmScreen
+        from claude_tui.ui.kit.screen_once import opened_before
 
         def confirmed(yes: bool | None) -> None:
             if yes:
                 self.run_worker(self.close_tab(view), group="tabs", exit_on_error=False)
 
-        self.app.push_screen(ConfirmScreen(f"A turn is still running in “{view.session.display_name()}”. "
-                                           "Close the tab and stop it?", yes="Close", no="Keep working"), confirmed)
+        question = f"A turn is still running in “{view.session.display_name()}”. Close the tab and stop it?"
+        if not opened_before(self.app, ConfirmScreen, where=lambda asked: asked.question == question):
+            self.app.push_screen(ConfirmScreen(question, yes="Close", no="Keep working"), confirmed)
 
     def show_overview(self) -> None:
+        from claude_tui.ui.kit.screen_once import opened_before
+        from claude_tui.ui.window.overview import OverviewScreen, open_overview
         from claude_tui.ui.window.overview import open_overview
 
         active = self.active_view
-        if active is not None:
+        if active is not None and not opened_before(self.app, OverviewScreen, toggle=True):
             self._overview = open_overview(self.app, self.summaries(), active.id or "",
                                            lambda tab_id: self.activate_id(tab_id) if tab_id else None)
 
