@@ -37,6 +37,14 @@ completion Tab, say): the key goes to the prompt and the dialog steps back to
 waiting. Clicks on key hints go through the same actions, so they obey the guard too.
 The guard reads :attr:`GuardedModal.clock` (``time.monotonic``; tests may replace it).
 
+Keys after the answer
+---------------------
+A dialog moved to runs the binding of each key in its own ``on_key``, in the order the keys
+came (Textual would run it once the key bubbled up to the app, after the keys typed behind it
+had been dropped here). The answer settles the dialog at once; the keys after it — a burst
+of ``yhello world`` — go on into the prompt, in order, until the dialog is gone. The next
+request's dialog opens waiting, so none of them answers it.
+
 The guard itself lives in :class:`GuardedModal`, which the smaller yes/no modals
 (rewind files, quit while a turn runs) share: any modal whose keys do something
 that cannot be undone must not act on keys typed for the screen below it.
@@ -239,8 +247,14 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             return
         super().set_focus(widget, scroll_visible=scroll_visible, from_app_focus=from_app_focus)
 
-    def on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         if self._settled:
+            # Answered (or withdrawn) but still on top until it is popped: the keys typed right
+            # after the answering key are the next words of the prompt, in order, never an answer
+            # to the dialog that comes next (it opens waiting). Tab and Esc do nothing here.
+            event.stop()
+            event.prevent_default()
+            self._type_below(event, keep=frozenset())
             return
         if event.key == STEP_IN_KEY:
             event.stop()
@@ -271,6 +285,23 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             event.prevent_default()
             self.step_out()
             self._type_below(event)
+            return
+        await self._run_binding(event)
+
+    async def _run_binding(self, event: events.Key) -> None:
+        """The key's binding runs now, in the order the keys came.
+
+        Textual runs a binding once its key has bubbled up to the app, and by then the keys typed
+        after it have been through `on_key` already: the keys after an answer met a dialog that had
+        not answered yet, and were dropped (Tab, then ``yhello world``: "hello world" was lost). Run
+        here, the answer settles the dialog before the next key arrives, which then goes on into the
+        prompt. The binding is the one Textual would pick (`active_bindings`: the focused part's first)."""
+        active = self.active_bindings.get(event.key)
+        if active is None or active.binding.priority or not active.enabled:
+            return  # nothing of the dialog's: as before, the app has its say
+        if await self.app.run_action(active.binding.action, active.node):
+            event.stop()
+            event.prevent_default()
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         # A click on a waiting dialog is a deliberate move to it (never an answer: the key bar's
@@ -281,10 +312,11 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     def escape_while_waiting(self) -> None:
         """Esc while the modal waits: nothing by default (it is no answer, and nothing below may act)."""
 
-    def _type_below(self, event: events.Key) -> None:
+    def _type_below(self, event: events.Key, keep: frozenset[str] | None = None) -> None:
+        """The key goes on in the prompt (not the keys in `keep`: by default the dialog's own)."""
         from claude_tui.ui.panels.prompt_typing import type_into_prompt
 
-        type_into_prompt(self.app, event.key, event.character, keep=own_keys(type(self)))
+        type_into_prompt(self.app, event.key, event.character, keep=own_keys(type(self)) if keep is None else keep)
 
     def _tab_for_menu(self) -> bool:
         """Tab completes in the prompt's open completion menu rather than moving here."""
@@ -293,7 +325,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         return prompt_menu_open(self.app)
 
     def on_paste(self, event: events.Paste) -> None:
-        if self.waiting and not self._settled:
+        if self.waiting or self._settled:
             event.stop()
             from claude_tui.ui.panels.prompt_typing import paste_into_prompt
 
@@ -323,8 +355,14 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         """Close with ``result`` (once; later calls are ignored)."""
         if self._settled:
             return
-        self._settled = True
+        self.settle()
         self.dismiss(result)
+
+    def settle(self) -> None:
+        """No key acts here any more: the focus leaves the dialog's parts (a focused list or text box
+        would take the keys typed next), so they reach `on_key`, which passes them to the prompt."""
+        self._settled = True
+        super().set_focus(None)
 
 
 class GuardedDialog(GuardedModal[PermissionDecision]):
@@ -456,7 +494,7 @@ class GuardedDialog(GuardedModal[PermissionDecision]):
         """
         if self._settled:
             return
-        self._settled = True
+        self.settle()
         self.cancel_reason = reason
         if self.is_active:
             self._close_without_result()
