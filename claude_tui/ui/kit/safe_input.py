@@ -11,9 +11,12 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from claude_tui.protocol.sanitize import printable_name
+from claude_tui.ui.kit.keys_in_order import KeysInOrder
 
 
-class SafeInput(Input):
+class SafeInput(KeysInOrder, Input):
+    """Also takes a burst of keys in order (`KeysInOrder`)."""
+
     # Typing and pasting insert through `insert`/`replace`: cleaned there, the cursor lands after
     # the stand-ins. `validate_value` (Textual's reactive hook) covers a value set in code.
     def insert(self, text: str, index: int) -> None:

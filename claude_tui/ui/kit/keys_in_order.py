@@ -1,0 +1,43 @@
+"""A text field that takes a burst of keys in the order they were typed.
+
+Textual inserts a letter as the field handles its key, but runs the binding of Backspace, Tab,
+the arrows or Enter only once the key has bubbled up to the app. In a burst every key is queued
+at the field before any has bubbled, so the letters overtook the keys between them ("host", four
+Backspaces, "open session" came out "hoopen sessi"), and the text typed after a Tab still landed
+here, queued before the focus moved. Here a binding runs as the field handles its key, and a key
+queued for this field after the focus moved on (on the same screen) goes on to the focused field.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import events
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    _Base = Widget
+else:
+    _Base = object  # a plain mixin: a second Widget base would hide the field's component classes
+
+
+class KeysInOrder(_Base):
+    """Mixin for a text field: list it before the field's class (`class F(KeysInOrder, Input)`)."""
+
+    async def on_key(self, event: events.Key) -> None:
+        app = self.app
+        focused = app.focused
+        if app.screen is self.screen and focused is not None and focused is not self:
+            event.stop()
+            event.prevent_default()
+            focused.post_message(events.Key(event.key, event.character))
+            return
+        if event.is_printable:
+            return  # the field inserts it
+        active = self.screen.active_bindings.get(event.key)
+        if active is None or active.binding.priority or not active.enabled:
+            return  # priority bindings ran before the key got here
+        if await app.run_action(active.binding.action, active.node):
+            event.stop()
+            event.prevent_default()
