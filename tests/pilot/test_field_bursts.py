@@ -66,3 +66,43 @@ async def test_a_tab_in_a_burst_moves_to_the_next_field_before_the_next_letters(
         screen = app.screen
         assert screen.query_one("#tab-host", Input).value == "devbox"
         assert screen.query_one("#tab-host-dir", Input).value == "/sr/x"  # ~/src/x, the c before /x deleted, then the ~
+
+
+async def test_the_prompt_takes_the_same_burst(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = chat(app)
+        await wait_for(pilot, lambda: view.session.connection.alive, what="CLI up")
+        view.prompt.focus()
+        await pilot.pause()
+        burst(app, [*EDIT_BURST, "left", "left", "backspace", "home", "delete"])
+        await settle(pilot)
+        assert view.prompt.text == "pen sesson"
+
+
+async def test_the_palettes_search_box_takes_the_same_burst(tmp_path: Path) -> None:
+    from textual.command import CommandPalette
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = chat(app)
+        await wait_for(pilot, lambda: view.session.connection.alive, what="CLI up")
+        app.action_command_palette()
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette) and isinstance(app.focused, Input),
+                       what="the palette")
+        await pilot.pause()
+        burst(app, EDIT_BURST)
+        await settle(pilot)
+        field = app.focused
+        assert isinstance(field, Input) and field.value == "open session"
+
+
+async def test_the_help_filter_takes_the_same_burst(tmp_path: Path) -> None:
+    from claude_tui.ui.app.help import HelpScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        field = await opened(app, pilot, HelpScreen, app.action_help)
+        burst(app, [*"xhost", "backspace", "backspace", "backspace", "backspace", *"open", "home", "delete"])
+        await settle(pilot)
+        assert field.value == "open"

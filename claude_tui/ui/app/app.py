@@ -11,7 +11,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
@@ -34,6 +34,7 @@ from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.app.shutdown import EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog, terminal_gone
 from claude_tui.ui.kit.attention import request_attention
 from claude_tui.ui.kit.inert import TerminalSafe
+from claude_tui.ui.kit.keys_in_order import hand_to_field
 from claude_tui.ui.kit.modes import bypass_allowed
 from claude_tui.ui.kit.screen_once import opened_before
 from claude_tui.ui.palette.commands import ChatCommands
@@ -160,6 +161,13 @@ class ClaudeTuiApp(App[None]):
         begin_fork(conversation, session_id)
         await self.open_session(fresh_options(base, resume=session_id, fork=True, cwd=cwd), conversation,
                                 new_tab=new_tab)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Textual's own text fields (the palette's search box) take a burst in order too: see
+        # `widgets/keys_in_order.py` (ours run their bindings in order themselves).
+        if isinstance(event, events.Key) and hand_to_field(self, event):
+            return
+        await super().on_event(event)
 
     def on_mount(self) -> None:
         self._install_signal_handlers()

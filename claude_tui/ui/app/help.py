@@ -26,6 +26,8 @@ from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.protocol.versions import NEWEST_TESTED, OLDEST_SUPPORTED, support_note
 from claude_tui.ui.app.keymap import applied_keymap, effective_keys
 from claude_tui.ui.chat.session import ChatSession
+from claude_tui.ui.app.keymap import applied_keymap, effective_keys
+from claude_tui.ui.kit.keys_in_order import KeysInOrder
 from claude_tui.ui.kit.theme import theme_color
 
 # Keys handled inside widgets rather than by bindings.
@@ -214,7 +216,7 @@ def render_sections(sections: list[Section]) -> RenderableType:
     return Group(*parts)
 
 
-class HelpFilter(Input):
+class HelpFilter(KeysInOrder, Input):
     """The filter line. While it is empty it leaves `?` to the screen, which closes help with it."""
 
     def check_consume_key(self, key: str, character: str | None) -> bool:

@@ -10,11 +10,13 @@ queued for this field after the focus moved on (on the same screen) goes on to t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import events
+from textual.widgets import Input
 
 if TYPE_CHECKING:
+    from textual.app import App
     from textual.widget import Widget
 
     _Base = Widget
@@ -41,3 +43,25 @@ class KeysInOrder(_Base):
         if await app.run_action(active.binding.action, active.node):
             event.stop()
             event.prevent_default()
+
+
+def hand_to_field(app: App[Any], event: events.Key) -> bool:
+    """A key from the terminal for a focused text field that is not a `KeysInOrder` (the palette's
+    search box, Textual's own): its binding is queued at the field, to run there behind the keys
+    typed before it. True when handed over (the app then forwards nothing)."""
+    focused = app.focused
+    if (event.is_forwarded or event.is_printable or focused is None or isinstance(focused, KeysInOrder)
+            or not isinstance(focused, Input)):
+        return False
+    active = app.screen.active_bindings.get(event.key)
+    if active is None or active.binding.priority:
+        return False  # unbound, or a priority binding: the app handles it at once, as always
+    screen = app.screen
+
+    async def run() -> None:
+        now = app.screen.active_bindings.get(event.key) if app.screen is screen else None
+        if now is not None and now.enabled and not now.binding.priority:
+            await app.run_action(now.binding.action, now.node)
+
+    focused.call_later(run)
+    return True

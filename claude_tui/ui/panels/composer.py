@@ -20,6 +20,7 @@ from textual.widgets.text_area import Document, Edit, EditResult
 from claude_tui.completion import Candidate, dropped_files_mention, mention, rank
 from claude_tui.protocol.sanitize import printable, printable_name, prompt_text
 from claude_tui.store import PromptHistory
+from claude_tui.ui.kit.keys_in_order import KeysInOrder
 from claude_tui.ui.kit.quiet_cursor import QuietCursorTextArea
 
 _NEWLINE_KEYS = {"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"}
@@ -35,7 +36,7 @@ _FILES_FRESH_SECONDS = 10.0
 """The project's file list is read again when an @ menu opens after this long (Claude adds files)."""
 
 
-class PromptInput(QuietCursorTextArea):
+class PromptInput(KeysInOrder, QuietCursorTextArea):
     """Enter sends; Ctrl+J / Alt+Enter / Shift+Enter insert a newline; Up/Down at the edges walk history."""
 
     DEFAULT_CSS = """
