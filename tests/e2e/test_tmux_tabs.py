@@ -8,8 +8,8 @@ the tab bar marks that tab, keys typed in the tab in view never answer it, and o
 to it, Tab and `y` approve it. The overview (Alt+O) lists both and Enter goes to one. Ctrl+Q then
 ends the app and both CLIs.
 
-Tabs are switched with Ctrl+PageUp / Ctrl+PageDown: tmux (like xterm and VTE terminals) sends
-Alt+1 as ESC 1, which Textual reads as the macOS Option+1 character "¡", not as alt+1.
+Tabs are switched with Ctrl+PageUp / Ctrl+PageDown here; Alt+1…9 (which tmux sends as ESC and
+the digit) are test_tmux_alt_digits.py's.
 
 tmux is required (see test_tmux_smoke.py, whose harness this reuses).
 """

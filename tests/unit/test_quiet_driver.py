@@ -100,3 +100,16 @@ async def test_closing_the_driver_closes_its_wake_pipe() -> None:
     for fd in pipe:
         with pytest.raises(OSError):
             os.fstat(fd)
+
+
+async def test_esc_and_a_digit_from_the_terminal_are_alt_and_the_digit(driver: tuple[Recording, int]) -> None:
+    """tmux, xterm and GNOME Terminal send Alt+2 as ESC 2, which Textual read as "™" (issue 27,
+    defect 3); a "¡" typed as a character stays "¡"."""
+    recording, main = driver
+    os.write(main, b"\x1b2")
+    assert wait_until(lambda: recording.keys() == ["alt+2"]), recording.keys()
+    os.write(main, "¡a\x1b9".encode())
+    assert wait_until(lambda: recording.keys() == ["alt+2", "inverted_exclamation_mark", "a", "alt+9"]), \
+        recording.keys()
+    characters = [event.character for event in recording.seen if isinstance(event, events.Key)]
+    assert characters[1] == "¡"

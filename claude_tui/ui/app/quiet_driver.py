@@ -9,12 +9,18 @@ This thread ticks the parser the same way while input comes in, and for a while 
 any escape delay); once the terminal has been quiet that long it waits for input with no timeout.
 Stopping the thread (`disable_input` sets `exit_event`) writes to a pipe the wait also watches,
 so it still ends at once.
+
+Alt+digit: tmux, xterm and GNOME Terminal send Alt+1 as ESC then "1", which Textual's key table
+reads as "¡" (what macOS's Option+1 types). Here ESC+digit is handed to the parser as the kitty
+protocol's Alt+digit instead (`alt_digits`), so Alt+1…9 switch tabs; a "¡" typed as a character
+arrives without the ESC and stays "¡".
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import selectors
 import threading
 import time
@@ -29,6 +35,15 @@ TICK = 0.1
 """Seconds between parser ticks while input may still be pending (Textual's own interval)."""
 QUIET_AFTER = max(2.0, 4 * constants.ESCAPE_DELAY)
 """Seconds without input after which the thread waits with no timeout (no escape can be pending)."""
+_ESC_DIGIT = re.compile("\x1b([0-9])")
+
+
+def alt_digits(text: str) -> str:
+    """ESC+digit, as a terminal sends Alt+digit, as the kitty protocol's Alt+digit (CSI code;3u).
+
+    No key sequence of a terminal has a digit right after ESC (CSI is ESC "[", SS3 is ESC "O"),
+    so only Alt+digit is changed. (An ESC and a digit split across two reads stay as they are.)"""
+    return _ESC_DIGIT.sub(lambda match: f"\x1b[{ord(match.group(1))};3u", text)
 
 
 class _WakingEvent(threading.Event):
@@ -88,7 +103,7 @@ class QuietLinuxDriver(LinuxDriver):
                     last_input = time.monotonic()
                     text = decode(raw)
                     if text:  # "" until a split UTF-8 character is whole; feeding "" means end of input
-                        for event in parser.feed(text):
+                        for event in parser.feed(alt_digits(text)):
                             self.process_message(event)
                 for event in parser.tick():
                     self.process_message(event)

@@ -221,9 +221,7 @@ class OverviewScreen(ModalScreen[str | None]):
     }
     OverviewScreen #overview-keys { color: $text-muted; margin-top: 1; }
     """
-    # Digits jump straight to a tab: Alt+1…9 reach the app only in terminals that report Alt as a
-    # modifier (kitty's protocol); tmux, xterm and GNOME Terminal send Esc 1, which Textual reads as
-    # "¡". Alt+O then a digit works everywhere.
+    # Digits jump straight to a tab (Alt+O, then the digit: as Alt+digit from the window).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="overview.close"),
         *(Binding(str(n), f"pick({n})", f"Tab {n}", show=False) for n in range(1, 10)),
