@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from textual import events
 
-from claude_tui.ui.app import ClaudeTuiApp
-from claude_tui.ui.screens.dialog_base import GuardedModal
+from claude_tui.ui.app.app import ClaudeTuiApp
+from claude_tui.ui.dialogs.base import GuardedModal
 from tests.pilot.helpers import chat, make_app, wait_for
 from tests.pilot.test_dialogs import bash_request
 

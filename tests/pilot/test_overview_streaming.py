@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claude_tui.ui.screens.overview import OverviewScreen
+from claude_tui.ui.window.overview import OverviewScreen
 from tests.pilot.helpers import chat, make_app, wait_for
 
 ROUNDS = 10

@@ -15,16 +15,16 @@ import pytest
 from textual.screen import Screen
 
 from claude_tui.ui.app.app import ClaudeTuiApp
-from claude_tui.ui.dialogs.confirm import ConfirmScreen
 from claude_tui.ui.app.help import HelpScreen
-from claude_tui.ui.window.overview import OverviewScreen
 from claude_tui.ui.browser.screen import SessionBrowserScreen
+from claude_tui.ui.chat.worktree_flow import ask_worktree_session
+from claude_tui.ui.dialogs.confirm import ConfirmScreen
 from claude_tui.ui.dialogs.tab_directory import TabDirectoryScreen
 from claude_tui.ui.dialogs.tab_host import TabHostScreen
 from claude_tui.ui.dialogs.tab_name import TabNameScreen
 from claude_tui.ui.dialogs.worktree_name import WorktreeNameScreen
 from claude_tui.ui.panels.changes_panel import ChangesScreen
-from claude_tui.ui.chat.worktree_flow import ask_worktree_session
+from claude_tui.ui.window.overview import OverviewScreen
 from tests.pilot.helpers import chat, make_app, wait_for
 
 

@@ -26,7 +26,6 @@ from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.protocol.versions import NEWEST_TESTED, OLDEST_SUPPORTED, support_note
 from claude_tui.ui.app.keymap import applied_keymap, effective_keys
 from claude_tui.ui.chat.session import ChatSession
-from claude_tui.ui.app.keymap import applied_keymap, effective_keys
 from claude_tui.ui.kit.keys_in_order import KeysInOrder
 from claude_tui.ui.kit.theme import theme_color
 

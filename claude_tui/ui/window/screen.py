@@ -176,7 +176,6 @@ class ChatScreen(Screen[None]):
     def show_overview(self) -> None:
         from claude_tui.ui.kit.screen_once import opened_before
         from claude_tui.ui.window.overview import OverviewScreen, open_overview
-        from claude_tui.ui.window.overview import open_overview
 
         active = self.active_view
         if active is not None and not opened_before(self.app, OverviewScreen, toggle=True):
