@@ -15,7 +15,7 @@ import pytest
 from textual import events
 from textual.message import Message
 
-from claude_tui.ui.app.app import quiet_driver
+from claude_tui.ui.app import quiet_driver
 from claude_tui.ui.app.quiet_driver import QuietLinuxDriver
 from tests.procs import wait_until
 

@@ -303,20 +303,19 @@ class ChatView(Widget):
         if not message.taken:  # the prompt kept it: say why
             self.notify_not_running()
             return
-        if not await self.send_prompt(message.text):
+        if not await self.send_prompt(message.text, from_prompt=True):
             self.composer.prompt.give_back(message.text)
             self.save_draft()
 
-    async def send_prompt(self, raw: str) -> bool:
+    async def send_prompt(self, raw: str, *, from_prompt: bool = False) -> bool:
         """Send a prompt (or a slash command); False (and a notice) when it could not go.
 
-        The prompt's own text has left it already, at its Enter (`PromptInput.submit`)."""
+        `from_prompt`: typed by the user (the prompt's text has left it already, at its Enter,
+        `PromptInput.submit`); a command sent for a screen (`send_slash`) is never routed to one."""
         text = raw.strip()
         if not text:
             return False
         if from_prompt and text == "/usage":  # the usage screen (its Limits tab asks Claude Code's own)
-            if self.composer.prompt.text.startswith(raw):
-                self.composer.prompt.delete_first(len(raw))
             self.host.action_usage()
             return True
         session = self.session
