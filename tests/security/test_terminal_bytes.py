@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_tui.store import _project_key
+from claude_tui.store.files import project_key
 from tests.security.terminal_capture import ROOT, PtyApp, audit, dirty_copy
 
 HOSTILE_FILES = [
@@ -69,7 +69,7 @@ def world(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
            "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "TERM": "xterm-256color", "COLORTERM": "truecolor",
            "LANG": "C.UTF-8", "FAKE_CLAUDE_DELAY_MS": "0"}
-    history = tmp_path / "data" / "claude-tui" / "history" / f"{_project_key(project)}.json"
+    history = tmp_path / "data" / "claude-tui" / "history" / f"{project_key(project)}.json"
     history.parent.mkdir(parents=True)
     history.write_text(json.dumps(OLD_HISTORY))  # an earlier session (or version) stored raw escapes
     return ["--cwd", str(project), "--claude-path", str(_cli(tmp_path))], env
