@@ -164,6 +164,7 @@ class ChatView(Widget):
         self.log_widget.show_welcome(welcome_text(session.options))
         worktree = self.host.worktree_for(session.options.cwd)
         self.status_bar.worktree = worktree.branch if worktree is not None else ""
+        self.status_bar.host = session.options.ssh.label if session.options.ssh is not None else ""
         self.status_bar.show(session.conversation.status)
         self._ticker = self.set_interval(0.25, self._tick)
         session.start(self)
