@@ -139,7 +139,11 @@ async def test_quitting_mid_turn_ends_the_remote_cli(remote_options: Callable[..
 
 
 async def test_a_dropped_connection_says_so_and_ctrl_r_resumes(remote_options: Callable[..., CliOptions],
-                                                               ssh_server: SshServer, mock_api: MockApi) -> None:
+                                                               ssh_server: SshServer, mock_api: MockApi,
+                                                               remote_env: dict[str, str]) -> None:
+    def pipe_dirs() -> list[Path]:
+        return list(Path(remote_env["TMPDIR"]).glob("claude-tui.*"))
+
     async with drive(remote_options()) as d:
         await d.turn("first remote prompt")
         session = d.conversation.status.session_id
@@ -152,6 +156,9 @@ async def test_a_dropped_connection_says_so_and_ctrl_r_resumes(remote_options: C
         assert d.prompt.text == "my draft"
         assert "Hello! You said: first remote prompt" in d.texts()  # the transcript stays
         assert_no_remote_cli()  # the remote CLI ended with its channel
+        # Nor its pipe's directory: ssh's hang-up ends the wrapper before its own clean-up, so the
+        # directory goes as soon as both ends of the pipe are open.
+        assert not pipe_dirs(), pipe_dirs()
         await d.press("ctrl+r")
         await d.wait_ready()
         assert d.chat.session.connection.options.resume == session
@@ -175,6 +182,15 @@ async def test_ssh_failures_are_explained(remote_options: Callable[..., CliOptio
         note = await fault_note(d, title)
         assert advice in note and "ssh said:" in note
         assert "\x1b" not in note
+        assert d.prompt.text == "keep me"
+        # Only the right note: a CLI that never ran is no "running without its command list".
+        assert not [n for n in d.notes(NoteKind.ERROR) if "command list" in n.title]
+        said: list[str] = []
+        notify = d.app.notify
+        d.app.notify = lambda message, *args, **kwargs: (said.append(str(message)), notify(message, *args, **kwargs))
+        await d.press("enter")
+        await d.wait(lambda: said, "the answer to a prompt on a dead tab")
+        assert title in said[-1] and "Ctrl+R tries again" in said[-1], said
         assert d.prompt.text == "keep me"
 
 
@@ -292,6 +308,9 @@ async def test_a_far_away_machine_streams_and_the_browser_opens_at_once(
         assert isinstance(d.app.screen, SessionBrowserScreen), "the browser waited for the network"
         browser = d.app.screen
         session = d.conversation.status.session_id
+        # Nothing mirrored yet: the empty table says it is still reading, never "No sessions yet".
+        empty = await d.wait(lambda: str(browser.query_one("#browser-empty").render()).strip(), "the browser's words")
+        assert empty == f"Reading the sessions on {SLOW}…", empty
         await d.wait(lambda: any(row.session_id == session for row in browser.rows), "the remote session listed")
 
 

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from claude_tui.completion import project_files, slash_candidates
+from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.changes import TurnEnded
 from claude_tui.session.items import UserItem
 from claude_tui.transport.locate import installed_version
@@ -314,8 +315,12 @@ class ChatView(Widget):
             return True
         session = self.session
         if not session.alive:
-            self.notify("Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
-                        severity="error", timeout=6)
+            # What is wrong, as the log's note says it, and how to try again.
+            why = one_line(session.stopped_because).rstrip(".")
+            self.notify(f"Claude Code is not running: {why}. Ctrl+R tries again (the note in the log says "
+                        "what to fix first); your draft is kept." if why else
+                        "Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
+                        severity="error", timeout=8)
             return False
         if not await session.send(text):
             self.notify("Could not send: Claude Code is not accepting input. Your draft is kept.", severity="error")
