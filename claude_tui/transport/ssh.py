@@ -148,6 +148,7 @@ if [ -n "$d" ]; then cd -- "$d" 2>/dev/null || { echo "@MARK@ cannot enter the d
 if ! command -v "$1" >/dev/null 2>&1; then
   found=
   if [ "$1" = claude ]; then for p in @FALLBACKS@; do if [ -x "$p" ]; then found=$p; break; fi; done; fi
+  case $1 in */*) [ -n "$found" ] || { echo "@MARK@ '$1' is not an executable file" >&2; exit @NOCLAUDE@; } ;; esac
   [ -n "$found" ] || { echo "@MARK@ '$1' was not found on the remote PATH" >&2; exit @NOCLAUDE@; }
   shift; set -- "$found" "$@"
 fi

@@ -172,15 +172,18 @@ async def test_a_dropped_connection_says_so_and_ctrl_r_resumes(remote_options: C
 
 @pytest.mark.parametrize(("host", "title", "advice"), [
     (UNKNOWN, "is not a known host", "accept the key"),
-    (CHANGED, "host key of", "ssh-keygen -R"),
+    (CHANGED, "host key of", "ssh-keygen -f"),
     (BAD_KEY, "refused the login", "ssh-copy-id"),
 ])
 async def test_ssh_failures_are_explained(remote_options: Callable[..., CliOptions], host: str, title: str,
-                                          advice: str) -> None:
+                                          advice: str, ssh_server: SshServer) -> None:
     async with drive(remote_options(host), ready=False) as d:
         await d.type_prompt("keep me")
         note = await fault_note(d, title)
         assert advice in note and "ssh said:" in note
+        if host == CHANGED:  # the alias's entry, as ssh stores it, in the file ssh reads
+            assert f"-R '[127.0.0.1]:{ssh_server.port}'" in note and "known_hosts_changed" in note, note
+            assert f"-R {CHANGED}" not in note
         assert "\x1b" not in note
         assert d.prompt.text == "keep me"
         # Only the right note: a CLI that never ran is no "running without its command list".
@@ -200,6 +203,13 @@ async def test_no_claude_on_the_remote_path(remote_options: Callable[..., CliOpt
     async with drive(remote_options(claude_path=None, env=env), ready=False) as d:
         note = await fault_note(d, "not installed")
         assert "'claude' was not found on the remote PATH" in note and "--claude-path" in note
+
+
+async def test_a_claude_path_that_does_not_exist_is_named(remote_options: Callable[..., CliOptions]) -> None:
+    async with drive(remote_options(claude_path="/opt/nowhere/claude"), ready=False) as d:
+        note = await fault_note(d, "No Claude Code at that path")
+        assert "'/opt/nowhere/claude' is not an executable file" in note
+        assert "remote PATH" not in note.split("leave it out")[0]
 
 
 async def test_the_browser_lists_and_resumes_a_remote_session(remote_options: Callable[..., CliOptions],
