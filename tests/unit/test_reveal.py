@@ -119,3 +119,18 @@ def test_write_content_that_hides_something_gets_its_own_section() -> None:
     [new] = input_sections("Edit", {"file_path": "a.py", "old_string": "a", "new_string": "b\r\n"})
     assert new.body.plain == "b␍"
     assert input_sections("Write", {"file_path": "a.py", "content": "print(1)\n"}) == []
+
+
+def test_an_always_allow_rule_is_shown_as_the_input_is() -> None:
+    from claude_tui.ui.screens.permission import suggestion_content
+
+    rule = {"type": "addRules", "behavior": "allow", "destination": "localSettings",
+            "rules": [{"toolName": "Bash", "ruleContent": HIDDEN}]}
+    shown = suggestion_content(rule).plain
+    assert "⋯ 199 blank lines ⋯" in shown and "touch PWNED" in shown
+
+
+def test_multiedit_edits_that_hide_something_get_their_own_section() -> None:
+    edits = [{"old_string": "a", "new_string": "b"}, {"old_string": "x", "new_string": HIDDEN}]
+    [section] = input_sections("MultiEdit", {"file_path": "run.sh", "edits": edits})
+    assert section.label == "Edit 2: new text" and section.last_line == "touch PWNED"

@@ -191,8 +191,13 @@ def _unusual_file_input(tool_name: str, tool_input: Mapping[str, Any]) -> list[I
     path = file_path_of(tool_name, tool_input)
     if path is not None and (unusual(path) or conceals(path)):
         sections.append(_section("Path", path, None, "-url", ESCAPED_NOTE if unusual(path) else CONCEALS_NOTE))
-    for key, label in _FILE_TEXT_FIELDS:
-        value = tool_input.get(key)
+    fields = [(tool_input, key, label) for key, label in _FILE_TEXT_FIELDS]
+    edits = tool_input.get("edits") if tool_name == "MultiEdit" else None
+    for n, edit in enumerate(edits if isinstance(edits, list) else [], 1):
+        if isinstance(edit, Mapping):
+            fields += [(edit, "old_string", f"Edit {n}: old text"), (edit, "new_string", f"Edit {n}: new text")]
+    for holder, key, label in fields:
+        value = holder.get(key)
         if isinstance(value, str) and (unusual(value) or conceals(value)):
             sections.append(_section(label, value, None, note=ESCAPED_NOTE if unusual(value) else CONCEALS_NOTE))
     return sections

@@ -51,6 +51,7 @@ from claude_tui.ui.screens.dialog_input import (
     file_path_of,
     input_sections,
     load_preview,
+    revealed_content,
     tool_title,
     unusual,
 )
@@ -67,6 +68,12 @@ EDIT_HINT = "Ctrl+S allow edited · Esc back"
 ESCAPED_EDIT_HINT = "Shown escaped (control characters or bytes that are not UTF-8): read only · Esc back"
 PAUSED = "keys paused… · "
 DESCRIPTION_LIMIT = 300
+
+
+def suggestion_content(suggestion: dict[str, Any]) -> Content:
+    """A suggestion in words, its rule shown as the input is: a rule built from a command of blank
+    lines and a hidden last line must not read as the harmless first one."""
+    return revealed_content(describe_suggestion(suggestion))[0]
 
 
 def tail_cut(text: str) -> str:
@@ -173,7 +180,7 @@ class PermissionScreen(TellDialog):
     def compose_foot(self) -> ComposeResult:
         if len(self.suggestions) == 1:
             yield Static(
-                Content.assemble(("a  ", "bold"), clean(describe_suggestion(self.suggestions[0]))),
+                Content.assemble(("a  ", "bold"), suggestion_content(self.suggestions[0])),
                 id="always-one",
                 markup=False,
             )
@@ -181,7 +188,7 @@ class PermissionScreen(TellDialog):
             yield Static("Always allow — choose what to remember:", classes="box-prompt", markup=False)
             yield OptionList(
                 *[
-                    Option(Content.assemble((f"{n}  ", "bold"), clean(describe_suggestion(s))), id=f"s{n - 1}")
+                    Option(Content.assemble((f"{n}  ", "bold"), suggestion_content(s)), id=f"s{n - 1}")
                     for n, s in enumerate(self.suggestions, 1)
                 ],
                 id="always-list",
