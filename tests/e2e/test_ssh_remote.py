@@ -8,6 +8,7 @@ survives" is checked on the processes themselves.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -342,3 +343,20 @@ async def test_a_remote_session_forks_from_the_browser(remote_options: Callable[
         assert d.conversation.status.session_id not in ("", parent)
         sent = [r for r in mock_api.requests if "the child's prompt" in str(r.body)]
         assert sent and "the parent's prompt" in str(sent[-1].body)
+
+
+async def test_a_new_tab_on_an_unreachable_host_gets_only_the_right_note(
+        remote_options: Callable[..., CliOptions], ssh_server: SshServer) -> None:
+    # Issue 28, item 16: as "New tab on a host…" opens one, beside a tab that works.
+    async with drive(remote_options()) as d:
+        first = d.chat
+        # Its own connection: the test's aliases all reach 127.0.0.1, so they would share the first
+        # tab's (ControlPath %C), which already passed the host key check.
+        own = SshTarget(UNKNOWN, options=("-o", "ControlPath=none", *ssh_server.ssh_options))
+        await d.app.open_session(dataclasses.replace(remote_options(UNKNOWN), ssh=own), new_tab=True)
+        await d.wait(lambda: d.app.chat is not first, "the new tab in view")
+        note = await fault_note(d, "is not a known host")
+        assert "accept the key" in note
+        await d.wait(lambda: not d.chat.session.alive, "the dead tab's CLI gone")
+        assert not [n for n in d.notes(NoteKind.ERROR) if "command list" in n.title]
+        assert "running without" not in d.screen_text()
