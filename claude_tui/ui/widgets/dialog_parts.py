@@ -154,8 +154,11 @@ class DialogBody(VerticalScroll):
         self.post_message(self.Moved(self))
 
     def rows_below(self, visible: int) -> int:
-        """Rows of content below the view, given how many of the body's rows are really on screen."""
-        return max(0, self.virtual_size.height - round(self.scroll_y) - visible)
+        """Rows of content below the view, given how many of the body's rows are really on screen
+        (the last part's bottom margin is no row of anything)."""
+        shown = [child for child in self.children if child.display]
+        margin = shown[-1].styles.margin.bottom if shown else 0
+        return max(0, self.virtual_size.height - margin - round(self.scroll_y) - visible)
 
 
 class MessageBox(Vertical):
