@@ -18,9 +18,10 @@ control character a widget still let through.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 __all__ = ["CONTROL_CLASS", "CONTROL_CLASS_BUT_LAYOUT", "clipboard_text", "inert_json", "needs_sanitizing", "one_line",
-           "printable", "printable_name", "prompt_text"]
+           "printable", "printable_name", "prompt_text", "typed_stand_in"]
 
 #: Every character a terminal could act on, as a regex class: C0, DEL, C1, the bidi
 #: embeddings/overrides (U+202A-U+202E) and isolates (U+2066-U+2069). Other layers build on it.
@@ -125,3 +126,16 @@ def inert_json(text: str) -> str:
     """JSON from `json.dumps(..., ensure_ascii=False)` with C1, bidi controls and lone surrogates
     escaped as well: the same data, and text that is inert wherever it is printed."""
     return _JSON_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def typed_stand_in(character: str | None) -> str | None:
+    """What the prompt inserts for a typed character that draws as nothing — a bidi control, a
+    zero-width or other format character, a line or paragraph separator — so it is neither dropped
+    unseen nor held invisible: its stand-in as `printable` shows it (``\\u202e``), else its code point.
+    None for every other key (C0 controls are keys, not text)."""
+    if character is None or len(character) != 1 or character.isprintable():
+        return None
+    if unicodedata.category(character) not in ("Cf", "Zl", "Zp"):
+        return None
+    shown = printable(character)
+    return shown if shown != character else f"\\u{ord(character):04x}"

@@ -138,6 +138,8 @@ def ssh_argv(target: SshTarget, *, master: bool = True, sockets: Path | None = N
 # before it runs.
 # The CLI reads its stdin through a FIFO fed by `cat`; when the channel closes, `cat` ends, the CLI
 # sees EOF (as it does locally) and gets 3 s to save its transcript, then its group is ended.
+# The FIFO's directory is removed once both ends are open: a dropped connection hangs up the
+# wrapper before its last lines run, and nothing may be left in /tmp for that.
 # `setsid` (Linux) gives the CLI its own process group, so its tools go with it.
 _WRAPPER = r"""
 d=$1; shift
@@ -146,19 +148,22 @@ if [ -n "$d" ]; then cd -- "$d" 2>/dev/null || { echo "@MARK@ cannot enter the d
 if ! command -v "$1" >/dev/null 2>&1; then
   found=
   if [ "$1" = claude ]; then for p in @FALLBACKS@; do if [ -x "$p" ]; then found=$p; break; fi; done; fi
+  case $1 in */*) [ -n "$found" ] || { echo "@MARK@ '$1' is not an executable file" >&2; exit @NOCLAUDE@; } ;; esac
   [ -n "$found" ] || { echo "@MARK@ '$1' was not found on the remote PATH" >&2; exit @NOCLAUDE@; }
   shift; set -- "$found" "$@"
 fi
 t=$(mktemp -d "${TMPDIR:-/tmp}/claude-tui.XXXXXX" 2>/dev/null) && mkfifo "$t/in" ||
-  { echo "@MARK@ cannot create a pipe in ${TMPDIR:-/tmp}" >&2; exit @NOPIPE@; }
+  { [ -n "$t" ] && rm -rf "$t"; echo "@MARK@ cannot create a pipe in ${TMPDIR:-/tmp}" >&2; exit @NOPIPE@; }
 exec 3<&0 </dev/null
 g=
 if command -v setsid >/dev/null 2>&1; then g=-; setsid "$@" <"$t/in" 3<&- & else "$@" <"$t/in" 3<&- & fi
 c=$!
 (
   trap '' INT TERM HUP
-  cat <&3 >"$t/in" 2>/dev/null
-  exec 3<&-
+  exec 4>"$t/in"
+  rm -rf "$t"
+  cat <&3 >&4 2>/dev/null
+  exec 3<&- 4>&-
   i=0
   while kill -0 "$c" 2>/dev/null && [ "$i" -lt 30 ]; do sleep 0.1 2>/dev/null || sleep 1; i=$((i+1)); done
   kill -TERM "$g$c" 2>/dev/null && sleep 2 && kill -KILL "$g$c" 2>/dev/null

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from claude_tui.protocol.sanitize import printable
 from claude_tui.transport.events import ProcessExited
 from claude_tui.transport.ssh import EXIT_NO_CLAUDE, EXIT_NO_DIR, REMOTE_MARK, SshTarget
+from claude_tui.transport.ssh_known_hosts import keygen_remove
 
 __all__ = ["SshFault", "describe_exit", "diagnose"]
 
@@ -50,9 +51,15 @@ def diagnose(returncode: int | None, stderr: str, target: SshTarget, *, interact
         return any(needle in text for needle in needles)
 
     if returncode == EXIT_NO_CLAUDE and mine:
+        where = ("--claude-path (or claude_path in the host's entry of the config, for a tab opened from the "
+                 "palette)")
+        if "is not an executable file" in mine[-1]:  # a path was given, and it is wrong
+            return SshFault("no-claude", f"No Claude Code at that path on {host}",
+                            f"{printable(mine[-1])}.\nGive the path of the claude executable on {host} with "
+                            f"{where}, or leave it out to use the remote PATH.")
         return SshFault("no-claude", f"Claude Code is not installed on {host}",
                         f"{printable(mine[-1])}.\nInstall it there (npm install -g @anthropic-ai/claude-code), or "
-                        "give its path on that machine with --claude-path.")
+                        f"give its path on that machine with {where}.")
     if returncode == EXIT_NO_DIR and mine:
         return SshFault("no-directory", f"No such directory on {host}",
                         f"{printable(mine[-1])}.\nStart claude-tui with --cwd set to a directory on {host}.")
@@ -62,7 +69,8 @@ def diagnose(returncode: int | None, stderr: str, target: SshTarget, *, interact
         return SshFault("host-key-changed", f"The host key of {host} has changed",
                         f"{host} presented a different key than the one in your known_hosts. Either the machine "
                         "was reinstalled, or someone is intercepting the connection. If you expected the change, "
-                        f"remove the old key (ssh-keygen -R {host}), connect once in a terminal (ssh {host}) to "
+                        f"remove the old key ({printable(keygen_remove(target))}), "
+                        f"connect once in a terminal (ssh {host}) to "
                         f"check and accept the new one, then {again}.{said}")
     if has("Host key verification failed", "host key is known for", "authenticity of host"):
         return SshFault("unknown-host", f"{host} is not a known host",

@@ -184,6 +184,22 @@ def bash(v: RequestView) -> Reply:
     )(v)
 
 
+HIDDEN_TAIL = "touch PWNED"
+
+
+def hiddenbash(v: RequestView) -> Reply:
+    """Issue 28, item 2: `echo hello`, two hundred newlines, then what really runs."""
+    cmd = "echo hello" + "\n" * 200 + f"touch {v.project}/PWNED"
+    return _tool_then_done(tool("Bash", command=cmd, description="Greet"))(v)
+
+
+def longbash(v: RequestView) -> Reply:
+    """A 60-line script that cannot fit a dialog: its last line is what runs last."""
+    lines = [f"echo step {n}" for n in range(1, 61)]
+    cmd = "\n".join([*lines, f"touch {v.project}/PWNED"])
+    return _tool_then_done(tool("Bash", command=cmd, description="A long script"))(v)
+
+
 def edit(v: RequestView) -> Reply:
     path = f"{v.project}/a.txt"
     return _tool_then_done(
@@ -343,6 +359,8 @@ SCRIPTS: dict[str, Script] = {
     "plain": plain,
     "think": think,
     "bash": bash,
+    "hiddenbash": hiddenbash,
+    "longbash": longbash,
     "edit": edit,
     "readedit": readedit,
     "write": write,

@@ -8,6 +8,7 @@ survives" is checked on the processes themselves.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -139,7 +140,11 @@ async def test_quitting_mid_turn_ends_the_remote_cli(remote_options: Callable[..
 
 
 async def test_a_dropped_connection_says_so_and_ctrl_r_resumes(remote_options: Callable[..., CliOptions],
-                                                               ssh_server: SshServer, mock_api: MockApi) -> None:
+                                                               ssh_server: SshServer, mock_api: MockApi,
+                                                               remote_env: dict[str, str]) -> None:
+    def pipe_dirs() -> list[Path]:
+        return list(Path(remote_env["TMPDIR"]).glob("claude-tui.*"))
+
     async with drive(remote_options()) as d:
         await d.turn("first remote prompt")
         session = d.conversation.status.session_id
@@ -152,6 +157,9 @@ async def test_a_dropped_connection_says_so_and_ctrl_r_resumes(remote_options: C
         assert d.prompt.text == "my draft"
         assert "Hello! You said: first remote prompt" in d.texts()  # the transcript stays
         assert_no_remote_cli()  # the remote CLI ended with its channel
+        # Nor its pipe's directory: ssh's hang-up ends the wrapper before its own clean-up, so the
+        # directory goes as soon as both ends of the pipe are open.
+        assert not pipe_dirs(), pipe_dirs()
         await d.press("ctrl+r")
         await d.wait_ready()
         assert d.chat.session.connection.options.resume == session
@@ -165,16 +173,28 @@ async def test_a_dropped_connection_says_so_and_ctrl_r_resumes(remote_options: C
 
 @pytest.mark.parametrize(("host", "title", "advice"), [
     (UNKNOWN, "is not a known host", "accept the key"),
-    (CHANGED, "host key of", "ssh-keygen -R"),
+    (CHANGED, "host key of", "ssh-keygen -f"),
     (BAD_KEY, "refused the login", "ssh-copy-id"),
 ])
 async def test_ssh_failures_are_explained(remote_options: Callable[..., CliOptions], host: str, title: str,
-                                          advice: str) -> None:
+                                          advice: str, ssh_server: SshServer) -> None:
     async with drive(remote_options(host), ready=False) as d:
         await d.type_prompt("keep me")
         note = await fault_note(d, title)
         assert advice in note and "ssh said:" in note
+        if host == CHANGED:  # the alias's entry, as ssh stores it, in the file ssh reads
+            assert f"-R '[127.0.0.1]:{ssh_server.port}'" in note and "known_hosts_changed" in note, note
+            assert f"-R {CHANGED}" not in note
         assert "\x1b" not in note
+        assert d.prompt.text == "keep me"
+        # Only the right note: a CLI that never ran is no "running without its command list".
+        assert not [n for n in d.notes(NoteKind.ERROR) if "command list" in n.title]
+        said: list[str] = []
+        notify = d.app.notify
+        d.app.notify = lambda message, *args, **kwargs: (said.append(str(message)), notify(message, *args, **kwargs))
+        await d.press("enter")
+        await d.wait(lambda: said, "the answer to a prompt on a dead tab")
+        assert title in said[-1] and "Ctrl+R tries again" in said[-1], said
         assert d.prompt.text == "keep me"
 
 
@@ -184,6 +204,13 @@ async def test_no_claude_on_the_remote_path(remote_options: Callable[..., CliOpt
     async with drive(remote_options(claude_path=None, env=env), ready=False) as d:
         note = await fault_note(d, "not installed")
         assert "'claude' was not found on the remote PATH" in note and "--claude-path" in note
+
+
+async def test_a_claude_path_that_does_not_exist_is_named(remote_options: Callable[..., CliOptions]) -> None:
+    async with drive(remote_options(claude_path="/opt/nowhere/claude"), ready=False) as d:
+        note = await fault_note(d, "No Claude Code at that path")
+        assert "'/opt/nowhere/claude' is not an executable file" in note
+        assert "remote PATH" not in note.split("leave it out")[0]
 
 
 async def test_the_browser_lists_and_resumes_a_remote_session(remote_options: Callable[..., CliOptions],
@@ -292,6 +319,9 @@ async def test_a_far_away_machine_streams_and_the_browser_opens_at_once(
         assert isinstance(d.app.screen, SessionBrowserScreen), "the browser waited for the network"
         browser = d.app.screen
         session = d.conversation.status.session_id
+        # Nothing mirrored yet: the empty table says it is still reading, never "No sessions yet".
+        empty = await d.wait(lambda: str(browser.query_one("#browser-empty").render()).strip(), "the browser's words")
+        assert empty == f"Reading the sessions on {SLOW}…", empty
         await d.wait(lambda: any(row.session_id == session for row in browser.rows), "the remote session listed")
 
 
@@ -313,3 +343,20 @@ async def test_a_remote_session_forks_from_the_browser(remote_options: Callable[
         assert d.conversation.status.session_id not in ("", parent)
         sent = [r for r in mock_api.requests if "the child's prompt" in str(r.body)]
         assert sent and "the parent's prompt" in str(sent[-1].body)
+
+
+async def test_a_new_tab_on_an_unreachable_host_gets_only_the_right_note(
+        remote_options: Callable[..., CliOptions], ssh_server: SshServer) -> None:
+    # Issue 28, item 16: as "New tab on a host…" opens one, beside a tab that works.
+    async with drive(remote_options()) as d:
+        first = d.chat
+        # Its own connection: the test's aliases all reach 127.0.0.1, so they would share the first
+        # tab's (ControlPath %C), which already passed the host key check.
+        own = SshTarget(UNKNOWN, options=("-o", "ControlPath=none", *ssh_server.ssh_options))
+        await d.app.open_session(dataclasses.replace(remote_options(UNKNOWN), ssh=own), new_tab=True)
+        await d.wait(lambda: d.app.chat is not first, "the new tab in view")
+        note = await fault_note(d, "is not a known host")
+        assert "accept the key" in note
+        await d.wait(lambda: not d.chat.session.alive, "the dead tab's CLI gone")
+        assert not [n for n in d.notes(NoteKind.ERROR) if "command list" in n.title]
+        assert "running without" not in d.screen_text()

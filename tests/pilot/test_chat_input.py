@@ -387,3 +387,22 @@ async def test_deleting_keys_in_the_log_fix_the_draft_and_the_arrows_still_scrol
         await pilot.pause()
         assert app.focused is log
         assert prompt.text == "fix this "
+
+
+# -- bidi and format characters typed are shown, not dropped (issue 28, "also seen") ---------------
+
+
+async def test_typed_bidi_and_zero_width_characters_show_as_stand_ins(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        prompt = _prompt(app)
+        _burst(app, ("a", "a"), ("u202e", "\u202e"), ("b", "b"), ("u200b", "\u200b"), ("c", "c"))
+        await wait_for(pilot, lambda: prompt.text.endswith("c"), what="the burst typed")
+        assert prompt.text == "a\\u202eb\\u200bc"  # as the log shows a bidi control: visible, in order
+        log = chat(app).query_one(ChatLog)
+        log.focus()
+        await pilot.pause()
+        _burst(app, ("u2067", "\u2067"), ("d", "d"))  # typed on the log: goes on in the prompt
+        await wait_for(pilot, lambda: prompt.text.endswith("d"), what="typing from the log")
+        assert prompt.text == "a\\u202eb\\u200bc\\u2067d"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, TextArea
+from textual.widgets import Input, OptionList, Static, TextArea
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
 from claude_tui.ui.dialogs import base as dialog_base
@@ -974,3 +974,31 @@ async def test_a_click_on_a_waiting_dialog_moves_to_it_but_answers_nothing() -> 
         await pilot.click("#key-bar")  # on "y Allow once": moves there, the guard swallows the click
         await settle(pilot)
         assert not app.dialog.waiting and app.results == []
+
+
+async def test_a_command_taller_than_the_dialog_counts_its_lines_below_the_view() -> None:
+    # Issue 28, item 2: the count is of the command's lines out of view, and goes as they come in.
+    command = "\n".join(f"echo step {n}" for n in range(1, 61)) + "\ntouch PWNED"
+    app = DialogHost(PermissionScreen(bash_request(input={"command": command}), guard_ms=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        dialog = app.screen
+        note = dialog.query_one("#overflow", Static)
+
+        def said() -> str:
+            return str(note.render()) if note.display else ""
+
+        section = dialog.query_one(".section-body.-command", Static)
+        body = dialog.query_one("#body")
+        shown = dialog.find_widget(section).region.intersection(dialog.find_widget(body).visible_region)
+        foot = dialog.find_widget(dialog.query_one("#foot")).region.y
+        in_view = min(shown.bottom, foot) - shown.y
+        assert said().startswith(f"↓ {61 - in_view} more lines below"), said()
+        assert said().endswith("the command ends: touch PWNED")
+        await pilot.press("down")
+        await pilot.pause()
+        assert said().startswith(f"↓ {61 - in_view - 1} more lines below"), said()
+        await pilot.press("end")
+        await pilot.pause()
+        assert said() == ""  # the end is in view: nothing more to say

@@ -246,3 +246,31 @@ async def test_a_worktree_kept_when_its_tab_closed_is_not_asked_about_again(repo
         assert not isinstance(app.screen, WorktreeCloseScreen)
         await app.shutdown()
     assert wt.path.is_dir()
+
+
+async def test_an_ssh_tab_makes_no_local_worktree(repo: Path) -> None:
+    # Issue 28, item 13: git would run here, on the remote tab's path, where a local repository sits.
+    from claude_tui.transport.ssh_target import SshTarget
+    from claude_tui.ui.chat.worktree_flow import ask_worktree_session
+    from claude_tui.ui.palette.commands import chat_commands
+
+    app = make_app(repo)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.session.connection.alive, what="CLI ready")
+        screen.session.options.ssh = SshTarget("build-box")  # as a tab opened on a host has it
+        offered = {c.text: c for c in chat_commands(screen)}
+        for text in ("New session in a git worktree…", "New tab in a git worktree…"):
+            assert "not on build-box" in offered[text].help
+        assert not offered["New session in a git worktree…"].discover
+        await new_worktree_session(app, app, screen.session, "remote")
+        ask_worktree_session(app, app, screen.session, new_tab=True)
+        await pilot.pause()
+        assert not isinstance(app.screen, WorktreeNameScreen)
+        assert app.chat is screen and not app.worktrees
+        assert branches(repo) == {"main"}
+        assert not (repo.parent / "app-worktrees").exists()
+        await wait_for(pilot, lambda: any("made on this machine only" in str(n.message) for n in app._notifications),
+                       what="the reason, in a notification")
+        screen.session.options.ssh = None
+        await app.shutdown()

@@ -16,6 +16,11 @@ from tests.pilot.test_dialogs import DialogHost, request_from
 
 WIDE = (120, 40)
 SMALL = (80, 24)
+LARGE = (160, 48)
+
+HIDDEN = "echo hello" + "\n" * 200 + "touch PWNED"
+"""Issue 28, item 2: shown plainly, this is `echo hello` and blank rows; `touch PWNED` runs too."""
+LONG = "\n".join(f"echo step {n}  # a line of a long script" for n in range(1, 61)) + "\ntouch PWNED  "
 
 CONFIG_PY = '''"""Tiny config loader."""
 
@@ -128,6 +133,36 @@ def test_write_create(snap_compare: Any, tmp_path: Path) -> None:
 
 def test_queued_two_of_three_small(snap_compare: Any) -> None:
     app = DialogHost(PermissionScreen(request_from("bash-allow", "Bash"), guard_ms=0, position=2, total=3))
+    assert snap_compare(app, terminal_size=SMALL, run_before=settled())
+
+
+def hidden_dialog(command: str) -> DialogHost:
+    request = request_from("bash-allow", "Bash", input={"command": command}, description="Greet")
+    return DialogHost(PermissionScreen(request, guard_ms=0))
+
+
+def test_hidden_command_small(snap_compare: Any) -> None:
+    # The blank run is one marker saying how many; `touch PWNED` is in view.
+    assert snap_compare(hidden_dialog(HIDDEN), terminal_size=SMALL, run_before=settled())
+
+
+def test_hidden_command_large(snap_compare: Any) -> None:
+    assert snap_compare(hidden_dialog(HIDDEN), terminal_size=LARGE, run_before=settled())
+
+
+def test_long_command_says_what_is_below_small(snap_compare: Any) -> None:
+    # Above the keys: how many more lines, and the last one (its trailing spaces marked).
+    assert snap_compare(hidden_dialog(LONG), terminal_size=SMALL, run_before=settled())
+
+
+def test_long_command_says_what_is_below_large(snap_compare: Any) -> None:
+    assert snap_compare(hidden_dialog(LONG), terminal_size=LARGE, run_before=settled())
+
+
+def test_long_command_waiting_small(snap_compare: Any) -> None:
+    # Opened waiting (the dialog is smaller): the note is there before Tab is even pressed.
+    request = request_from("bash-allow", "Bash", input={"command": LONG}, description="Greet")
+    app = DialogHost(PermissionScreen(request, guard_ms=0), waiting=True)
     assert snap_compare(app, terminal_size=SMALL, run_before=settled())
 
 

@@ -130,3 +130,12 @@ def test_clipboard_text_is_always_clean_and_stable(s: str) -> None:
     assert not any(ord(c) in COPY_FORBIDDEN for c in out)
     assert "\x1b" not in out and "\r" not in out
     assert clipboard_text(out) == out
+
+
+def test_typed_characters_that_draw_as_nothing_get_a_stand_in() -> None:
+    from claude_tui.protocol.sanitize import typed_stand_in
+
+    assert typed_stand_in("\u202e") == printable("\u202e") == "\\u202e"  # as the log shows it
+    assert typed_stand_in("\u200b") == "\\u200b"
+    assert typed_stand_in("\u2028") == "\\u2028"
+    assert typed_stand_in("a") is None and typed_stand_in("\x01") is None and typed_stand_in(None) is None

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from claude_tui.transport.events import ProcessExited
 from claude_tui.transport.ssh import SshTarget
 from claude_tui.transport.ssh_faults import describe_exit, diagnose
+from claude_tui.transport.ssh_known_hosts import known_hosts_entry
 
 BOX = SshTarget("me@box")
 
@@ -65,3 +68,36 @@ def test_a_command_line_run_gets_advice_for_a_command(stderr: str) -> None:
     fault = diagnose(255, stderr, BOX, interactive=False)
     assert fault is not None and "Ctrl+R" not in fault.text
     assert "un the command again" in fault.text
+
+
+def test_a_wrong_claude_path_is_not_called_missing_from_the_path() -> None:
+    fault = diagnose(98, "claude-tui-remote: '/opt/nope/claude' is not an executable file\n", BOX)
+    assert fault is not None and fault.kind == "no-claude"
+    assert "remote PATH" not in fault.title + fault.text.split("\n")[0]
+    assert "/opt/nope/claude" in fault.text and "claude_path" in fault.text
+
+
+def test_advice_names_the_config_entry_as_well_as_the_flag() -> None:
+    # A tab opened from the palette has no command line to add --claude-path to.
+    fault = diagnose(98, "claude-tui-remote: 'claude' was not found on the remote PATH\n", BOX)
+    assert fault is not None and "claude_path in the host's entry" in fault.text
+
+
+def test_a_changed_key_of_an_alias_names_the_entry_ssh_checks(tmp_path: Path) -> None:
+    # Issue 28, item 20: the entry of an alias with HostName/Port is [127.0.0.1]:PORT, not the alias.
+    config = tmp_path / "ssh_config"
+    config.write_text(f"Host box-alias\n  HostName 127.0.0.1\n  Port 2222\n"
+                      f"  UserKnownHostsFile {tmp_path / 'kh'}\n")
+    target = SshTarget("box-alias", options=("-F", str(config)))
+    assert known_hosts_entry(target) == ("[127.0.0.1]:2222", str(tmp_path / "kh"))
+    fault = diagnose(255, CHANGED, target)
+    assert fault is not None
+    assert f"ssh-keygen -f {tmp_path / 'kh'} -R '[127.0.0.1]:2222'" in fault.text
+    assert "-R box-alias" not in fault.text
+
+
+def test_a_plain_host_keeps_the_plain_advice(tmp_path: Path) -> None:
+    config = tmp_path / "ssh_config"
+    config.write_text("")
+    assert known_hosts_entry(SshTarget("me@box", options=("-F", str(config)))) == ("box", "")
+    assert known_hosts_entry(SshTarget("box", port=2200, options=("-F", str(config))))[0] == "[box]:2200"

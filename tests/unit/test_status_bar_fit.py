@@ -80,3 +80,12 @@ def test_the_mode_always_shows_and_the_model_is_cut(model: str, mode: str, width
     assert "\x1b" not in text.plain
     start = model[:6 if width >= 58 else 1].replace("\x1b", "␛")
     assert text.plain.startswith(start)  # the start of the model still shows
+
+
+@pytest.mark.parametrize("width", [None, 100, 80])
+def test_the_status_bar_names_the_host_of_a_remote_session(width: int | None) -> None:
+    bar = StatusBar()
+    bar.host = "build-box"
+    text = bar.render_status(_status(), width).plain
+    assert "on build-box" in text and "3%" in text
+    assert "on " not in StatusBar().render_status(_status(), width).plain.split("│")[2]

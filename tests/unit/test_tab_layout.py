@@ -117,3 +117,14 @@ def test_fit_cuts_with_an_ellipsis_in_cells() -> None:
     assert cell_len(fit("大きな名前", 6)) <= 6 and fit("大きな名前", 6).endswith("…")
     assert fit("hello", 1) == "…"
     assert fit("hello", 0) == ""
+
+
+def test_a_remote_tab_is_marked_with_its_host() -> None:
+    # Issue 28, item 19: a local and a remote `rproj` must not look the same.
+    tabs = (TabSummary("l", "rproj", TabState.IDLE), TabSummary("r", "rproj", TabState.IDLE, host="box\x1b[2J"))
+    local, remote = tab_cells(lay_out(tabs, "l", 80))
+    assert text([local]).rstrip().endswith("○ rproj")
+    assert text([remote]).rstrip().endswith("○ box␛[2J:rproj")
+    wide = (TabSummary("h", "a long remote session name", TabState.IDLE, host="build"),) * 4
+    for cell in tab_cells(lay_out(wide, "x", 60)):  # names cut from the end: the host stays
+        assert " build:" in text([cell])

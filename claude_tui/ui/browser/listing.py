@@ -162,8 +162,9 @@ def searched(rows: Sequence[SessionRow], hits: Sequence[SearchHit], all_projects
 
 
 def empty_message(*, searching: bool, query: str, listed: bool, all_projects: bool, cwd: Path, root: Path,
-                  search_off: str | None = None) -> str:
-    """What to say instead of an empty table."""
+                  search_off: str | None = None, reading: str = "") -> str:
+    """What to say instead of an empty table. ``reading``: what the store still waits for (a remote
+    machine's sessions being read): an empty table then means nothing yet, not no sessions."""
     query = one_line(query.strip())
     if searching and search_off:
         return f"{one_line(search_off)}\nEsc leaves search."
@@ -174,6 +175,8 @@ def empty_message(*, searching: bool, query: str, listed: bool, all_projects: bo
                 "\nEsc leaves search.")
     if query:
         return f"No session titles match “{query}”.\nPress / to search the full text instead."
+    if reading:
+        return reading
     if not listed:
         return "Looking for sessions…"
     if all_projects:

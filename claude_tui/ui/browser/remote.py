@@ -14,6 +14,7 @@ from textual.app import App
 from textual.worker import get_current_worker
 
 from claude_tui.history.paths import cli_config_root
+from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.remote.machine import machine_for
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.browser.screen import SessionBrowserScreen
@@ -29,16 +30,24 @@ def session_browser(app: App[Any], options: CliOptions, reported_cwd: str = "") 
     screen = SessionBrowserScreen(Path(str(PurePosixPath(cwd))), config_root=machine.session_root(),
                                   index_path=machine.index_path())
 
+    label = printable_name(machine.label)
+    screen.reading = f"Reading the sessions on {label}…"
+
+    def read(note: str) -> None:
+        screen.reading = note
+        if screen.is_attached:
+            screen.reload()
+
     def sync() -> None:
         try:
             machine.sync_sessions()
         except OSError as error:
             if not get_current_worker().is_cancelled:
-                app.call_from_thread(app.notify, f"Could not read the sessions on {machine.label}: {error}",
-                                     severity="error", timeout=8)
+                said = f"Could not read the sessions on {label}: {printable(str(error))}"
+                app.call_from_thread(read, said + "\nEsc goes back; opening the browser again tries again.")
+                app.call_from_thread(app.notify, said, severity="error", timeout=8)
             return
-        if screen.is_attached:
-            app.call_from_thread(screen.reload)
+        app.call_from_thread(read, "")
 
     app.run_worker(sync, thread=True, group="remote-sessions", exclusive=True, exit_on_error=False)
     return screen

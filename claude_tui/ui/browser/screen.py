@@ -128,6 +128,9 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         self._auto_cursor = True
         """True until the user moves the cursor: until then a refresh puts it back on the default row."""
         self._auto_path: str | None = None
+        self.reading = ""
+        """Said while the table is empty because the store is still being read ("reading the
+        sessions on HOST…"), or why it could not be; "" once it is read."""
 
     def compose(self) -> ComposeResult:
         yield SafeInput(placeholder="Filter titles — type to narrow, / searches every message", id="browser-filter",
@@ -169,7 +172,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         self._show_status()
         message = "" if listing.rows else empty_message(
             searching=self.searching, query=query, listed=self._listed, all_projects=self.all_projects,
-            cwd=self.cwd, root=self._root(), search_off=self.search_off)
+            cwd=self.cwd, root=self._root(), search_off=self.search_off, reading=self.reading)
         empty = self.query_one("#browser-empty", Static)
         empty.update(Text(message, justify="center"))
         empty.display = bool(message)

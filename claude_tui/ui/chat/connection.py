@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.worker import Worker
 
 from claude_tui.transport.client import ClaudeClient
-from claude_tui.transport.errors import TransportError
+from claude_tui.transport.errors import ProcessGoneError, TransportError
 from claude_tui.transport.events import ProcessExited
 from claude_tui.transport.options import CliOptions
 
@@ -140,6 +140,8 @@ class CliConnection:
     async def _initialize(self, target: DOMNode, client: ClaudeClient, payload: dict[str, Any]) -> None:
         try:
             response = await client.request(payload, timeout=60)
+        except ProcessGoneError:
+            return  # it never ran, or exited: its exit (or start failure) says why, and it is no "running without…"
         except Exception as error:  # noqa: BLE001 - any failure is shown, never raised into the loop
             target.post_message(self.Unready(str(error) or type(error).__name__, self))
             return

@@ -115,13 +115,18 @@ class ChatSession:
 
             # Over ssh, ssh's own failures (host key, login, dropped connection) are told apart.
             title, text = describe_exit(self.options.ssh, exited)
+            self.stopped_because = title
             changes += self.conversation.add_note(text, NoteKind.ERROR, title=title)
         return changes
+
+    stopped_because = ""
+    """The title of the note that said why the CLI is not running (a prompt sent then repeats it)."""
 
     def failed(self, error: str) -> list[Change]:
         """The CLI could not be started."""
         self.conversation.status.activity = Activity.EXITED
-        return self.conversation.add_note(error, NoteKind.ERROR, title="Cannot start Claude Code")
+        self.stopped_because = "Cannot start Claude Code"
+        return self.conversation.add_note(error, NoteKind.ERROR, title=self.stopped_because)
 
     def unready(self, error: str) -> list[Change]:
         """The CLI runs but did not answer the handshake: prompts work, its lists are missing."""
@@ -198,6 +203,7 @@ class ChatSession:
             self.options.continue_session = False
             self.options.fork_session = False
         self.conversation.status.activity = Activity.STARTING
+        self.stopped_because = ""
         changes = self.conversation.add_note(
             f"Restarting Claude Code{' in session ' + session_id[:8] if session_id else ''}…", NoteKind.INFO)
         self.connection = CliConnection(self.options, self.debug_log)

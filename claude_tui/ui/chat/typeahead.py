@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
+from claude_tui.protocol.sanitize import typed_stand_in
 from claude_tui.ui.panels.composer import TYPING_KEYS, PromptInput
 
 DELETING_KEYS = frozenset({"backspace", "delete", "ctrl+w", "ctrl+backspace", "alt+backspace", "alt+delete",
@@ -47,7 +48,8 @@ class TypeaheadRouter:
         if event in self._retyped:
             self._retyped.discard(event)
             return  # handed to the prompt already, which left it to the bindings (Backspace)
-        typed = event.is_printable and bool(event.character)
+        # A bidi or zero-width character is typing too: the prompt shows it as a stand-in.
+        typed = bool(event.character) and (event.is_printable or typed_stand_in(event.character) is not None)
         prompt = self.prompt
         focused = view.screen.focused
         if self.in_flight and focused is not prompt:

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from claude_tui.completion import project_files, slash_candidates
+from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.changes import TurnEnded
 from claude_tui.session.items import UserItem
 from claude_tui.transport.locate import installed_version
@@ -165,6 +166,7 @@ class ChatView(Widget):
         self.log_widget.show_welcome(welcome_text(session.options))
         worktree = self.host.worktree_for(session.options.cwd)
         self.status_bar.worktree = worktree.branch if worktree is not None else ""
+        self.status_bar.host = session.options.ssh.label if session.options.ssh is not None else ""
         self.status_bar.show(session.conversation.status)
         self._ticker = self.set_interval(0.25, self._tick)
         session.start(self)
@@ -332,8 +334,12 @@ class ChatView(Widget):
         return True
 
     def notify_not_running(self) -> None:
-        self.notify("Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
-                    severity="error", timeout=6)
+        """What is wrong, as the log's note says it, and how to try again."""
+        why = one_line(self.session.stopped_because).rstrip(".")
+        self.notify(f"Claude Code is not running: {why}. Ctrl+R tries again (the note in the log says "
+                    "what to fix first); your draft is kept." if why else
+                    "Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
+                    severity="error", timeout=8)
 
     async def send_slash(self, command: str) -> None:
         """Send `/command` the way a prompt is sent; the draft in the prompt is left alone."""

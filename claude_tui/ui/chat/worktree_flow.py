@@ -108,10 +108,23 @@ async def close_worktrees(app: App[Any], worktrees: list[Worktree]) -> list[str]
     return lines
 
 
+def remote_refusal(session: ChatSession) -> str:
+    """Why a worktree cannot be made for `session` ("" when it can): git runs on this machine, and a
+    tab over ssh has its repository on another one (its path here may be nobody's, or a stranger's)."""
+    if session.options.ssh is None:
+        return ""
+    return (f"Worktrees are made on this machine only, not on {printable_name(session.options.ssh.label)}: "
+            "open a local tab for one.")
+
+
 def ask_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, *, new_tab: bool = False) -> None:
     """Ask for a name (empty: generated), then :func:`new_worktree_session` in the background."""
     from claude_tui.ui.dialogs.worktree_name import WorktreeNameScreen
     from claude_tui.ui.kit.screen_once import opened_before
+
+    if refusal := remote_refusal(session):
+        app.notify(refusal, severity="warning", timeout=8)
+        return
 
     def chosen(name: str | None) -> None:
         if name is not None:
@@ -126,6 +139,9 @@ def ask_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, *,
 async def new_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, name: str | None = None, *,
                                new_tab: bool = False) -> None:
     """A fresh session in a new worktree of `session`'s repository: in its tab, or (`new_tab`) beside it."""
+    if refusal := remote_refusal(session):
+        app.notify(refusal, severity="warning", timeout=8)
+        return
     try:
         worktree = await asyncio.to_thread(create_worktree, Path(session.options.cwd or "."), name)
     except WorktreeError as error:

@@ -61,8 +61,9 @@ from typing import ClassVar, Generic, TypeVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.errors import NoWidget
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -70,7 +71,7 @@ from textual.widgets import Static
 
 from claude_tui.config import Config
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.parts import Hint, KeyBar
+from claude_tui.ui.dialogs.parts import DialogBody, Hint, KeyBar
 from claude_tui.ui.kit.attention import request_attention
 
 DEFAULT_GUARD_MS: int = Config.model_fields["typeahead_guard_ms"].default
@@ -417,9 +418,10 @@ class GuardedDialog(GuardedModal[PermissionDecision]):
         with Vertical(id="dialog", classes=f"dialog {self.DIALOG_CLASSES}".strip()):
             with Vertical(id="head"):
                 yield from self.compose_head()
-            with VerticalScroll(id="body"):
+            with DialogBody(id="body"):
                 yield from self.compose_body()
             with Vertical(id="foot"):
+                yield Static("", id="overflow", markup=False)
                 yield from self.compose_foot()
                 yield waiting_notice(self.waiting)
                 with Horizontal(id="keys"):
@@ -437,6 +439,39 @@ class GuardedDialog(GuardedModal[PermissionDecision]):
 
     def hints(self) -> list[Hint]:  # pragma: no cover - abstract
         return []
+
+    def ends_with(self) -> str:
+        """How the body's input ends ("the command ends: …"), said when the end is out of view; inert."""
+        return ""
+
+    @on(DialogBody.Moved)
+    def _body_moved(self, event: DialogBody.Moved) -> None:
+        self.call_after_refresh(self._say_overflow)
+
+    def _say_overflow(self) -> None:
+        # Under the body, above the keys: a command that goes on past the view says so, with its
+        # last line, before anything can be allowed. Counted from what the screen shows of the
+        # body: a dialog at its height limit can clip the body (or the foot cover it) with no
+        # scrollbar at all.
+        body = self.query_one("#body", DialogBody)
+        foot = self.query_one("#foot")
+        try:
+            shown = self.find_widget(body).visible_region
+            foot_top = self.find_widget(foot).region.y
+        except NoWidget:
+            return
+        visible = max(0, min(shown.bottom, foot_top) - shown.y) if shown.height else 0
+        below = body.rows_below(visible)
+        note = self.query_one("#overflow", Static)
+        lines = "1 more line" if below == 1 else f"{below:,} more lines"
+        ends = self.ends_with()
+        text = Content.assemble((f"↓ {lines} below (↓ PgDn scroll)", "bold"), *((" · ", ends) if ends else ()))
+        if below > 0 and (not note.display or text.plain != self._overflow_said):
+            note.update(text)
+        self._overflow_said = text.plain if below > 0 else ""
+        note.display = below > 0
+
+    _overflow_said = ""
 
     def dialog_title(self) -> Content:  # pragma: no cover - abstract
         return Content("")

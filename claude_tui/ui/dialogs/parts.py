@@ -15,7 +15,7 @@ from typing import ClassVar
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
@@ -122,6 +122,43 @@ class KeyBar(Widget):
         if isinstance(index, int) and 0 <= index < len(self.hints) and self.hints[index].action:
             event.stop()
             self.post_message(self.Pressed(self, self.hints[index].action))
+
+
+class DialogBody(VerticalScroll):
+    """The dialog's scrolling body; it tells its screen when what it shows may have changed.
+
+    A one-cell scrollbar is all a plain scroll view shows of a command that goes on for two
+    hundred rows: the screen puts the count of rows out of view where the eye is instead.
+    """
+
+    class Moved(Message):
+        """The body scrolled, resized or its content changed size: what is out of view may differ."""
+
+        def __init__(self, body: DialogBody) -> None:
+            super().__init__()
+            self.body = body
+
+        @property
+        def control(self) -> DialogBody:
+            return self.body
+
+    def on_mount(self) -> None:
+        self.watch(self, "scroll_y", self._moved, init=False)
+        self.watch(self, "virtual_size", self._moved, init=False)
+        self.call_after_refresh(self._moved)  # a body laid out at no height gets no Resize
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._moved()
+
+    def _moved(self, *_: object) -> None:
+        self.post_message(self.Moved(self))
+
+    def rows_below(self, visible: int) -> int:
+        """Rows of content below the view, given how many of the body's rows are really on screen
+        (the last part's bottom margin is no row of anything)."""
+        shown = [child for child in self.children if child.display]
+        margin = shown[-1].styles.margin.bottom if shown else 0
+        return max(0, self.virtual_size.height - margin - round(self.scroll_y) - visible)
 
 
 class MessageBox(Vertical):

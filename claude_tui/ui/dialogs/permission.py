@@ -34,6 +34,8 @@ from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from claude_tui.diff.model import FileDiff
+from claude_tui.protocol.reveal import escape_bytes
+from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.permissions import (
     PermissionDecision,
     PermissionRequest,
@@ -51,6 +53,7 @@ from claude_tui.ui.dialogs.tool_input import (
     file_path_of,
     input_sections,
     load_preview,
+    revealed_content,
     tool_title,
     unusual,
 )
@@ -64,6 +67,17 @@ ALWAYS_HINT = "1–9 or Enter choose · Esc back"
 EDIT_HINT = "Ctrl+S allow edited · Esc back"
 ESCAPED_EDIT_HINT = "Shown escaped (control characters or bytes that are not UTF-8): read only · Esc back"
 PAUSED = "keys paused… · "
+DESCRIPTION_LIMIT = 300
+
+
+def suggestion_content(suggestion: dict[str, Any]) -> Content:
+    """A suggestion in words, its rule shown as the input is: a rule built from a command of blank
+    lines and a hidden last line must not read as the harmless first one."""
+    return revealed_content(describe_suggestion(suggestion))[0]
+
+
+def tail_cut(text: str) -> str:
+    return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "…"
 
 
 class PermissionScreen(TellDialog):
@@ -126,10 +140,19 @@ class PermissionScreen(TellDialog):
         ]
         return hints
 
+    def ends_with(self) -> str:
+        for section in reversed(input_sections(self.request.tool_name, self.request.input)):
+            if section.last_line:
+                return f"the {section.label.lower()} ends: {section.last_line}"
+        return ""
+
     def compose_head(self) -> ComposeResult:
         request = self.request
         if request.description:
-            yield Static(Content(clean(request.description)), id="description", markup=False)
+            # One short line: the head is docked, and a description of two hundred rows would push
+            # the command it describes out of the dialog.
+            yield Static(Content(tail_cut(one_line(escape_bytes(request.description)))), id="description",
+                         markup=False)
         facts = []
         if request.decision_reason:
             facts.append(Content.assemble(("Why asking  ", "dim"), clean(request.decision_reason)))
@@ -157,7 +180,7 @@ class PermissionScreen(TellDialog):
     def compose_foot(self) -> ComposeResult:
         if len(self.suggestions) == 1:
             yield Static(
-                Content.assemble(("a  ", "bold"), clean(describe_suggestion(self.suggestions[0]))),
+                Content.assemble(("a  ", "bold"), suggestion_content(self.suggestions[0])),
                 id="always-one",
                 markup=False,
             )
@@ -165,7 +188,7 @@ class PermissionScreen(TellDialog):
             yield Static("Always allow — choose what to remember:", classes="box-prompt", markup=False)
             yield OptionList(
                 *[
-                    Option(Content.assemble((f"{n}  ", "bold"), clean(describe_suggestion(s))), id=f"s{n - 1}")
+                    Option(Content.assemble((f"{n}  ", "bold"), suggestion_content(s)), id=f"s{n - 1}")
                     for n, s in enumerate(self.suggestions, 1)
                 ],
                 id="always-list",

@@ -23,7 +23,8 @@ from textual.highlight import highlight
 
 from claude_tui.diff import compute, notebook
 from claude_tui.diff.model import FileDiff
-from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.reveal import conceals, escape_bytes, reveal
+from claude_tui.protocol.sanitize import SURROGATE_CLASS, printable
 
 if TYPE_CHECKING:
     from claude_tui.remote.machine import Machine
@@ -44,20 +45,6 @@ EDITABLE_FIELDS: dict[str, str] = {
 FILE_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
-"""Bytes that were not UTF-8 arrive as lone surrogates (``U+DC80``-``U+DCFF``); a terminal cannot draw them."""
-
-
-def _escape_surrogate(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
-
-
-def escape_bytes(text: str) -> str:
-    """Bytes that were not UTF-8 (lone surrogates) shown as ``\\xNN``, readable and inert."""
-    return _SURROGATES.sub(_escape_surrogate, text) if _SURROGATES.search(text) else text
-
-
 def clean(value: object) -> str:
     """One line of untrusted text made inert (control characters and stray bytes become visible).
 
@@ -75,6 +62,9 @@ def clean_block(text: str) -> str:
     """
     lines = escape_bytes(text).replace("\r\n", "\n").expandtabs(4).split("\n")
     return "\n".join(printable(line) for line in lines)
+
+
+_SURROGATES = re.compile(SURROGATE_CLASS)
 
 
 def unusual(text: str) -> bool:
@@ -98,12 +88,26 @@ def _cut(text: str) -> tuple[str, str]:
     return text[:DISPLAY_LIMIT], f"Shown: first {DISPLAY_LIMIT:,} of {len(text):,} characters (press e to see all)."
 
 
+MARK_STYLE = "italic $text-warning on $warning 15%"
+"""Markers the dialog adds (``⋯ 199 blank lines ⋯``, ``·`` for a trailing space, ``␍``): not the input's text."""
+
+
+def revealed_content(text: str, language: str | None = None) -> tuple[Content, str]:
+    """Untrusted input as it must be approved (`reveal`: nothing hidden in whitespace), highlighted
+    with theme-aware colours when not too long, markers styled apart; and its last line."""
+    shown = reveal(text)
+    if language and len(shown.text) <= HIGHLIGHT_LIMIT:
+        content = highlight(shown.text, language=language)
+    else:
+        content = Content(shown.text)
+    for start, end in shown.marks:
+        content = content.stylize(MARK_STYLE, start, end)
+    return content, shown.last_line
+
+
 def code_content(text: str, language: str) -> Content:
-    """Untrusted code, cleaned, highlighted with theme-aware colours when not too long."""
-    shown = clean_block(text)
-    if len(shown) > HIGHLIGHT_LIMIT:
-        return Content(shown)
-    return highlight(shown, language=language)
+    """Untrusted code, shown with nothing hidden, highlighted when not too long."""
+    return revealed_content(text, language)[0]
 
 
 def json_text(value: Any) -> str:
@@ -123,12 +127,14 @@ class InputSection:
     note: str = ""
     """A warning under the block (text cut for display, …); plain words, already clean."""
     css_class: str = ""
+    last_line: str = ""
+    """The input's last line that is not blank, as shown: said when the end is out of view."""
 
 
-def _section(label: str, text: str, language: str | None, css_class: str = "") -> InputSection:
-    shown, note = _cut(text)
-    body = code_content(shown, language) if language else Content(clean_block(shown))
-    return InputSection(label, body, note, css_class)
+def _section(label: str, text: str, language: str | None, css_class: str = "", note: str = "") -> InputSection:
+    shown, cut = _cut(text)
+    body, last = revealed_content(shown, language)
+    return InputSection(label, body, " ".join(filter(None, (note, cut))), css_class, last)
 
 
 def _flags(tool_input: Mapping[str, Any]) -> list[str]:
@@ -151,15 +157,15 @@ def input_sections(tool_name: str, tool_input: Mapping[str, Any]) -> list[InputS
         flags = _flags(tool_input)
         if flags:
             note = " · ".join(flags) + (f" · {section.note}" if section.note else "")
-            section = InputSection(section.label, section.body, note, section.css_class)
+            section = InputSection(section.label, section.body, note, section.css_class, section.last_line)
         return [section]
     if tool_name == "WebFetch":
-        sections = [InputSection("URL", Content(clean(tool_input.get("url", ""))), css_class="-url")]
+        sections = [_section("URL", str(tool_input.get("url", "")), None, "-url")]
         if isinstance(tool_input.get("prompt"), str):
             sections.append(_section("Prompt", tool_input["prompt"], None))
         return sections
     if tool_name == "WebSearch" and isinstance(tool_input.get("query"), str):
-        return [InputSection("Query", Content(clean(tool_input["query"])), css_class="-url")]
+        return [_section("Query", tool_input["query"], None, "-url")]
     if tool_name in FILE_TOOLS:
         return _unusual_file_input(tool_name, tool_input)
     label = "Arguments" if tool_name.startswith("mcp__") else "Input"
@@ -171,23 +177,29 @@ def input_sections(tool_name: str, tool_input: Mapping[str, Any]) -> list[InputS
 _FILE_TEXT_FIELDS = (("content", "Content"), ("old_string", "Old text"), ("new_string", "New text"),
                     ("new_source", "Cell source"))
 ESCAPED_NOTE = "Holds NUL, control characters or bytes that are not UTF-8: shown escaped (␀ ␛ \\xNN)."
+CONCEALS_NOTE = ("Holds long runs of blank lines or spaces, carriage returns or invisible characters: "
+                 "shown here with them marked.")
 
 
 def _unusual_file_input(tool_name: str, tool_input: Mapping[str, Any]) -> list[InputSection]:
-    """A file tool's path and text, escaped, when the diff preview cannot show them (binary, controls).
+    """A file tool's path and text, escaped and marked, when the diff preview cannot show them all.
 
     Normally the diff preview shows a file tool's change; text with NUL or stray bytes would make it
-    a "binary — not shown" summary, and nothing may be approved unseen."""
+    a "binary — not shown" summary, and a diff draws a carriage return, a zero-width character or a
+    line pushed past its right edge by spaces as nothing: nothing may be approved unseen."""
     sections: list[InputSection] = []
     path = file_path_of(tool_name, tool_input)
-    if path is not None and unusual(path):
-        sections.append(InputSection("Path", Content(clean(path)), ESCAPED_NOTE, "-url"))
-    for key, label in _FILE_TEXT_FIELDS:
-        value = tool_input.get(key)
-        if isinstance(value, str) and unusual(value):
-            shown, cut = _cut(value)
-            note = " ".join(filter(None, (ESCAPED_NOTE, cut)))
-            sections.append(InputSection(label, Content(clean_block(shown)), note))
+    if path is not None and (unusual(path) or conceals(path)):
+        sections.append(_section("Path", path, None, "-url", ESCAPED_NOTE if unusual(path) else CONCEALS_NOTE))
+    fields = [(tool_input, key, label) for key, label in _FILE_TEXT_FIELDS]
+    edits = tool_input.get("edits") if tool_name == "MultiEdit" else None
+    for n, edit in enumerate(edits if isinstance(edits, list) else [], 1):
+        if isinstance(edit, Mapping):
+            fields += [(edit, "old_string", f"Edit {n}: old text"), (edit, "new_string", f"Edit {n}: new text")]
+    for holder, key, label in fields:
+        value = holder.get(key)
+        if isinstance(value, str) and (unusual(value) or conceals(value)):
+            sections.append(_section(label, value, None, note=ESCAPED_NOTE if unusual(value) else CONCEALS_NOTE))
     return sections
 
 

@@ -18,7 +18,7 @@ from textual.fuzzy import Matcher
 from claude_tui.protocol.sanitize import printable
 from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.view import ChatView
-from claude_tui.ui.chat.worktree_flow import ask_worktree_session
+from claude_tui.ui.chat.worktree_flow import ask_worktree_session, remote_refusal
 from claude_tui.ui.kit.modes import MODE_WORDS, available_modes, bypass_allowed
 
 
@@ -101,7 +101,7 @@ def tab_commands(chat: ChatView) -> list[Command]:
                 "Browse past sessions; the one you pick opens beside this tab", True),
         Command("New tab in a git worktree…", partial(ask_worktree_session, app, cast(ChatHost, app), chat.session,
                                                       new_tab=True),
-                "A fresh session in a new worktree, beside this one"),
+                remote_refusal(chat.session) or "A fresh session in a new worktree, beside this one"),
         Command("Rename tab…", run("rename_tab"), "Name this tab (empty: named after the session)", tabs > 1),
         Command("Close tab", run("close_tab"), "Stop this tab's Claude Code and close it (Alt+W)", tabs > 1),
     ]
@@ -126,7 +126,9 @@ def chat_commands(chat: ChatView) -> list[Command]:
         Command("New session", lambda: _in_background(chat, chat.new_session),
                 "Restart Claude Code in a fresh session (clears the log)", True),
         Command("New session in a git worktree…", partial(ask_worktree_session, app, host, session),
-                "Fresh session on a new branch worktree-<name>, in a worktree beside the repository", True),
+                remote_refusal(session) or
+                "Fresh session on a new branch worktree-<name>, in a worktree beside the repository",
+                not remote_refusal(session)),
         Command("Resume a session…", host.action_open_sessions, "Browse past sessions of this project (Ctrl+O)",
                 True),
         Command("Search sessions…", host.action_open_sessions, "Full-text search in past sessions (/ in the browser)"),

@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 from textual.widgets.text_area import Document, Edit, EditResult
 
 from claude_tui.completion import Candidate, dropped_files_mention, mention, rank
-from claude_tui.protocol.sanitize import printable, printable_name, prompt_text
+from claude_tui.protocol.sanitize import printable, printable_name, prompt_text, typed_stand_in
 from claude_tui.store import PromptHistory
 from claude_tui.ui.kit.keys_in_order import KeysInOrder
 from claude_tui.ui.kit.quiet_cursor import QuietCursorTextArea
@@ -183,6 +183,13 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         if event.key in ("up", "down") and self._walk_history(event.key):
             event.stop()
             event.prevent_default()
+            return
+        if (stand_in := typed_stand_in(event.character)) is not None:
+            # TextArea drops a character that is not printable; a bidi or zero-width one typed is
+            # shown (and sent) as its stand-in, as the log shows it.
+            event.stop()
+            event.prevent_default()
+            self._type_over_selection(stand_in)
             return
         await super()._on_key(event)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from claude_tui.protocol.sanitize import typed_stand_in
 from claude_tui.ui.panels.composer import EDIT_KEYS, TYPING_KEYS, PromptInput
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def type_into_prompt(app: App[object], key: str, character: str | None, *, any_k
     ``keep`` (keys the dialog binds itself). Other keys are not passed on unless ``any_key`` (Tab for
     an open completion menu). Returns whether the key went to the prompt.
     """
-    printable = bool(character and character.isprintable())
+    printable = bool(character and (character.isprintable() or typed_stand_in(character)))
     editing = key in EDIT_KEYS and key not in keep and key not in NEVER_PASSED
     if not printable and key not in TYPING_KEYS and not editing and not any_key:
         return False

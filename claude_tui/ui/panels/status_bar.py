@@ -108,6 +108,8 @@ class StatusBar(Static):
         self.turn_started_at: float | None = None
         """time.monotonic() when the running turn started (set by the chat screen): shown as elapsed time."""
         self.worktree = ""
+        self.host = ""
+        """The machine the CLI runs on when that is another one (its ssh label), or ""."""
         """The branch of the git worktree the session runs in (set by the chat screen), or ""."""
 
     def show(self, status: SessionStatus) -> None:
@@ -158,6 +160,9 @@ class StatusBar(Static):
         parts.append((model, "bold"))
         parts.append(sep)
         parts.append(_mode_part(status.permission_mode))
+        if self.host:  # before the worktree and session: which machine the tools run on
+            parts.append(sep)
+            parts.append((f"on {printable_name(self.host)}", "bold"))
         if window and self.worktree:
             parts.append(sep)
             parts.append((printable(self.worktree), "italic"))

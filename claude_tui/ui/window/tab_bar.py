@@ -160,12 +160,14 @@ class TabBar(Widget):
 
 def _drawn(tabs: tuple[TabSummary, ...]) -> tuple[tuple[object, ...], ...]:
     """What the bar shows of each tab (the rest, like `last_activity`, is the overview's)."""
-    return tuple((t.tab_id, t.name, t.state, cost_label(t.cost_usd), t.attention) for t in tabs)
+    return tuple((t.tab_id, t.name, t.host, t.state, cost_label(t.cost_usd), t.attention) for t in tabs)
 
 
 def describe(summary: TabSummary) -> Content:
     """One tab in words, for a tooltip: name, state, cost, and the question waiting, if any."""
     parts: list[str | tuple[str, str]] = [(printable_name(summary.name), "bold"), f" · {summary.state.value}"]
+    if summary.host:
+        parts.append(f" · on {printable_name(summary.host)}")
     if cost := cost_label(summary.cost_usd):
         parts.append(f" · {cost}")
     if summary.pending:

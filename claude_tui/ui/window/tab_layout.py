@@ -75,6 +75,13 @@ def state_role(state: TabState) -> str:
     return state.name.lower()
 
 
+def tab_label(summary: TabSummary) -> str:
+    """The tab's name as drawn: ``host:name`` for a CLI on another machine (a local and a remote
+    ``rproj`` must not look the same), cut from the end so the host stays."""
+    name = printable_name(summary.name)
+    return f"{printable_name(summary.host)}:{name}" if summary.host else name
+
+
 def _tab(summary: TabSummary, position: int, active: bool, name_width: int | None, show_cost: bool,
          spinner: str, tight: bool = False) -> Cell:
     glyph = spinner if summary.state is TabState.STREAMING and spinner else GLYPHS[summary.state]
@@ -82,7 +89,7 @@ def _tab(summary: TabSummary, position: int, active: bool, name_width: int | Non
     if not tight:
         parts.append(Part(" ", ""))
     parts.append(Part(glyph, state_role(summary.state)))
-    name = printable_name(summary.name)
+    name = tab_label(summary)
     shown = name if name_width is None else fit(name, name_width)
     if shown:
         parts.append(Part(" " + shown, "name"))
@@ -142,7 +149,7 @@ def lay_out(tabs: tuple[TabSummary, ...], active: str, width: int, spinner: str 
     whole = build(None, True)
     if _total(whole) <= width:
         return _join(whole)
-    names = [cell_len(printable_name(summary.name)) for summary in tabs]
+    names = [cell_len(tab_label(summary)) for summary in tabs]
     levels = ((True, _ROOMY_NAME, False), (False, _ROOMY_NAME, False), (False, _TIGHT_NAME, True))
     for show_cost, least, tight in levels:
         bare = build([0] * len(tabs), show_cost, tight)
