@@ -166,7 +166,7 @@ def reveal(text: str) -> Revealed:
     return Revealed(shown, tuple(out.marks), len(lines), tail(shown[last[0]:last[1]]))
 
 
-_CONCEALING = re.compile(r"\r|[^\S\r\n]{%d,}|\n(?:[^\S\r\n]*\n){%d,}" % (LONG_RUN + 1, 8))
+_CONCEALING = re.compile(rf"\r|[^\S\r\n]{{{LONG_RUN + 1},}}|\n(?:[^\S\r\n]*\n){{8,}}")
 """What a plain view draws as nothing, or as rows of nothing: a carriage return, a long run of
 spaces, more than eight blank lines in a row."""
 
