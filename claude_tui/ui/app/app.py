@@ -28,7 +28,7 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
 from claude_tui.transport.reaper import kill_all_children
 from claude_tui.ui.app.bindings import APP_BINDINGS
-from claude_tui.ui.app.shutdown import EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog, terminal_gone
+from claude_tui.ui.app.shutdown import EARLY_SIGNALS, EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog, terminal_gone
 from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.kit.attention import request_attention
@@ -197,7 +197,10 @@ class ClaudeTuiApp(App[None]):
         if self.watchdog is None:
             return
         loop = asyncio.get_running_loop()
-        StopSignals(self.watchdog, lambda signum: loop.call_soon_threadsafe(self.stop_for_signal, signum)).install()
+        stop = StopSignals(self.watchdog, lambda signum: loop.call_soon_threadsafe(self.stop_for_signal, signum))
+        stop.install()
+        if EARLY_SIGNALS.received is not None:  # it came while the app was starting: stop now
+            stop.handle(EARLY_SIGNALS.received)
 
     def stop_for_signal(self, signum: int) -> None:
         self.run_worker(self._stop_for_signal(signum), group="quit", exclusive=True)

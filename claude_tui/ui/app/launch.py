@@ -114,6 +114,9 @@ def resolve_resume(args: AppArgs, options: CliOptions) -> str:
 
 
 def run_app(args: AppArgs) -> int:
+    from claude_tui.ui.app.shutdown import EARLY_SIGNALS
+
+    EARLY_SIGNALS.install()  # a SIGTERM during start-up ends it as a stop does, not by the signal
     try:
         config = load_config(flags={"model": args.model, "permission_mode": args.permission_mode,
                                     "claude_path": args.claude_path})
@@ -200,6 +203,7 @@ def run_app(args: AppArgs) -> int:
     app = ClaudeTuiApp(options, config, debug_log=args.debug_log, conversation=conversation,
                        open_browser=args.resume == "", worktree=worktree)
     app.watchdog = Watchdog().start()
+    EARLY_SIGNALS.launching = False  # from here a signal is the app's to act on (it reads `received`)
     try:
         app.run()
     finally:

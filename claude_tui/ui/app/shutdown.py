@@ -29,7 +29,8 @@ from typing import Any
 
 from claude_tui.transport import reaper
 
-__all__ = ["Watchdog", "StopSignals", "STOP_SIGNALS", "SIGNAL_BUDGET", "EXIT_BUDGET", "TERMINAL_GONE_BUDGET",
+__all__ = ["Watchdog", "StopSignals", "EarlySignals", "EARLY_SIGNALS",
+           "STOP_SIGNALS", "SIGNAL_BUDGET", "EXIT_BUDGET", "TERMINAL_GONE_BUDGET",
            "terminal_gone"]
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -156,6 +157,10 @@ class StopSignals:
             with contextlib.suppress(ValueError, OSError):  # not the main thread
                 signal.signal(sig, self._handle)
 
+    def handle(self, signum: int) -> None:
+        """As if `signum` arrived now (one that came before `install`)."""
+        self._handle(signum, None)
+
     def _handle(self, signum: int, frame: object) -> None:
         if self.received is not None:
             self.watchdog.arm(0, 128 + signum, f"signal {signum} (again)")
@@ -164,3 +169,34 @@ class StopSignals:
         self.watchdog.arm(SIGNAL_BUDGET, 128 + signum, f"the stop after signal {signum}")
         with contextlib.suppress(Exception):
             self._schedule(signum)
+
+
+class EarlySignals:
+    """SIGTERM/SIGHUP that arrive before the app's own handlers (`StopSignals`) are in.
+
+    Start-up imports take 1–1.6 s on a loaded 2-core machine; the default action then killed the
+    process by the signal instead of ending it as a stop does (status 128+N, what we started ended).
+    Until the app exists (`launching`), the handler raises `SystemExit(128+N)`: nothing is on screen
+    and nothing can be lost, and the interpreter's exit ends the early CLI. Once the app is built it
+    only records the signal, and the app stops at once when it installs its own (`received`): a
+    SystemExit inside Textual's start would leave the terminal half set up.
+    """
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self.launching = True
+
+    def install(self) -> None:
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(ValueError, OSError):  # not the main thread
+                signal.signal(sig, self._handle)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.received is None:
+            self.received = signum
+        if self.launching:
+            raise SystemExit(128 + signum)
+
+
+EARLY_SIGNALS = EarlySignals()
+"""The launcher's (`launch.run_app`); read by the app when it installs `StopSignals`."""
