@@ -79,12 +79,16 @@ def slash_candidates(commands: list[dict[str, Any]], names: list[str]) -> list[C
             seen[name] = Candidate(name)
     for name, description in _UNLISTED_COMMANDS.items():
         seen.setdefault(name, Candidate(name, description))
+    for name, description in _APP_COMMANDS.items():
+        seen[name] = Candidate(name, description)
     return sorted(seen.values(), key=lambda c: c.value)
 
 
 # Commands the CLI answers in stream-json mode but does not list in its initialize
 # response (seen in the recordings: /cost comes back as a <synthetic> message).
 _UNLISTED_COMMANDS = {"cost": "Show the session's cost, duration and token usage"}
+# Claude Code's own screens that claude-tui answers itself (the CLI has none in stream-json mode).
+_APP_COMMANDS = {"rewind": "Go back to before one of your prompts: the conversation, the code or both"}
 
 
 def _git_files(root: Path) -> list[str] | None:

@@ -17,6 +17,8 @@ Behaviour (see the package docstring for how to start it):
   ``set_max_thinking_tokens``, ``stop_task``, ``rewind_files`` (bookkeeping only, see
   `checkpoints.py`); unknown subtypes → error.
 * ``--replay-user-messages`` → each prompt is echoed with a uuid and ``isReplay``.
+* ``--resume ID --resume-session-at UUID`` (a conversation rewind) → the session ID goes on (the fake
+  keeps no history, so from nothing); without ``--resume`` it exits 1 with the real CLI's error.
 * stdin EOF → finish the current turn without pauses, then exit 0.
 
 Environment knobs:
@@ -346,6 +348,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--resume", "-r")
     p.add_argument("--continue", "-c", dest="continue_session", action="store_true")
     p.add_argument("--fork-session", action="store_true")
+    p.add_argument("--resume-session-at")
     p.add_argument("--session-id")
     p.add_argument("--model")
     p.add_argument("--permission-mode")
@@ -358,7 +361,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     faults = Faults.from_env()
     faults.at_start()
-    fake = FakeCli(parse_args(sys.argv[1:] if argv is None else argv), faults)
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.resume_session_at and not args.resume:
+        # The real CLI's words and exit (every version checked, 2.0.77 to 2.1.332).
+        sys.stderr.write("Error: --resume-session-at requires --resume\n")
+        return 1
+    fake = FakeCli(args, faults)
     rc = fake.run()
     try:
         sys.stdout.flush()

@@ -18,6 +18,7 @@ __all__ = [
     "NEWEST_TESTED",
     "OLDEST_SUPPORTED",
     "accepts_thinking_display",
+    "offers_resume_session_at",
     "offers_auto",
     "parse_version",
     "support_note",
@@ -30,6 +31,10 @@ _AUTO_FROM = "2.1.285"
 """`--permission-mode auto` (2.1.285 to 2.1.301 even start stream-json sessions in it)."""
 _THINKING_DISPLAY_FROM = "2.1.290"
 """`--thinking-display summarized|omitted` (a hidden flag: `claude --help` does not list it)."""
+
+_RESUME_SESSION_AT_FROM = OLDEST_SUPPORTED
+"""`--resume ID --resume-session-at UUID` (hidden, print mode): 2.0.77, 2.1.290, 2.1.330 and 2.1.332
+all take it, matched on the message's uuid. Older CLIs are outside the range: a rewind offers a fork."""
 
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
@@ -51,6 +56,11 @@ def offers_auto(version: object) -> bool:
 
 def accepts_thinking_display(version: object) -> bool:
     return _at_least(version, _THINKING_DISPLAY_FROM)
+
+
+def offers_resume_session_at(version: object) -> bool:
+    """True also for an unknown version: the CLI then says itself if it cannot."""
+    return parse_version(version) is None or _at_least(version, _RESUME_SESSION_AT_FROM)
 
 
 def support_note(version: object) -> str | None:

@@ -127,6 +127,15 @@ class Conversation:
         self.turns.prompt_sent(changes)
         return changes
 
+    def rewind_to(self, prompt: UserItem, resume_at: str | None) -> int:
+        """The log goes back to before `prompt` (the CLI resumes at `resume_at`, see
+        `session.rewind_points`); returns how many items left the log. The turns stay in the
+        transcript, the cost and "what changed" stay as they are (files are rewound on their own)."""
+        dropped = self.logs.main.cut(prompt)
+        if dropped:
+            self.streaming.chain_uuid = resume_at
+        return len(dropped)
+
     def add_note(self, text: str, kind: NoteKind = NoteKind.INFO, title: str = "") -> list[Change]:
         return self.logs.note(text, kind, title)
 

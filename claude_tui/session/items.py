@@ -35,6 +35,10 @@ class UserItem(Item):
     """Sent while a turn was running: the CLI holds it until the turn ends."""
     uuid: str | None = None
     """The CLI's id for this message (from its echo, or the transcript): what a file rewind names."""
+    resume_at: str | None = None
+    """The uuid of the main conversation's last message before this prompt (an answer, a tool result):
+    `--resume-session-at` it to go on from before the prompt. None for a session's first prompt, or
+    while the prompt has no uuid (`session.rewind_points`)."""
 
 
 @dataclass(eq=False)

@@ -47,6 +47,20 @@ class Log:
         self.add(NoteItem(kind=kind, text=text, title=title), changes)
         return changes
 
+    def cut(self, item: Item) -> list[Item]:
+        """Drop `item` and everything after it (a rewind); returns what was dropped."""
+        try:
+            index = next(i for i, own in enumerate(self.items) if own is item)
+        except StopIteration:
+            return []
+        dropped, self.items = self.items[index:], self.items[:index]
+        for gone in dropped:
+            if isinstance(gone, ToolItem) and self.tools.get(gone.tool_use_id) is gone:
+                del self.tools[gone.tool_use_id]
+        self.streaming.clear()
+        self.unconfirmed.clear()
+        return dropped
+
     def stop(self, changes: list[Change]) -> None:
         """The process is gone: unfinished tools were cut off, streams end, nothing gets confirmed."""
         for tool in self.tools.values():

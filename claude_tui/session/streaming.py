@@ -47,6 +47,9 @@ class Streaming:
         self._cli = cli
         self._tool_names: dict[str, str] = {}
         """tool_use_id -> tool name, for a result whose card is gone (or was never shown)."""
+        self.chain_uuid: str | None = None
+        """The uuid of the newest main-conversation message (assistant or user): where the CLI's
+        transcript chain ends now, so the point a prompt that starts here can be rewound to."""
 
     def on_stream(self, message: p.StreamEvent) -> list[Change]:
         # The hot path (a line per token): typed attributes only, no `.raw` (which
@@ -141,9 +144,21 @@ class Streaming:
         if error:
             changes += log.note(content.assistant_error_words(error, content.blocks_text(body.content)),
                                 NoteKind.ERROR)
+        if scope is None and message.uuid:
+            self.chain_uuid = message.uuid
         return changes
 
     def on_user(self, message: p.UserMessage) -> list[Change]:
+        try:
+            return self._on_user(message)
+        finally:
+            # After the prompt took the chain's end as its rewind point: the chain now ends at it.
+            # The CLI's own meta and synthetic lines are left out: not every version keeps them in
+            # the messages `--resume-session-at` looks the uuid up in.
+            if message.parent_tool_use_id is None and message.uuid and not (message.is_meta or message.is_synthetic):
+                self.chain_uuid = message.uuid
+
+    def _on_user(self, message: p.UserMessage) -> list[Change]:
         scope = message.parent_tool_use_id
         log = self._logs.log_for(scope)
         body = message.message.content
@@ -204,6 +219,8 @@ class Streaming:
             text = command
         if message.is_replay and log.scope is None:
             echoed = _claim_echo(log, text, message.uuid)
+            if echoed is not None:
+                echoed.resume_at = self.chain_uuid
             if echoed is not None and echoed.queued:
                 # The echo comes when the CLI starts the prompt's turn: it is not waiting any more.
                 echoed.queued = False
@@ -215,7 +232,8 @@ class Streaming:
             if log.scope is not None and text.strip():
                 log.add(UserItem(text=text), changes)
             return changes
-        log.add(UserItem(text=text, uuid=message.uuid or None), changes)
+        log.add(UserItem(text=text, uuid=message.uuid or None,
+                         resume_at=self.chain_uuid if message.uuid else None), changes)
         return changes
 
     def _tool_result(self, log: Log, block: p.ToolResultBlock, structured: Any) -> list[Change]:

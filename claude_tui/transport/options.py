@@ -40,6 +40,9 @@ class CliOptions:
     resume: str | None = None
     continue_session: bool = False
     fork_session: bool = False
+    resume_session_at: str | None = None
+    """With `resume`: load the session only up to this message's uuid (`--resume-session-at`, a
+    rewind of the conversation); what came after stays in the transcript as a branch."""
     add_dirs: list[str] = field(default_factory=list)
     max_turns: int | None = None
     max_budget_usd: float | None = None
@@ -76,6 +79,8 @@ def build_argv(opts: CliOptions, binary: str | Sequence[str]) -> list[str]:
         argv += ["--continue"]
     if opts.fork_session and (opts.resume or opts.continue_session):
         argv += ["--fork-session"]
+    if opts.resume and opts.resume_session_at:
+        argv += ["--resume-session-at", opts.resume_session_at]
     for d in opts.add_dirs:
         # One flag per directory: `--add-dir` is variadic, so a bare list
         # followed by another option could swallow it.

@@ -181,7 +181,7 @@ def test_the_public_api_the_ui_uses_is_still_there() -> None:
     """h-core's chat session and the widgets call these names; the parts behind them may move, not these."""
     conversation = Conversation()
     for name in ("apply", "apply_initialize", "add_note", "add_user_prompt", "process_exited", "record_decision",
-                 "expect_mode", "mode_switched", "log_for", "tool", "check_cli_version"):
+                 "expect_mode", "mode_switched", "log_for", "tool", "check_cli_version", "rewind_to"):
         assert callable(getattr(conversation, name)), name
     assert conversation.expect_mode("plan") is conversation
     assert conversation.status.permission_mode == "plan" and conversation.requested_mode == "plan"

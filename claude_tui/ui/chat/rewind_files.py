@@ -55,18 +55,24 @@ def start_rewind(view: Widget, session: ChatSession, item: UserItem | None, draw
                     exit_on_error=False)
 
 
-async def _ask(view: Widget, session: ChatSession, uuid: str, dry_run: bool) -> dict[str, Any] | None:
+async def ask_rewind(session: ChatSession, uuid: str, dry_run: bool) -> tuple[dict[str, Any] | None, str]:
+    """The CLI's `rewind_files` answer when it can rewind, else None and why (one line)."""
     try:
         response = await session.connection.request(builders.rewind_files(uuid, dry_run=dry_run), timeout=30)
     except Exception as error:  # noqa: BLE001 - shown, never raised
-        view.notify(f"Could not rewind files: {one_line(str(error))}", severity="error")
-        return None
+        return None, f"Could not rewind files: {one_line(str(error))}"
     body = getattr(response, "payload", None)
     body = body if isinstance(body, dict) else {}
     if not body.get("canRewind"):
         reason = one_line(str(body.get("error") or "Claude Code cannot rewind to this prompt."))
-        view.notify(f"Cannot rewind: {reason}", severity="warning")
-        return None
+        return None, f"Cannot rewind: {reason}"
+    return body, ""
+
+
+async def _ask(view: Widget, session: ChatSession, uuid: str, dry_run: bool) -> dict[str, Any] | None:
+    body, problem = await ask_rewind(session, uuid, dry_run)
+    if body is None:
+        view.notify(problem, severity="error" if problem.startswith("Could not") else "warning")
     return body
 
 

@@ -36,7 +36,7 @@ def fresh_options(base: CliOptions, *, resume: str | None = None, fork: bool = F
                   cwd: str | None = None) -> CliOptions:
     """`base` for another session: a new one (no `resume`), `--resume ID`, or a fork of ID."""
     options = replace(base, resume=resume, continue_session=False, fork_session=fork and resume is not None,
-                      env=dict(base.env))
+                      resume_session_at=None, env=dict(base.env))
     if cwd is not None:
         options.cwd = cwd
     return options
@@ -156,6 +156,9 @@ class ChatSession:
         return await self.connection.send(builders.user_message(text, session_id=self.conversation.status.session_id))
 
     def prompt_sent(self, text: str) -> list[Change]:
+        # After a rewind the CLI resumed at a point; this prompt starts the new branch, the newest in
+        # the transcript, so a later restart resumes plainly (and would otherwise drop this turn).
+        self.options.resume_session_at = None
         self.history.add(text)
         self.last_activity = time.time()
         changes = self.conversation.add_user_prompt(text)

@@ -31,10 +31,12 @@ from claude_tui.session.items import UserItem
 from claude_tui.transport.locate import installed_version
 from claude_tui.ui.chat.agents import AgentTranscripts
 from claude_tui.ui.chat.connection import CliConnection
+from claude_tui.ui.chat.double_press import DoublePress
 from claude_tui.ui.chat.drawing import ChangeDrawer
 from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.log_navigator import FIND_CLASS, SELECT_CLASS, LogNavigator
 from claude_tui.ui.chat.permission_dialogs import PermissionDialogs
+from claude_tui.ui.chat.rewind_conversation import open_rewind
 from claude_tui.ui.chat.rewind_files import last_rewindable_prompt, start_rewind
 from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.chat.transcript_tools import Copier, export_transcript, item_by_id
@@ -130,6 +132,7 @@ class ChatView(Widget):
         self._draft_timer: Timer | None = None
         self._ticker: Timer | None = None
         self._prompt_before = ""
+        self._escape = DoublePress()
 
     # Made on mount, where the app they talk to is known.
     dialogs: PermissionDialogs
@@ -320,6 +323,11 @@ class ChatView(Widget):
         if from_prompt and text == "/usage":  # the usage screen (its Limits tab asks Claude Code's own)
             self.host.action_usage()
             return True
+        if text == "/rewind":  # Claude Code's own screen, ours here (the CLI has none in stream-json)
+            if from_prompt and self.composer.prompt.text.startswith(raw):
+                self.composer.prompt.delete_first(len(raw))
+            self.rewind_conversation()
+            return True
         session = self.session
         if not session.alive:
             self.notify_not_running()
@@ -398,13 +406,20 @@ class ChatView(Widget):
     def action_interrupt(self) -> None:
         composer = self.composer
         if composer.menu.display:
+            self._escape.reset()
             composer.menu.close()
             return
         focused = self.screen.focused
         if focused is not composer.prompt and not isinstance(focused, Input):
             composer.prompt.focus()  # Esc always brings you back to the prompt
         if not self.session.busy or not self.session.alive:
+            # Esc Esc on an empty prompt, with no turn to interrupt: rewind, as in Claude Code.
+            if composer.prompt.text.strip():
+                self._escape.reset()
+            elif self._escape.press():
+                self.rewind_conversation()
             return
+        self._escape.reset()
         self._control(self.session.interrupt, "Interrupt failed")
 
     def action_cycle_mode(self) -> None:
@@ -554,9 +569,23 @@ class ChatView(Widget):
     def _select_rewind(self, message: SelectBar.RewindRequested) -> None:
         item = item_by_id(self.session.conversation, message.item_id)
         if not isinstance(item, UserItem):
-            self.notify("Select one of your prompts to rewind files to before it.", severity="warning")
+            self.notify("Select one of your prompts to rewind to before it.", severity="warning")
             return
-        self.rewind_to(item)
+        open_rewind(self, item)
+
+    def rewind_conversation(self) -> None:
+        """Esc Esc, `/rewind`, the palette: the list of prompts to go back to (`ui/chat/rewind_conversation.py`)."""
+        open_rewind(self)
+
+    def put_back_prompt(self, text: str) -> None:
+        """A rewound prompt's text comes back to edit; a draft it replaces stays in the history (Up)."""
+        prompt = self.composer.prompt
+        if prompt.text.strip() and prompt.text.strip() != text.strip():
+            self.session.history.add(prompt.text)
+        prompt.text = text
+        prompt.move_cursor(prompt.document.end)
+        prompt.focus()
+        self.save_draft()
 
     @on(SelectBar.Closed)
     async def _select_closed(self) -> None:

@@ -285,6 +285,12 @@ class ChatLog(PlaceKeepingScroll):
         if isinstance(widget, (AssistantText, ThinkingBlock)):
             widget.append_text(text)
 
+    async def show_tail(self) -> None:
+        """Show the newest page again after the log lost items (a rewind), following its end."""
+        for pending in self._show_window(self._tail_start(), None):
+            await pending
+        self.anchor()
+
     def widget_for_item(self, item_id: str) -> Widget | None:
         return self._widgets.get(item_id)
 

@@ -155,6 +155,8 @@ def chat_commands(chat: ChatView) -> list[Command]:
         Command("Toggle split diffs", host.action_toggle_split_diffs,
                 f"Now: {'side by side' if host.diff_split else 'unified' if host.diff_split is False else 'by width'}"),
         Command("Restart Claude Code", chat.action_restart, "Same session, new process (Ctrl+R)"),
+        Command("Rewind the conversation…", chat.rewind_conversation,
+                "Go back to before one of your prompts: the conversation, the code or both (Esc Esc, /rewind)"),
         Command("Help", host.action_help, "Keys, slash commands, tools, MCP servers (F1)"),
     ]
     if alive:
@@ -164,7 +166,7 @@ def chat_commands(chat: ChatView) -> list[Command]:
             commands.append(Command(f"Send {slash}", partial(chat.send_slash, slash), words, True))
         if session.options.file_checkpoints:
             commands.append(Command("Rewind files to before the last prompt…", chat.rewind_last_prompt,
-                                    "Undo Claude's file changes since then (older prompts: Ctrl+Up, then r)", True))
+                                    "Undo Claude's file changes since then (older prompts: Esc Esc, then 3)", True))
         current_model = current_model_value(conversation.models, status.model, session.options.model)
         for model in conversation.models:
             value = str(model.get("value") or "")

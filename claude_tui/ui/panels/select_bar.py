@@ -2,7 +2,7 @@
 
 Up/Down (or k/j) move the selection over all items of the conversation,
 mounted or not; y/Enter copies the whole item, c its code blocks (again for
-the next one), o a tool's output, r rewinds files to before a prompt. The bar
+the next one), o a tool's output, r rewinds to before a prompt. The bar
 only knows item ids: the screen reveals, highlights, copies and rewinds.
 """
 
@@ -49,7 +49,7 @@ class SelectBar(Horizontal, can_focus=True):
         Binding("y,enter", "copy('item')", "Copy message", id="select.copy"),
         Binding("c", "copy('code')", "Copy code block", id="select.copy_code"),
         Binding("o", "copy('output')", "Copy tool output", id="select.copy_output"),
-        Binding("r", "rewind", "Rewind files to here", id="select.rewind"),
+        Binding("r", "rewind", "Rewind to here", id="select.rewind"),
         Binding("escape,q", "close", "Done", id="select.close"),
     ]
 
@@ -88,7 +88,7 @@ class SelectBar(Horizontal, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield self._label
-        yield Static(Text("↑↓ move · y copy · c code block · o tool output · r rewind files · Esc done", style="dim"),
+        yield Static(Text("↑↓ move · y copy · c code block · o tool output · r rewind · Esc done", style="dim"),
                      id="select-keys")
 
     def open(self, item_ids: list[str]) -> None:
