@@ -7,6 +7,7 @@ from pathlib import Path
 from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.ui.chat.transcript_tools import item_by_id
 from claude_tui.ui.dialogs.rewind import RewindScreen
+from claude_tui.ui.dialogs.rewind_conversation import RewindChoiceScreen
 from claude_tui.ui.log.chat_log import ChatLog
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 
@@ -47,7 +48,7 @@ async def _select_prompt(pilot, text: str) -> None:  # type: ignore[no-untyped-d
     raise AssertionError(f"no prompt {text!r} to select")
 
 
-async def test_rewind_from_select_mode_shows_the_files_then_rewinds_on_y(tmp_path: Path) -> None:
+async def test_rewind_from_select_mode_shows_the_files_then_3_restores_the_code(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await _edited(pilot)
@@ -55,17 +56,18 @@ async def test_rewind_from_select_mode_shows_the_files_then_rewinds_on_y(tmp_pat
         sent = _record_requests(screen)
         [prompt] = [i for i in screen.session.conversation.items if isinstance(i, UserItem)]
         assert prompt.uuid  # learnt from the CLI's echo
+        old = screen.session.connection
         await _select_prompt(pilot, "kw:edit the file")
         await pilot.press("r")
-        await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
-        dialog = app.screen
-        assert dialog.files == [str(tmp_path / "a.txt")]  # type: ignore[attr-defined]
-        assert (dialog.insertions, dialog.deletions) == (1, 1)  # type: ignore[attr-defined]
-        await pilot.press("tab", "y")
-        await wait_for(pilot, lambda: any(isinstance(i, NoteItem) and i.text.startswith("Rewound 1 file")
-                                          for i in screen.session.conversation.items), what="rewound note")
+        await wait_for(pilot, lambda: isinstance(app.screen, RewindChoiceScreen), what="rewind choice")
+        files = app.screen.files  # type: ignore[attr-defined]
+        assert files.files == [str(tmp_path / "a.txt")] and (files.insertions, files.deletions) == (1, 1)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: any(isinstance(i, NoteItem) and i.text.startswith("Restored 1 file")
+                                          for i in screen.session.conversation.items), what="restored note")
         assert [(r["subtype"], r["dry_run"], r["user_message_id"]) for r in sent] == \
             [("rewind_files", True, prompt.uuid), ("rewind_files", False, prompt.uuid)]
+        assert screen.session.connection is old and prompt in screen.session.conversation.items  # the code only
         # Selection closes: the prompt has focus again and nothing stays highlighted.
         await wait_for(pilot, lambda: not screen.query_one("#select-bar").display
                        and screen.query_one("#prompt").has_focus and not screen.query(".-selected"),

@@ -115,6 +115,7 @@ async def rewind(view: ChatView, prompt: UserItem, choice: str, files: FilesToRe
     if session.busy:  # a queued prompt may have started while the screens were open
         view.notify("A turn started: nothing was rewound.", severity="warning")
         return
+    view.navigator.close_selection()
     if choice in (BOTH, CODE) and files.files:
         if not await _restore_files(view, prompt, files):
             return
@@ -143,7 +144,6 @@ async def _restore_files(view: ChatView, prompt: UserItem, files: FilesToRestore
 
 async def _restore_conversation(view: ChatView, point: RewindPoint) -> None:
     session, prompt = view.session, point.prompt
-    view.navigator.close_selection()
     await view.show_changes(await session.stop_for_restart())
     session.conversation.rewind_to(prompt, point.resume_at)
     options = session.options
