@@ -65,7 +65,8 @@ class RewindListScreen(ModalScreen[UserItem | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="rewind-list-box"):
             yield Static(Content.styled("Rewind", "bold"), id="rewind-list-title")
-            yield Static("Go back to before one of your prompts (the turns after it stay in the transcript):",
+            yield Static("Go back to before one of your prompts (the turns after it stay in the transcript):"
+                         if self.app.size.width > 90 else "Go back to before one of your prompts:",
                          id="rewind-list-intro", markup=False)
             yield OptionList(*[Option(self._row(item), id=item.id) for item in self.prompts], id="rewind-prompts")
             yield Static(Content.assemble(("↑↓", "bold"), " choose · ", ("Enter", "bold"), " go back to before it · ",
