@@ -8,7 +8,7 @@ from claude_tui.history.index import SessionIndex
 from claude_tui.history.transcript import Transcript, load_session, load_transcript
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteItem, NoteKind
-from claude_tui.session.replay import replay
+from claude_tui.session.replay import note_other_branches, replay
 from claude_tui.session.status import Activity
 
 RESUMED_NOTE = "Resumed from the transcript"
@@ -24,8 +24,10 @@ def newest_session_id(cwd: Path, root: Path | None = None) -> str | None:
 
 def conversation_from_transcript(transcript: Transcript) -> Conversation:
     cost = transcript.cost_state.get("totalCostUSD") if transcript.cost_state else None
-    return replay(transcript.records, transcript.subagents, session_id=transcript.session_id,
-                  cost_usd=float(cost) if isinstance(cost, (int, float)) else None)
+    conversation = replay(transcript.records, transcript.subagents, session_id=transcript.session_id,
+                          cost_usd=float(cost) if isinstance(cost, (int, float)) else None)
+    note_other_branches(conversation, transcript.other_branches)
+    return conversation
 
 
 def load_conversation(session_id: str, cwd: Path | None = None, path: Path | None = None,

@@ -46,6 +46,9 @@ class Transcript:
     cost_state: Record | None = None  # the last cost-state record
     leaf_uuid: str | None = None
     skipped_lines: int = 0  # corrupt lines
+    other_branches: list[str] = field(default_factory=list)
+    """The prompts off the main chain, in file order: turns a rewind (`--resume-session-at`) went back
+    before. Left out of ``records``; they stay in the file, where search finds them."""
 
     def before_compaction(self, i: int) -> bool:
         """True if ``records[i]`` precedes the last compaction boundary (summarised away)."""
@@ -331,7 +334,23 @@ def load_transcript(path: Path | str, *, with_subagent_files: bool = True) -> Tr
     return Transcript(
         session_id=path.stem, path=path, records=chain, boundaries=boundaries, subagents=subagents,
         cost_state=cost, leaf_uuid=leaf["uuid"] if leaf else None, skipped_lines=bad,
+        other_branches=_off_chain_prompts(by_uuid, chain),
     )
+
+
+_NOT_TYPED = ("[Request interrupted", "<local-command", "<command-", "<bash-", "<task-notification")
+
+
+def _off_chain_prompts(by_uuid: dict[str, Record], chain: list[Record]) -> list[str]:
+    on_chain = {r["uuid"] for r in chain}
+    prompts: list[str] = []
+    for rec in by_uuid.values():
+        if rec.get("type") != "user" or rec["uuid"] in on_chain or rec.get("isMeta") or rec.get("isCompactSummary"):
+            continue
+        text = _first_prompt([rec])
+        if text and not text.startswith(_NOT_TYPED):
+            prompts.append(text)
+    return prompts
 
 
 def load_session(session_id: str, *, root: Path | None = None,

@@ -14,7 +14,9 @@ from typing import Any
 from claude_tui.protocol import decode_obj
 from claude_tui.protocol.pricing import estimate_cost
 from claude_tui.session.conversation import Conversation
-from claude_tui.session.items import NoteKind
+from claude_tui.session.items import NoteItem, NoteKind
+
+RESUMED = "Resumed from the transcript"
 from claude_tui.session.replay_decisions import restore_decisions
 from claude_tui.session.status import Activity
 
@@ -169,5 +171,21 @@ def replay(
             conversation.cost.base = status.cost_total = earlier
     status.activity = Activity.STARTING
     if conversation.items:
-        conversation.add_note("Resumed from the transcript; the conversation continues below.", NoteKind.INFO)
+        conversation.add_note(f"{RESUMED}; the conversation continues below.", NoteKind.INFO)
     return conversation
+
+
+def note_other_branches(conversation: Conversation, prompts: list[str]) -> None:
+    """Say at the end of a replayed log that the transcript holds turns of another branch (a rewind
+    went back before them), which the log does not show: they are not lost, search finds them."""
+    if not prompts:
+        return
+    named = ", ".join(f"“{' '.join(p.split())[:40]}”" for p in prompts[:3]) + (" …" if len(prompts) > 3 else "")
+    count = len(prompts)
+    conversation.add_note(
+        f"{count} prompt{'s' if count != 1 else ''} of a branch rewound away {'are' if count != 1 else 'is'} "
+        f"not shown: {named}. {'They stay' if count != 1 else 'It stays'} in the transcript (search finds "
+        f"{'them' if count != 1 else 'it'}); this is the branch the session goes on from.", NoteKind.INFO)
+    items = conversation.main.items
+    if len(items) >= 2 and isinstance(items[-2], NoteItem) and items[-2].text.startswith(RESUMED):
+        items[-2], items[-1] = items[-1], items[-2]  # the resumed note stays last: the preview and forks look for it

@@ -14,8 +14,9 @@ from typing import Any
 
 from claude_tui.history.scan import scan_file
 from claude_tui.resume import load_conversation
-from claude_tui.session.items import UserItem
+from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.transport.options import CliOptions
+from claude_tui.ui.browser.preview import conversation_from_file
 from claude_tui.ui.dialogs.rewind_conversation import RewindChoiceScreen, RewindListScreen
 from tests.e2e.app_driver import drive
 from tests.e2e.mock_api import MockApi
@@ -75,3 +76,8 @@ async def test_rewind_to_prompt_two_of_three_sends_only_the_turns_before_it(
     # Nothing is lost: the turns rewound away are still in the file, and search still reads them.
     words = " ".join(doc.text for doc in scan_file(path).docs)
     assert "kw:plain three" in words and "kw:plain two, said again" in words
+    # The log a resume (and the browser's preview) shows says the other branch is there.
+    [note] = [i for i in resumed.items if isinstance(i, NoteItem) and "rewound away" in i.text]
+    assert "“kw:plain two”" in note.text and "“kw:plain three”" in note.text
+    preview = conversation_from_file(path)
+    assert any(isinstance(i, NoteItem) and "rewound away" in i.text for i in preview.items)

@@ -27,7 +27,7 @@ from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.session.log import Log
-from claude_tui.session.replay import replay
+from claude_tui.session.replay import note_other_branches, replay
 from claude_tui.ui.browser.table import ago, cost_label, snippet_text
 from claude_tui.ui.kit.safe_input import SafeInput
 from claude_tui.ui.log.chat_log import ChatLog
@@ -47,8 +47,11 @@ def conversation_from_file(path: Path | str) -> Conversation:
     """Read a transcript and replay it into a conversation (blocking: call from a thread)."""
     transcript = load_transcript(path)
     cost = transcript.cost_state.get("totalCostUSD") if transcript.cost_state else None
-    return replay(visible_records(transcript.records), transcript.subagents, session_id=transcript.session_id,
-                  cost_usd=float(cost) if isinstance(cost, (int, float)) else None)
+    conversation = replay(visible_records(transcript.records), transcript.subagents,
+                          session_id=transcript.session_id,
+                          cost_usd=float(cost) if isinstance(cost, (int, float)) else None)
+    note_other_branches(conversation, transcript.other_branches)
+    return conversation
 
 
 @dataclass(slots=True)
