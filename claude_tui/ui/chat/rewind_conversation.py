@@ -11,7 +11,12 @@ branch they are (Ctrl+O shows it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
+
+from textual.app import App
+from textual.notifications import SeverityLevel
+from textual.worker import Worker
 
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.protocol.versions import offers_resume_session_at
@@ -20,9 +25,43 @@ from claude_tui.session.rewind_points import RewindPoint, rewind_point, rewindab
 from claude_tui.session.rewound import forget_rewound
 from claude_tui.ui.chat.rewind_files import ask_rewind
 
+from claude_tui.ui.chat.session import ChatSession
+
 if TYPE_CHECKING:
-    from claude_tui.ui.chat.view import ChatView
     from claude_tui.ui.dialogs.rewind_conversation import FilesToRestore
+
+
+class _Tail(Protocol):
+    async def show_tail(self) -> None: ...
+
+
+class _Selection(Protocol):
+    def close_selection(self) -> None: ...
+
+
+class ChatView(Protocol):
+    """What the rewind needs of the tab's view (`ui/chat/view.py` ChatView; typed so, no import circle)."""
+
+    session: ChatSession
+
+    @property
+    def log_widget(self) -> _Tail: ...
+
+    @property
+    def navigator(self) -> _Selection: ...
+
+    @property
+    def app(self) -> App[Any]: ...
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None: ...
+
+    def run_worker(self, work: Coroutine[Any, Any, None], *, group: str, exclusive: bool,
+                   exit_on_error: bool) -> Worker[None]: ...
+
+    async def show_changes(self, changes: list[Any]) -> None: ...
+
+    def put_back_prompt(self, text: str) -> None: ...
 
 BOTH, CONVERSATION, CODE = "both", "conversation", "code"
 
