@@ -66,12 +66,15 @@ class ChatView(Protocol):
 BOTH, CONVERSATION, CODE = "both", "conversation", "code"
 
 
-def open_rewind(view: ChatView, prompt: UserItem | None = None) -> None:
-    """The list (or, with `prompt`, straight its choice screen), in a worker of the view."""
+def open_rewind(view: ChatView, prompt: UserItem | None = None, *, quiet: bool = False) -> None:
+    """The list (or, with `prompt`, straight its choice screen), in a worker of the view.
+
+    `quiet` (Esc Esc): with no prompt yet nothing happens, as in Claude Code, rather than a notice."""
     session = view.session
     prompts = rewindable_prompts(session.conversation)
     if not prompts:
-        view.notify("No prompt to go back to yet.", severity="warning")
+        if not quiet:
+            view.notify("No prompt to go back to yet.", severity="warning")
         return
     if session.busy and session.alive:
         view.notify("Wait for the turn to end (or press Esc) before rewinding.", severity="warning")

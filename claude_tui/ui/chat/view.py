@@ -417,7 +417,7 @@ class ChatView(Widget):
             if composer.prompt.text.strip():
                 self._escape.reset()
             elif self._escape.press():
-                self.rewind_conversation()
+                open_rewind(self, quiet=True)
             return
         self._escape.reset()
         self._control(self.session.interrupt, "Interrupt failed")
