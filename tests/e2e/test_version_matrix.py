@@ -25,19 +25,21 @@ import pytest
 from claude_tui.history.transcript import load_session
 from claude_tui.protocol.versions import NEWEST_TESTED, OLDEST_SUPPORTED
 from claude_tui.resume import conversation_from_transcript
-from claude_tui.session.items import TextItem, ThinkingItem, ToolItem, ToolState
+from claude_tui.session.items import TextItem, ThinkingItem, ToolItem, ToolState, UserItem
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.dialogs.permission import PermissionScreen
-from claude_tui.ui.dialogs.question import QuestionScreen
-from claude_tui.ui.render.diff_view import DiffView
+from claude_tui.ui.screens.permission import PermissionScreen
+from claude_tui.ui.screens.question import QuestionScreen
+from claude_tui.ui.dialogs.rewind_conversation import RewindChoiceScreen, RewindListScreen
+from claude_tui.ui.widgets.diff_view import DiffView
 from tests.e2e.app_driver import AppDriver, drive
 from tests.e2e.cli_install import DEFAULT_VERSION, CliInstallError, ensure_cli
+from tests.e2e.mock_api import MockApi
 from tests.e2e.mock_api_scripts import DONE_TEXT
 
 AUTO_BAND = "2.1.290"
 VERSIONS = [v.strip() for v in os.environ.get("CLAUDE_TUI_E2E_MATRIX", "").split(",") if v.strip()] or \
     [OLDEST_SUPPORTED, AUTO_BAND, DEFAULT_VERSION, NEWEST_TESTED]
-FLOWS = ("prompt", "thinking", "bash allow", "bash deny", "edit + diff", "question", "resume")
+FLOWS = ("prompt", "thinking", "bash allow", "bash deny", "edit + diff", "question", "resume", "rewind")
 
 #: version -> flow -> "ok" / "FAILED: why"; printed at the end of the run (conftest).
 MATRIX: dict[str, dict[str, str]] = {}
@@ -90,7 +92,7 @@ async def _flow(results: dict[str, str], name: str, body: Callable[[], Awaitable
 
 @pytest.mark.parametrize("version", VERSIONS)
 async def test_core_flows(version: str, matrix_clis: dict[str, Path | str], app_options: Options,
-                          project_dir: Path, config_dir: Path) -> None:
+                          project_dir: Path, config_dir: Path, mock_api: MockApi) -> None:
     binary = matrix_clis[version]
     if isinstance(binary, str):
         pytest.fail(binary, pytrace=False)
@@ -197,6 +199,26 @@ async def test_core_flows(version: str, matrix_clis: dict[str, Path | str], app_
             assert d.of_type(TextItem)[-1].text == "Hello! You said: kw:plain second run "
             assert d.conversation.status.cost_total >= cost_before * 0.5
             _no_duplicates(d)
+            await _flow(results, "rewind", lambda: rewind(d))
+
+    async def rewind(d: AppDriver) -> None:
+        # Back to before the prompt sent after the resume (its point is the replayed history's end):
+        # the CLI restarts with --resume-session-at, and the next request no longer holds that turn.
+        session, old = d.chat.session, d.chat.session.connection
+        await d.press("escape", "escape")
+        await d.wait_screen(RewindListScreen)
+        await d.press("enter")
+        await d.wait_screen(RewindChoiceScreen)
+        await d.press("2")
+        await d.wait(lambda: session.connection is not old and session.alive, "the CLI restarted", 60)
+        await d.wait(lambda: d.prompt.text == "kw:plain second run", "the prompt's text back")
+        before = len(mock_api.requests)
+        await d.turn("kw:plain rewound")
+        # The first that carries the new prompt (2.0.77 sends a "Warmup" request of its own at start).
+        said = next(text for r in mock_api.requests[before:] if r.is_messages and not r.subagent
+                    and "kw:plain rewound" in (text := repr(r.body.get("messages"))))
+        assert "kw:plain second run" not in said and "kw:plain hello there" in said
+        assert [i.text for i in d.of_type(UserItem)][-1] == "kw:plain rewound"
 
     await _flow(results, "resume", resume)
     failed = {flow: why for flow, why in results.items() if why != "ok"}
