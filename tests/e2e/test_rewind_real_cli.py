@@ -81,3 +81,33 @@ async def test_rewind_to_prompt_two_of_three_sends_only_the_turns_before_it(
     assert "“kw:plain two”" in note.text and "“kw:plain three”" in note.text
     preview = conversation_from_file(path)
     assert any(isinstance(i, NoteItem) and "rewound away" in i.text for i in preview.items)
+
+
+async def test_1_restores_the_file_and_the_conversation(app_options: Options, mock_api: MockApi,
+                                                       project_dir: Path) -> None:
+    from claude_tui.ui.screens.permission import PermissionScreen
+
+    original = (project_dir / "a.txt").read_text()
+    async with drive(app_options()) as d:
+        await d.turn("kw:plain one")
+        await d.send("kw:edit the file")
+        await d.wait_screen(PermissionScreen)
+        await d.press("y")
+        await d.wait_turns(2)
+        await d.wait_chat_active()
+        assert (project_dir / "a.txt").read_text() != original
+        session, old = d.chat.session, d.chat.session.connection
+        await d.press("escape", "escape")
+        await d.wait_screen(RewindListScreen)
+        await d.press("enter")  # the newest prompt, selected: the edit
+        choice = await d.wait_screen(RewindChoiceScreen)
+        assert choice.files.files == [str(project_dir / "a.txt")]  # the CLI's dry run
+        await d.press("1")
+        await d.wait(lambda: session.connection is not old and session.alive, "the CLI restarted", 60)
+        await d.wait(lambda: d.prompt.text == "kw:edit the file", "the prompt's text back")
+        assert (project_dir / "a.txt").read_text() == original
+        before = len(mock_api.requests)
+        await d.turn("kw:plain after")
+        said = next(text for r in mock_api.requests[before:] if r.is_messages and not r.subagent
+                    and "kw:plain after" in (text := repr(r.body.get("messages"))))
+        assert "kw:plain one" in said and "kw:edit" not in said

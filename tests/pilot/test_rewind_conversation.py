@@ -116,3 +116,23 @@ async def test_esc_on_the_choice_goes_back_to_the_list_and_esc_there_closes(tmp_
         await wait_for(pilot, lambda: not isinstance(app.screen, (RewindListScreen, RewindChoiceScreen)), what="closed")
         assert chat(app).session.connection is old and len(
             [i for i in chat(app).session.conversation.items if isinstance(i, UserItem)]) == 3
+
+
+async def test_the_esc_that_interrupts_a_turn_starts_no_pair(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(DoublePress, "clock", staticmethod(lambda: 100.0))  # every two presses are "quick"
+    app = make_app(tmp_path, env={"FAKE_CLAUDE_DELAY_MS": "20"})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "kw:plain first")
+        await wait_for(pilot, lambda: idle(app), what="the first turn")
+        await pilot.press("escape")  # a stray Esc while idle: the first of a pair
+        await send(pilot, "kw:slow story")
+        session = chat(app).session
+        await wait_for(pilot, lambda: any(isinstance(i, TextItem) for i in session.conversation.items), what="answer")
+        await pilot.press("escape")  # interrupts, and ends the pair the stray Esc began
+        await wait_for(pilot, lambda: idle(app) and session.conversation.status.turns >= 2,
+                       what="the interrupted turn's end")
+        await pilot.press("escape")  # the first of a pair, not the second
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, RewindListScreen)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, RewindListScreen), what="the list")
