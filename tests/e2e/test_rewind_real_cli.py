@@ -106,6 +106,7 @@ async def test_1_restores_the_file_and_the_conversation(app_options: Options, mo
         await d.wait(lambda: session.connection is not old and session.alive, "the CLI restarted", 60)
         await d.wait(lambda: d.prompt.text == "kw:edit the file", "the prompt's text back")
         assert (project_dir / "a.txt").read_text() == original
+        assert any(isinstance(i, NoteItem) and i.text.startswith("Restored 1 file") for i in d.items)
         before = len(mock_api.requests)
         await d.turn("kw:plain after")
         said = next(text for r in mock_api.requests[before:] if r.is_messages and not r.subagent

@@ -158,33 +158,37 @@ async def rewind(view: ChatView, prompt: UserItem, choice: str, files: FilesToRe
         view.notify("A turn started: nothing was rewound.", severity="warning")
         return
     view.navigator.close_selection()
+    restored = ""
     if choice in (BOTH, CODE) and files.files:
-        if not await _restore_files(view, prompt, files):
+        restored = await _restore_files(view, prompt, files)
+        if not restored:
             return
     elif choice == CODE:
         view.notify(files.reason or "No files changed since this prompt: nothing to restore.", timeout=6)
         return
     if isinstance(point, RewindPoint):
-        await _restore_conversation(view, point)
+        await _restore_conversation(view, point, restored)
+    else:
+        await view.show_changes(session.conversation.add_note(restored, NoteKind.INFO))
 
 
-async def _restore_files(view: ChatView, prompt: UserItem, files: FilesToRestore) -> bool:
+async def _restore_files(view: ChatView, prompt: UserItem, files: FilesToRestore) -> str:
+    """Put the files back; the note that says so ("" when they were not: the user was told why)."""
     session = view.session
     assert prompt.uuid is not None  # files were listed: the dry run had the uuid
     answer, problem = await ask_rewind(session, prompt.uuid, dry_run=False)
     if answer is None:
         view.notify(f"Files were not restored: {problem}", severity="error", timeout=8)
-        return False
+        return ""
     put_back = [str(f) for f in answer.get("filesChanged") or [] if isinstance(f, str)] or files.files
     forget_rewound(session.conversation, prompt, put_back, session.options.cwd or "")
     count = len(files.files)
-    await view.show_changes(session.conversation.add_note(
-        f"Restored {count} file{'s' if count != 1 else ''} to before “{one_line(prompt.text)[:60]}”:\n"
-        + "\n".join(one_line(f) for f in files.files[:20]) + ("\n…" if count > 20 else ""), NoteKind.INFO))
-    return True
+    return (f"Restored {count} file{'s' if count != 1 else ''} to before “{one_line(prompt.text)[:60]}”:\n"
+            + "\n".join(one_line(f) for f in files.files[:20]) + ("\n…" if count > 20 else ""))
 
 
-async def _restore_conversation(view: ChatView, point: RewindPoint) -> None:
+async def _restore_conversation(view: ChatView, point: RewindPoint, restored: str) -> None:
+    """`restored`: the note of the files put back, said after the cut (it would go with it)."""
     session, prompt = view.session, point.prompt
     await view.show_changes(await session.stop_for_restart())
     session.conversation.rewind_to(prompt, point.resume_at)
@@ -196,6 +200,8 @@ async def _restore_conversation(view: ChatView, point: RewindPoint) -> None:
         options.resume_session_at = point.resume_at
     await view.log_widget.show_tail()
     changes: list[Any] = session.start_again()
+    if restored:
+        changes += session.conversation.add_note(restored, NoteKind.INFO)
     changes += session.conversation.add_note(
         f"Went back to before “{one_line(prompt.text)[:60]}”: its text is in the prompt to edit and send again. "
         "The turns from there on stay in the transcript (Ctrl+O shows them as a branch).", NoteKind.INFO)
