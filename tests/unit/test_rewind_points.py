@@ -78,3 +78,9 @@ def test_a_transcript_with_a_rewound_branch_says_what_it_does_not_show(tmp_path:
     assert [i.text for i in conversation.items if isinstance(i, UserItem)] == ["one", "two again"]
     notes = [i for i in conversation.items if isinstance(i, NoteItem)]
     assert "“two”, “three”" in notes[-2].text and notes[-1].text.startswith("Resumed from the transcript")
+    # The session browser's preview (its last turns) ends with the same note.
+    from claude_tui.ui.screens.session_browser_preview import load_preview
+
+    preview = load_preview(str(path))
+    assert preview is not None
+    assert any(isinstance(i, NoteItem) and "“two”, “three”" in i.text for i in preview.log.items)

@@ -27,10 +27,10 @@ from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.session.log import Log
-from claude_tui.session.replay import note_other_branches, replay
+from claude_tui.session.replay import RESUMED, note_other_branches, replay
 from claude_tui.ui.browser.table import ago, cost_label, snippet_text
-from claude_tui.ui.kit.safe_input import SafeInput
 from claude_tui.ui.log.chat_log import ChatLog
+from claude_tui.ui.kit.safe_input import SafeInput
 
 PREVIEW_TURNS = 3
 """How many of the newest user turns the preview shows."""
@@ -63,7 +63,7 @@ class Preview:
 
 def preview_of(conversation: Conversation, turns: int = PREVIEW_TURNS) -> Preview:
     items = list(conversation.main.items)
-    if items and isinstance(items[-1], NoteItem):  # replay's "Resumed from the transcript" note
+    if items and isinstance(items[-1], NoteItem) and items[-1].text.startswith(RESUMED):  # replay's own note
         items.pop()
     starts = [i for i, item in enumerate(items) if isinstance(item, UserItem)]
     start = starts[-turns] if len(starts) >= turns else 0
@@ -153,8 +153,11 @@ def load_preview(path: str, should_stop: Callable[[], bool] | None = None) -> Pr
             if answered <= used:  # no result of a call made before the tail
                 conversation = replay(_checked(tail, stop), None, session_id=transcript.session_id)
                 if sum(isinstance(item, UserItem) for item in conversation.main.items) >= PREVIEW_TURNS:
+                    note_other_branches(conversation, transcript.other_branches)
                     return preview_of(conversation)
-        return preview_of(replay(_checked(records, stop), None, session_id=transcript.session_id))
+        conversation = replay(_checked(records, stop), None, session_id=transcript.session_id)
+        note_other_branches(conversation, transcript.other_branches)
+        return preview_of(conversation)
     except _Stopped:
         return None
 
