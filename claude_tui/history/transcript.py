@@ -343,14 +343,26 @@ _NOT_TYPED = ("[Request interrupted", "<local-command", "<command-", "<bash-", "
 
 def _off_chain_prompts(by_uuid: dict[str, Record], chain: list[Record]) -> list[str]:
     on_chain = {r["uuid"] for r in chain}
-    prompts: list[str] = []
+    prompts: dict[str, str] = {}  # by the prompt's uuid: a queued one that also went out as a prompt, once
     for rec in by_uuid.values():
-        if rec.get("type") != "user" or rec["uuid"] in on_chain or rec.get("isMeta") or rec.get("isCompactSummary"):
+        if rec["uuid"] in on_chain or rec.get("isMeta") or rec.get("isCompactSummary"):
+            continue
+        attachment = rec.get("attachment")
+        if rec.get("type") == "attachment" and isinstance(attachment, dict):
+            # A prompt typed mid-turn is kept only as this (see `session.replay.queued_as_prompt`).
+            queued = attachment.get("prompt") if attachment.get("type") == "queued_command" \
+                and attachment.get("commandMode") in (None, "prompt") and not attachment.get("isMeta") else None
+            text = _first_prompt([{"type": "user", "message": {"content": queued}}]) if queued else None
+            source = attachment.get("source_uuid")
+            if text and not text.startswith(_NOT_TYPED):
+                prompts.setdefault(source if isinstance(source, str) and source else rec["uuid"], text)
+            continue
+        if rec.get("type") != "user":
             continue
         text = _first_prompt([rec])
         if text and not text.startswith(_NOT_TYPED):
-            prompts.append(text)
-    return prompts
+            prompts.setdefault(rec["uuid"], text)
+    return list(prompts.values())
 
 
 def load_session(session_id: str, *, root: Path | None = None,

@@ -69,6 +69,10 @@ def test_a_transcript_with_a_rewound_branch_says_what_it_does_not_show(tmp_path:
     records = [_record("user", "u1", None, "one"), _record("assistant", "a1", "u1", "said one"),
                _record("user", "u2", "a1", "two"), _record("assistant", "a2", "u2", "said two"),
                _record("user", "u3", "a2", "three"), _record("assistant", "a3", "u3", "said three"),
+               # typed while "three" ran: the CLI keeps it only as an attachment of that turn
+               {"type": "attachment", "uuid": "q1", "parentUuid": "a3", "sessionId": "s",
+                "attachment": {"type": "queued_command", "prompt": [{"type": "text", "text": "queued"}],
+                               "source_uuid": "src1", "commandMode": "prompt"}},
                # --resume-session-at a1, then a new prompt: a second branch from a1, the newest
                _record("user", "u4", "a1", "two again"), _record("assistant", "a4", "u4", "said two again")]
     path = tmp_path / "s.jsonl"
@@ -77,7 +81,7 @@ def test_a_transcript_with_a_rewound_branch_says_what_it_does_not_show(tmp_path:
     assert conversation is not None
     assert [i.text for i in conversation.items if isinstance(i, UserItem)] == ["one", "two again"]
     notes = [i for i in conversation.items if isinstance(i, NoteItem)]
-    assert "“two”, “three”" in notes[-2].text and notes[-1].text.startswith("Resumed from the transcript")
+    assert "“two”, “three”, “queued”" in notes[-2].text and notes[-1].text.startswith("Resumed from the transcript")
     # The session browser's preview (its last turns) ends with the same note.
     from claude_tui.ui.screens.session_browser_preview import load_preview
 
