@@ -38,6 +38,7 @@ PROMPT_KEYS = [
     ("@", "file path completion"),
     ("tab", "accept a completion"),
     ("? (empty prompt)", "this help"),
+    ("escape escape (empty prompt)", "rewind: go back to before one of your prompts"),
 ]
 
 MCP_STATUS_COLOR = {"connected": "text-success", "failed": "text-error", "needs-auth": "text-warning",
