@@ -133,7 +133,8 @@ class RewindChoiceScreen(GuardedModal[str | None]):
         count = len(files.files)
         return Content.assemble(f"The code: {count} file{'s' if count != 1 else ''} go{'es' if count == 1 else ''} "
                                 "back (", (f"+{files.insertions}", "$text-success"), " ",
-                                (f"−{files.deletions}", "$text-error"), f"): {named}{more}")
+                                (f"−{files.deletions}", "$text-error"), f"): {named}{more}. Files go back "
+                                "whole; what Bash commands changed is not undone.")
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("1", "2", "3"):
