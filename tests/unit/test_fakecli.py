@@ -485,3 +485,12 @@ def test_the_demo_leaves_out_calls_to_tools_its_cli_has_off() -> None:
                    for line in kept)
     assert kept[-1]["type"] == "result" and "Tasks handled." in json.dumps(kept)
     assert sum("TaskUpdate" in json.dumps(line) for line in kept) == sum("TaskUpdate" in json.dumps(line) for line in turn)
+
+
+def test_resume_session_at_without_resume_is_refused_as_the_real_cli_does(capsys) -> None:  # type: ignore[no-untyped-def]
+    from claude_tui.fakecli.server import main, parse_args
+
+    assert main(["--resume-session-at", "some-uuid"]) == 1
+    assert "Error: --resume-session-at requires --resume" in capsys.readouterr().err
+    args = parse_args(["--resume", "S", "--resume-session-at", "U"])
+    assert (args.resume, args.resume_session_at) == ("S", "U")
