@@ -136,3 +136,24 @@ async def test_the_esc_that_interrupts_a_turn_starts_no_pair(tmp_path: Path, mon
         assert not isinstance(app.screen, RewindListScreen)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, RewindListScreen), what="the list")
+
+
+async def test_a_doubled_enter_restores_nothing_but_a_digit_acts_at_once(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from claude_tui.ui.screens.dialog_base import GuardedModal
+
+    monkeypatch.setattr(GuardedModal, "clock", staticmethod(lambda: 100.0))  # the guard never falls
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _three_turns(pilot)
+        session = chat(app).session
+        old = session.connection
+        await pilot.press("escape", "escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, RewindListScreen), what="the list")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, RewindChoiceScreen), what="the choice")
+        await pilot.press("enter")  # meant for the list: swallowed by the guard
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, RewindChoiceScreen) and session.connection is old
+        await pilot.press("2")
+        await _restarted(pilot, old)
+        assert chat(app).composer.prompt.text == "kw:plain three"
