@@ -85,7 +85,7 @@ async def test_rewind_to_prompt_two_of_three_sends_only_the_turns_before_it(
 
 async def test_1_restores_the_file_and_the_conversation(app_options: Options, mock_api: MockApi,
                                                        project_dir: Path) -> None:
-    from claude_tui.ui.screens.permission import PermissionScreen
+    from claude_tui.ui.dialogs.permission import PermissionScreen
 
     original = (project_dir / "a.txt").read_text()
     async with drive(app_options()) as d:

@@ -27,10 +27,10 @@ from claude_tui.protocol.versions import NEWEST_TESTED, OLDEST_SUPPORTED
 from claude_tui.resume import conversation_from_transcript
 from claude_tui.session.items import TextItem, ThinkingItem, ToolItem, ToolState, UserItem
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.screens.permission import PermissionScreen
-from claude_tui.ui.screens.question import QuestionScreen
+from claude_tui.ui.dialogs.permission import PermissionScreen
+from claude_tui.ui.dialogs.question import QuestionScreen
 from claude_tui.ui.dialogs.rewind_conversation import RewindChoiceScreen, RewindListScreen
-from claude_tui.ui.widgets.diff_view import DiffView
+from claude_tui.ui.render.diff_view import DiffView
 from tests.e2e.app_driver import AppDriver, drive
 from tests.e2e.cli_install import DEFAULT_VERSION, CliInstallError, ensure_cli
 from tests.e2e.mock_api import MockApi

@@ -139,7 +139,7 @@ async def test_the_esc_that_interrupts_a_turn_starts_no_pair(tmp_path: Path, mon
 
 
 async def test_a_doubled_enter_restores_nothing_but_a_digit_acts_at_once(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from claude_tui.ui.screens.dialog_base import GuardedModal
+    from claude_tui.ui.dialogs.base import GuardedModal
 
     monkeypatch.setattr(GuardedModal, "clock", staticmethod(lambda: 100.0))  # the guard never falls
     app = make_app(tmp_path, guard_ms=400)

@@ -31,7 +31,7 @@ _PROMPTS = [("kw:plain hello", "text", None), ("kw:edit the file", "edit-allow",
 
 async def _open_list(pilot) -> None:  # type: ignore[no-untyped-def]
     from claude_tui.session.items import UserItem
-    from claude_tui.ui.screens.rewind_conversation import RewindListScreen
+    from claude_tui.ui.dialogs.rewind_conversation import RewindListScreen
 
     await _dismiss_dialogs_and_feed(pilot)
     prompts = [i for i in pilot.app.chat.session.conversation.items if isinstance(i, UserItem)]
@@ -40,7 +40,7 @@ async def _open_list(pilot) -> None:  # type: ignore[no-untyped-def]
 
 
 async def _open_choice(pilot) -> None:  # type: ignore[no-untyped-def]
-    from claude_tui.ui.screens.rewind_conversation import FilesToRestore, RewindChoiceScreen
+    from claude_tui.ui.dialogs.rewind_conversation import FilesToRestore, RewindChoiceScreen
 
     await _dismiss_dialogs_and_feed(pilot)
     files = FilesToRestore(["/home/user/project/a.txt", "/home/user/project/src/config.py"], 12, 3)

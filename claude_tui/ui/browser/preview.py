@@ -29,8 +29,8 @@ from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.session.log import Log
 from claude_tui.session.replay import RESUMED, note_other_branches, replay
 from claude_tui.ui.browser.table import ago, cost_label, snippet_text
-from claude_tui.ui.log.chat_log import ChatLog
 from claude_tui.ui.kit.safe_input import SafeInput
+from claude_tui.ui.log.chat_log import ChatLog
 
 PREVIEW_TURNS = 3
 """How many of the newest user turns the preview shows."""
