@@ -15,10 +15,11 @@ from claude_tui.protocol import decode_obj
 from claude_tui.protocol.pricing import estimate_cost
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteItem, NoteKind
-
-RESUMED = "Resumed from the transcript"
 from claude_tui.session.replay_decisions import restore_decisions
 from claude_tui.session.status import Activity
+
+RESUMED = "Resumed from the transcript"
+"""How the note a replay ends with begins (the preview, exports and forks look for it)."""
 
 
 def record_to_message(record: Mapping[str, Any], parent_tool_use_id: str | None = None) -> dict[str, Any] | None:

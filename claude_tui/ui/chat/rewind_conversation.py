@@ -24,7 +24,6 @@ from claude_tui.session.items import NoteKind, ToolItem, UserItem
 from claude_tui.session.rewind_points import RewindPoint, rewind_point, rewindable_prompts
 from claude_tui.session.rewound import forget_rewound
 from claude_tui.ui.chat.rewind_files import ask_rewind
-
 from claude_tui.ui.chat.session import ChatSession
 
 if TYPE_CHECKING:
