@@ -323,9 +323,7 @@ class ChatView(Widget):
         if from_prompt and text == "/usage":  # the usage screen (its Limits tab asks Claude Code's own)
             self.host.action_usage()
             return True
-        if text == "/rewind":  # Claude Code's own screen, ours here (the CLI has none in stream-json)
-            if from_prompt and self.composer.prompt.text.startswith(raw):
-                self.composer.prompt.delete_first(len(raw))
+        if from_prompt and text == "/rewind":  # Claude Code's own screen, ours here (none in stream-json)
             self.rewind_conversation()
             return True
         session = self.session

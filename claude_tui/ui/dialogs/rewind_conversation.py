@@ -136,17 +136,17 @@ class RewindChoiceScreen(GuardedModal[str | None]):
                                 (f"−{files.deletions}", "$text-error"), f"): {named}{more}. Files go back "
                                 "whole; what Bash commands changed is not undone.")
 
-    def on_key(self, event: events.Key) -> None:
-        if event.key in ("1", "2", "3"):
+    async def on_key(self, event: events.Key) -> None:
+        if event.key in ("1", "2", "3") and not self.settled:
             event.stop()
             event.prevent_default()
             self._pick(CHOICES[int(event.key) - 1])
             return
-        if event.key == "tab":  # it never waits: there is no prompt to step back to under the list
+        if event.key == "tab" and not self.settled:  # it never waits: no prompt to step back to under the list
             event.stop()
             event.prevent_default()
             return
-        super().on_key(event)
+        await super().on_key(event)
 
     def _pick(self, choice: str) -> None:
         if choice == "code" and not self.files.files:
