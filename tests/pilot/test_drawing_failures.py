@@ -47,7 +47,9 @@ async def test_keys_typed_while_a_prompt_is_sent_stay_in_the_prompt(tmp_path: Pa
         real_send = screen.session.connection.send
 
         async def slow_send(payload: dict[str, Any]) -> bool:
-            prompt.text += "\nand then"  # type: ignore[attr-defined]  # typed while the send is awaited
+            # Typed while the send is awaited: the sent text left the prompt at its Enter already.
+            assert prompt.text == ""  # type: ignore[attr-defined]
+            prompt.insert("and then")  # type: ignore[attr-defined]
             return await real_send(payload)
 
         screen.session.connection.send = slow_send  # type: ignore[method-assign]
