@@ -12,7 +12,7 @@ from .lenient import repair
 __all__ = [
     "PermissionSuggestion", "CanUseToolRequest", "HookCallbackRequest", "UnknownControlRequest",
     "ControlRequestBody", "ControlRequest", "ControlResponseBody", "ControlResponse", "ControlCancelRequest",
-    "InitializeResponse",
+    "InitializeResponse", "ElicitationRequest",
 ]
 
 
@@ -59,6 +59,24 @@ class HookCallbackRequest(ProtoModel):
     tool_use_id: str | None = None
 
 
+class ElicitationRequest(ProtoModel):
+    """An MCP server asks the user for input, through the CLI (`elicitation`, answered with
+    `{action: accept|decline|cancel, content?}`). Every text in it is the server's: untrusted."""
+
+    subtype: Literal["elicitation"] = "elicitation"
+    mcp_server_name: str = ""
+    message: str = ""
+    mode: str | None = None
+    """form (a schema to fill in) or url (a page to open)."""
+    url: str | None = None
+    elicitation_id: str | None = None
+    requested_schema: dict[str, Any] | None = None
+    property_order: list[str] | None = None
+    title: str | None = None
+    display_name: str | None = None
+    description: str | None = None
+
+
 class UnknownControlRequest(UnknownBase):
     """A control request we do not handle: answer it with `builders.control_error`."""
 
@@ -66,9 +84,9 @@ class UnknownControlRequest(UnknownBase):
 
 
 ControlRequestBody = Annotated[
-    CanUseToolRequest | HookCallbackRequest | UnknownControlRequest,
-    Tagged("subtype", {"can_use_tool": CanUseToolRequest, "hook_callback": HookCallbackRequest},
-           UnknownControlRequest),
+    CanUseToolRequest | HookCallbackRequest | ElicitationRequest | UnknownControlRequest,
+    Tagged("subtype", {"can_use_tool": CanUseToolRequest, "hook_callback": HookCallbackRequest,
+                       "elicitation": ElicitationRequest}, UnknownControlRequest),
 ]
 
 

@@ -170,6 +170,13 @@ class FilesPersisted(SystemMessage):
     processed_at: str | None = None
 
 
+class SessionTitleChanged(SystemMessage):
+    """The session's name changed (a rename_session, or the CLI's own title)."""
+
+    subtype: Literal["session_title_changed"] = "session_title_changed"
+    title: str = ""
+
+
 class UnknownSystem(UnknownBase, SystemMessage):
     """A system message with a subtype we do not know (or malformed fields)."""
 
@@ -191,6 +198,7 @@ SYSTEM_CLASSES: dict[str, type[SystemMessage]] = {
     "task_notification": TaskNotification,
     "background_tasks_changed": BackgroundTasksChanged,
     "files_persisted": FilesPersisted,
+    "session_title_changed": SessionTitleChanged,
 }
 
 # A Union built at run time from the table (one list of subtypes): pydantic reads it, mypy cannot.

@@ -17,8 +17,11 @@ import re
 __all__ = [
     "NEWEST_TESTED",
     "OLDEST_SUPPORTED",
+    "MANAGE_REQUESTS",
     "accepts_thinking_display",
     "offers_resume_session_at",
+    "lacks",
+    "offers",
     "offers_auto",
     "parse_version",
     "support_note",
@@ -35,6 +38,20 @@ _THINKING_DISPLAY_FROM = "2.1.290"
 _RESUME_SESSION_AT_FROM = OLDEST_SUPPORTED
 """`--resume ID --resume-session-at UUID` (hidden, print mode): 2.0.77, 2.1.290, 2.1.330 and 2.1.332
 all take it, matched on the message's uuid. Older CLIs are outside the range: a rewind offers a fork."""
+
+_MANAGE_FROM = "2.1.290"
+"""Of the versions checked, the oldest that answers the manage requests (2.0.77 has only mcp_status)."""
+MANAGE_REQUESTS: dict[str, str] = {
+    "mcp_status": OLDEST_SUPPORTED,
+    **{name: _MANAGE_FROM for name in (
+        "mcp_toggle", "mcp_reconnect", "get_context_usage", "get_usage", "list_permission_rules",
+        "get_hooks_listing", "rename_session", "reload_plugins", "reload_skills", "apply_flag_settings",
+        "elicitation", "request_user_dialog",
+    )},
+}
+"""Control request -> the oldest checked version that has it (found in each CLI's own code:
+2.0.77's cli.js, the 2.1.290 and 2.1.330 binaries). `elicitation` and `request_user_dialog`
+are the CLI's requests to us; the rest are ours to it."""
 
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
@@ -61,6 +78,24 @@ def accepts_thinking_display(version: object) -> bool:
 def offers_resume_session_at(version: object) -> bool:
     """True also for an unknown version: the CLI then says itself if it cannot."""
     return parse_version(version) is None or _at_least(version, _RESUME_SESSION_AT_FROM)
+
+
+def offers(version: object, request: str) -> bool:
+    """Whether a CLI of `version` answers control request `request`. An unknown version is
+    taken to have it (the CLI's own error then says otherwise); an unknown request, not."""
+    floor = MANAGE_REQUESTS.get(request)
+    if floor is None:
+        return False
+    return parse_version(version) is None or _at_least(version, floor)
+
+
+def lacks(version: object, request: str, what: str) -> str | None:
+    """One line for a screen whose CLI cannot do `what` (None when it can)."""
+    if offers(version, request):
+        return None
+    shown = ".".join(map(str, parse_version(version) or ())) or "this version"
+    floor = MANAGE_REQUESTS.get(request, NEWEST_TESTED)
+    return f"Claude Code {shown} cannot {what} (it has no {request} request; {floor} or newer can)."
 
 
 def support_note(version: object) -> str | None:

@@ -101,6 +101,8 @@ class PermissionBook:
         match message.request:
             case p.CanUseToolRequest() as asked:
                 return self._ask(self._typed_request(message.request_id, asked))
+            case p.ElicitationRequest() as form:
+                return self._ask(self._form_request(message.request_id, form))
             case p.UnknownControlRequest() as unknown if unknown.raw.get("subtype") == "can_use_tool":
                 # A `can_use_tool` whose fields do not validate (the model is strict here: see
                 # `CanUseToolRequest.lenient`). The transport still holds it as pending, so it is shown
@@ -123,6 +125,12 @@ class PermissionBook:
             suggestions=[suggestion.raw for suggestion in asked.permission_suggestions or ()],
             tool_use_id=asked.tool_use_id or "",
         )
+
+    def _form_request(self, request_id: str, form: p.ElicitationRequest) -> PermissionRequest:
+        server = form.mcp_server_name or "An MCP server"
+        return PermissionRequest(request_id=request_id, tool_name="MCP form", input={},
+                                 display_name=form.title or form.display_name or f"{server} asks",
+                                 description=form.message, elicitation=form)
 
     def _raw_request(self, request_id: str, raw: dict[str, Any]) -> PermissionRequest:
         tool_input = raw.get("input")

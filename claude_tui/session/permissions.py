@@ -8,6 +8,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 from urllib.parse import urlsplit
 
+from claude_tui.protocol.control import ElicitationRequest
 from claude_tui.session.values import as_list
 
 _DESTINATIONS = {
@@ -42,6 +43,8 @@ class PermissionRequest:
     """For ExitPlanMode: the plan text, taken from the assistant's tool_use (the request's input is {})."""
     agent_scope: str | None = None
     """The Task tool_use_id when a subagent asks."""
+    elicitation: ElicitationRequest | None = None
+    """Set when an MCP server asks the user for input (`elicitation`): the form, not a tool."""
     created_at: float = field(default_factory=time.monotonic)
 
     @property
@@ -155,3 +158,5 @@ class PermissionDecision:
     """For deny: also stop the turn."""
     words: str = ""
     """The decision in plain words, for the chat log ("Allowed once", "Denied: …")."""
+    response: dict[str, Any] | None = None
+    """For an elicitation: the answer sent as it is (`{action, content?}`)."""

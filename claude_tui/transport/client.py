@@ -3,7 +3,8 @@
 A background reader task decodes stdout into protocol messages and
 * resolves the futures of our own control requests (those responses are
   *not* yielded by `events()`),
-* remembers ``can_use_tool`` requests as pending permissions (yielded),
+* remembers ``can_use_tool`` and ``elicitation`` requests as pending (yielded; a dialog answers),
+* leaves ``request_user_dialog`` unanswered (yielded): we declare no dialog kinds,
 * answers every other incoming control request with an error at once, so the
   CLI never hangs waiting for us (yielded as `AutoAnswered`, not as the raw
   ControlRequest, so nothing downstream tries to answer it again),
@@ -55,6 +56,10 @@ def _control_subtype(msg: Any) -> str:
         request = raw.get("request")
         sub = request.get("subtype") if isinstance(request, dict) else None
     return str(sub or "")
+
+
+_ASKS_USER = frozenset({"can_use_tool", "elicitation"})
+"""Requests the user answers on a dialog: held as pending until answered or withdrawn."""
 
 
 class ClaudeClient:
@@ -237,8 +242,13 @@ class ClaudeClient:
         elif kind == "control_request":
             rid = str(getattr(msg, "request_id", "") or "")
             sub = _control_subtype(msg)
-            if sub == "can_use_tool":
+            if sub in _ASKS_USER:
                 self._pending_permissions[rid] = msg
+            elif sub == "request_user_dialog":
+                # The protocol: a host must not answer a dialog kind it did not declare (an error is
+                # discarded and the dialog stays pending); we declare none, so the CLI falls back.
+                self._queue.put_nowait(msg)
+                return
             else:
                 error = f"claude-tui does not support the control request {sub or '?'!r}"
                 self._spawn(self.send(builders.control_error(rid, error)))

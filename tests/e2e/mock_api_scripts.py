@@ -355,6 +355,16 @@ def maxturns(v: RequestView) -> Reply:
     )
 
 
+def mcpnote(v: RequestView) -> Reply:
+    """Call the notes MCP server's tool (tests/mcp/notes_server.py)."""
+    return _tool_then_done(tool("mcp__notes__add_note", text="from the model"))(v)
+
+
+def mcpask(v: RequestView) -> Reply:
+    """Call the notes server's tool that asks the user through an elicitation."""
+    return _tool_then_done(tool("mcp__notes__ask_profile"))(v)
+
+
 SCRIPTS: dict[str, Script] = {
     "plain": plain,
     "think": think,
@@ -380,6 +390,8 @@ SCRIPTS: dict[str, Script] = {
     "autherr": autherr,
     "maxturns": maxturns,
     "sleep": sleep,
+    "mcpnote": mcpnote,
+    "mcpask": mcpask,
 }
 
 

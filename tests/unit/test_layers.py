@@ -64,6 +64,7 @@ UI_ORDER: list[set[str]] = [
     {"app"},                            # the App, its bindings, launching, help
     {"palette", "browser", "usage", "window"},  # what the app opens; siblings never import each other
     {"chat"},                           # one session and its view
+    {"manage"},                         # what Claude Code manages (MCP, context, rules, hooks) and MCP forms
     {"dialogs"},                        # the guarded frame and every dialog (a waiting dialog types on into the prompt)
     {"panels"},                         # composer, status bar, sidebar, changes, find/select
     {"log"},                            # the chat log and its items

@@ -13,6 +13,7 @@ from claude_tui.protocol import (
     AuthStatus,
     BackgroundTasksChanged,
     CanUseToolRequest,
+    ElicitationRequest,
     CompactBoundary,
     ContentBlockDelta,
     ContentBlockStart,
@@ -57,6 +58,7 @@ from claude_tui.protocol import (
     UnknownDelta,
     UnknownEvent,
     UnknownMessage,
+    SessionTitleChanged,
     UnknownSystem,
     UserMessage,
     decode_line,
@@ -85,6 +87,7 @@ EXPECTED = {
     ("system", "task_notification"): TaskNotification,
     ("system", "background_tasks_changed"): BackgroundTasksChanged,
     ("system", "files_persisted"): FilesPersisted,
+    ("system", "session_title_changed"): SessionTitleChanged,
     ("assistant", None): AssistantMessage,
     ("user", None): UserMessage,
     ("stream_event", None): StreamEvent,
@@ -154,7 +157,7 @@ def test_every_stdout_line_decodes_to_its_class(path: Path) -> None:
             for block, raw in zip(msg.message.content, obj["message"]["content"]):
                 assert type(block) is BLOCKS[raw["type"]], where
         if isinstance(msg, ControlRequest):
-            assert type(msg.request) is CanUseToolRequest, where
+            assert type(msg.request) in (CanUseToolRequest, ElicitationRequest), where
             assert msg.request_id == obj["request_id"]
 
 

@@ -269,3 +269,25 @@ async def test_a_malformed_control_request_does_not_end_the_session(tmp_path) ->
             break
     assert "KeepAlive" in seen
     assert await client.close() is not None
+
+
+async def test_an_elicitation_waits_for_the_user_and_a_user_dialog_is_left_to_the_cli() -> None:
+    # An elicitation is the user's to answer (pending, like a permission), never an automatic error;
+    # a request_user_dialog of a kind we did not declare must not be answered at all (the protocol).
+    prelude = [
+        {"type": "control_request", "request_id": "form-1",
+         "request": {"subtype": "elicitation", "mcp_server_name": "notes", "message": "Who?"}},
+        {"type": "control_request", "request_id": "dlg-1",
+         "request": {"subtype": "request_user_dialog", "dialog_kind": "x", "payload": {}}},
+    ]
+    client = make_client(prelude)
+    await client.start()
+    items = await collect_until(client, lambda i: getattr(i, "request_id", None) == "dlg-1")
+    assert not [i for i in items if isinstance(i, AutoAnswered)]
+    assert client.pending_permissions == ("form-1",)
+    assert await client.answer_permission(builders.control_success("form-1", {"action": "decline"})) is True
+    await client.send({"type": "ping"})
+    echoes = [i.raw["got"] for i in await collect_until(client, lambda i: is_echo(i) and i.raw["got"] == {"type": "ping"})
+              if is_echo(i)]
+    assert [e.get("response", {}).get("request_id") for e in echoes] == ["form-1", None]
+    await client.close()

@@ -26,6 +26,11 @@ __all__ = ["PermissionDialogs", "build_answer", "dialog_for"]
 
 def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: int, bell: bool, desktop: bool,
                cwd: Path | None = None, saved: list[dict[str, Any]] | None = None) -> Any:
+    if request.elicitation is not None:
+        from claude_tui.ui.manage.elicitation import ElicitationScreen
+
+        return ElicitationScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell,
+                                 desktop=desktop)
     if request.tool_name == "AskUserQuestion":
         from claude_tui.ui.dialogs.question import QuestionScreen
 

@@ -16,6 +16,8 @@ from claude_tui.session.permissions import PermissionDecision, PermissionRequest
 
 
 def build_answer(request: PermissionRequest, decision: PermissionDecision) -> dict[str, Any]:
+    if decision.response is not None:  # an elicitation's answer: {action, content?}
+        return builders.control_success(request.request_id, decision.response)
     if decision.allow:
         updated = decision.updated_input if decision.updated_input is not None else request.input
         return builders.allow(request.request_id, updated, decision.updated_permissions)
