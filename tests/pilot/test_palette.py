@@ -32,7 +32,9 @@ async def test_palette_lists_models_modes_and_themes(tmp_path: Path) -> None:
         texts = [command.text for command in chat_commands(screen)]
         for expected in ("Model: Opus", "Model: Sonnet", "Model: Haiku", "Permission mode: plan",
                          "Permission mode: acceptEdits", "Theme: nord", "Send /compact", "Send /cost",
-                         "Send /context", "Export transcript as Markdown", "Copy last answer", "New session"):
+                         "Context window (/context)", "MCP servers (/mcp)", "Permission rules (/permissions)",
+                         "Hooks (/hooks)", "Usage and plan limits (/usage)", "Reload plugins", "Reload skills",
+                         "Export transcript as Markdown", "Copy last answer", "New session"):
             assert any(text.startswith(expected) for text in texts), expected
         # bypassPermissions is only offered when the session allows it.
         assert not any("bypassPermissions" in text for text in texts)

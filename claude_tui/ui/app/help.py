@@ -28,6 +28,7 @@ from claude_tui.ui.app.keymap import applied_keymap, effective_keys
 from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.kit.keys_in_order import KeysInOrder
 from claude_tui.ui.kit.theme import theme_color
+from claude_tui.ui.manage.routing import SCREENS as MANAGE_SCREENS
 
 # Keys handled inside widgets rather than by bindings.
 PROMPT_KEYS = [
@@ -110,6 +111,8 @@ def key_sections(app: Any) -> list[Section]:
         Section("Find (Ctrl+F)", binding_rows(FindBar.BINDINGS, keymap) + [("enter", "Next match")]),
         Section("Select a message (Ctrl+Up / F2)", binding_rows(SelectBar.BINDINGS, keymap)),
         Section("Diffs", binding_rows(DiffView.BINDINGS, keymap)),
+        Section("Manage (claude-tui's own screens)",
+                [(slash, words) for slash, (_, _, words) in MANAGE_SCREENS.items()]),
         Section("Permission dialogs", [("tab", "Move to a waiting dialog (until then typing goes to the prompt)")]
                 + binding_rows(PermissionScreen.BINDINGS, keymap)
                 + binding_rows(PlanScreen.BINDINGS, keymap) + binding_rows(QuestionScreen.BINDINGS, keymap)),

@@ -187,6 +187,22 @@ class ChatSession:
         self.conversation.status.model = model
         self.options.model = model  # a restart or new session keeps it
 
+    async def rename_in_cli(self, title: str) -> str | None:
+        """Name the session in Claude Code too (its own picker then shows it); None when it took it,
+        else why not (an older CLI, not running, its refusal). The tab's name is ours either way."""
+        from claude_tui.protocol import manage, versions
+
+        if not title or not self.alive:
+            return None if not title else "Claude Code is not running: only the tab was renamed."
+        if (note := versions.lacks(self.conversation.status.cli_version, "rename_session", "name sessions")):
+            return note
+        try:
+            await self.connection.request(manage.rename_session(title, self.conversation.status.session_id or None),
+                                          timeout=10)
+        except Exception as exc:  # a refusal or a timeout: the tab keeps the name, the notice says so
+            return f"Claude Code did not take the name: {exc}"
+        return None
+
     async def stop_task(self, task_id: str) -> None:
         await self.connection.request(builders.stop_task(task_id), timeout=10)
 

@@ -240,6 +240,9 @@ class ChatView(Widget):
 
     def _turn_ended(self, change: TurnEnded) -> None:
         self.host.notify_turn_ended(self.session, change)
+        from claude_tui.ui.manage.base import turn_ended
+
+        turn_ended(self.app, self.session)  # an open /context or /usage asks again
         # Collection is tuned down while streaming (see app._tune_gc); sweep the
         # turn's young cyclic garbage once the turn is over and you are reading.
         self.set_timer(1.0, self.collect_garbage)
@@ -326,6 +329,12 @@ class ChatView(Widget):
         if from_prompt and text == "/rewind":  # Claude Code's own screen, ours here (none in stream-json)
             self.rewind_conversation()
             return True
+        if from_prompt:
+            from claude_tui.ui.manage.routing import open_for
+
+            if open_for(self.app, self.session, text):  # /mcp, /context, /permissions, /hooks: our screens
+                self.session.save_draft(self.composer.prompt.text)
+                return True
         session = self.session
         if not session.alive:
             self.notify_not_running()

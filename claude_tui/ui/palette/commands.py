@@ -20,6 +20,7 @@ from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.chat.worktree_flow import ask_worktree_session, remote_refusal
 from claude_tui.ui.kit.modes import MODE_WORDS, available_modes, bypass_allowed
+from claude_tui.ui.manage.commands import manage_commands
 
 
 def escape(text: str) -> str:
@@ -161,9 +162,9 @@ def chat_commands(chat: ChatView) -> list[Command]:
     ]
     if alive:
         for slash, words in (("/compact", "Summarise the conversation to free context"),
-                             ("/cost", "Cost and usage of this session"),
-                             ("/context", "What fills the context window")):
+                             ("/cost", "Cost and usage of this session")):
             commands.append(Command(f"Send {slash}", partial(chat.send_slash, slash), words, True))
+        commands += [Command(*entry) for entry in manage_commands(chat.app, chat.session)]
         if session.options.file_checkpoints:
             commands.append(Command("Rewind files to before the last prompt…", chat.rewind_last_prompt,
                                     "Undo Claude's file changes since then (older prompts: Esc Esc, then 3)", True))

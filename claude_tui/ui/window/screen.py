@@ -154,8 +154,14 @@ class ChatScreen(Screen[None]):
             if name is not None:
                 session.name = name.strip()
                 self.redraw_tabs()
+                if session.name:
+                    self.run_worker(self._rename_in_cli(session, session.name), group="rename", exit_on_error=False)
 
         self.app.push_screen(TabNameScreen(session.name or session.display_name()), named)
+
+    async def _rename_in_cli(self, session: ChatSession, name: str) -> None:
+        if (why := await session.rename_in_cli(name)) is not None:
+            self.notify(why, severity="warning", timeout=5)
 
     def ask_close(self, view: ChatView) -> None:
         """Close `view`'s tab; while its turn runs, only after a yes (as quitting asks)."""

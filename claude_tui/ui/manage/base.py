@@ -1,0 +1,163 @@
+"""What the manage screens share: asking the CLI through the session, the frame, the version note.
+
+A screen names the control request it needs (`REQUEST`); on a CLI without it the screen says so in
+one line (`versions.lacks`) and asks nothing. Answers arrive in a worker and are drawn on the
+screen's own thread; a failed request is shown as its reason, never raised. The screens answer no
+prompt: they open only when the user asks (a slash command, the palette), so they are plain modals.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from claude_tui.protocol import versions
+
+__all__ = ["Asker", "SessionAsker", "ManageScreen", "turn_ended"]
+
+
+class Asker(Protocol):
+    """One session's CLI, as the screens need it."""
+
+    @property
+    def cli_version(self) -> str: ...
+
+    def owns(self, session: object) -> bool: ...
+
+    async def ask(self, payload: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
+        """The success payload ({} when the CLI sends none); raises with the CLI's reason."""
+        ...
+
+
+class SessionAsker:
+    """An `Asker` over a `ChatSession` (its connection's single writer)."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    @property
+    def cli_version(self) -> str:
+        return str(self.session.conversation.status.cli_version or "")
+
+    def owns(self, session: object) -> bool:
+        return session is self.session
+
+    async def ask(self, payload: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
+        response = await self.session.connection.request(payload, timeout=timeout)
+        body = getattr(response, "payload", None)
+        return body if isinstance(body, dict) else {}
+
+
+class ManageScreen(ModalScreen[None]):
+    """Subclasses set TITLE_TEXT, REQUEST and WHAT, and implement `build` and `draw`."""
+
+    DEFAULT_CSS = """
+    ManageScreen { align: center middle; background: $background 65%; }
+    ManageScreen #manage { width: 110; max-width: 96%; height: auto; max-height: 94%; padding: 0 1;
+                           background: $surface; border: round $primary; }
+    ManageScreen #manage-state { color: $text-muted; height: auto; }
+    ManageScreen #manage-body { height: auto; max-height: 1fr; margin-top: 1; }
+    ManageScreen #manage-keys { color: $text-muted; height: auto; margin-top: 1; }
+    ManageScreen .manage-error { color: $text-error; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("q", "close", "Close", show=False),
+        Binding("f5", "reload", "Refresh"),
+    ]
+    TITLE_TEXT: ClassVar[str] = ""
+    REQUEST: ClassVar[str] = ""
+    WHAT: ClassVar[str] = ""
+    KEYS: ClassVar[str] = "F5 refresh · Esc close"
+    TIMEOUT: ClassVar[float] = 30
+
+    def __init__(self, asker: Asker) -> None:
+        super().__init__()
+        self.asker = asker
+        self.answer: dict[str, Any] | None = None
+        self.kept_note = ""
+        self.loads = 0
+        """Answers drawn so far (tests wait on it; the screen shows each one)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="manage"):
+            yield Static(Content(""), id="manage-state")
+            with VerticalScroll(id="manage-body"):
+                yield from self.compose_body()
+            yield Static(Content(self.KEYS), id="manage-keys")
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(Content(""), id="manage-content")
+
+    def on_mount(self) -> None:
+        self.query_one("#manage").border_title = Content(self.TITLE_TEXT)
+        self.action_reload()
+
+    @property
+    def lacking(self) -> str | None:
+        return versions.lacks(self.asker.cli_version, self.REQUEST, self.WHAT)
+
+    def action_reload(self) -> None:
+        if (note := self.lacking) is not None:
+            self.state(note, error=True)
+            return
+        self.state("Asking Claude Code…")
+        self._load()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @work(exclusive=True, group="manage-load")
+    async def _load(self) -> None:
+        try:
+            answer = await self.asker.ask(self.build(), timeout=self.TIMEOUT)
+        except Exception as exc:  # the CLI's refusal, a timeout, a process gone: said on the screen
+            self.state(f"Claude Code did not answer: {exc}", error=True)
+            return
+        self.answer = answer
+        note, self.kept_note = self.kept_note, ""
+        self.state(note, error=bool(note))
+        self.draw(answer)
+        self.loads += 1
+
+    def state(self, text: str, *, error: bool = False) -> None:
+        line = self.query_one("#manage-state", Static)
+        line.update(Content(text))
+        line.set_class(error, "manage-error")
+        line.display = bool(text)
+
+    async def act(self, payload: dict[str, Any], done: str) -> bool:
+        """Send a change (toggle, reconnect, add a rule…); True when the CLI took it. Refreshes after."""
+        try:
+            await self.asker.ask(payload, timeout=self.TIMEOUT)
+        except Exception as exc:
+            self.kept_note = f"{done} failed: {exc}"  # shown over the fresh answer, not wiped by it
+            self.state(self.kept_note, error=True)
+            self._load()
+            return False
+        self.notify(done, timeout=3)
+        self._load()
+        return True
+
+    def build(self) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def draw(self, answer: dict[str, Any]) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def turn_ended(self) -> None:
+        """The session's turn ended while the screen is open (screens that follow it reload)."""
+
+
+def turn_ended(app: App[Any], session: object) -> None:
+    """Tell the open manage screens of `session` that its turn ended."""
+    for screen in app.screen_stack:
+        if isinstance(screen, ManageScreen) and screen.asker.owns(session):
+            screen.turn_ended()

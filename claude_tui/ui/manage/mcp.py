@@ -1,0 +1,145 @@
+"""`/mcp`: every MCP server the session has, its state and tools; turn one off or on, reconnect it.
+
+States as the CLI reports them (`mcp_status`): connected, failed (with the reason), needs-auth
+(with the address to sign in at, for an HTTP/SSE server), pending, disabled. Space turns the
+highlighted server off or on (`mcp_toggle`), r reconnects it (`mcp_reconnect`); each change is
+sent through the CLI, which keeps it for this session, and the list is asked for again after it.
+Server names, tool names and descriptions are the servers' own words: shown inert.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from claude_tui.protocol import manage, versions
+from claude_tui.protocol.sanitize import one_line, printable, printable_name
+from claude_tui.ui.manage.base import ManageScreen
+
+__all__ = ["McpScreen", "server_line", "server_details"]
+
+_MARKS = {"connected": "●", "failed": "✗", "needs-auth": "!", "pending": "…", "disabled": "○"}
+_WORDS = {"connected": "connected", "failed": "failed", "needs-auth": "needs authentication",
+          "pending": "connecting", "disabled": "turned off"}
+
+
+def server_line(server: manage.McpServer) -> str:
+    state = _WORDS.get(server.status, printable_name(server.status))
+    tools = f" · {len(server.tools)} tool{'s' * (len(server.tools) != 1)}" if server.status == "connected" else ""
+    where = f" · {printable_name(server.source or server.scope or '')}" if server.source or server.scope else ""
+    return f"{_MARKS.get(server.status, '?')} {printable_name(server.name)}  {state}{tools}{where}"
+
+
+def server_details(server: manage.McpServer) -> str:
+    lines = [f"{printable_name(server.name)}: {_WORDS.get(server.status, printable_name(server.status))}"]
+    if server.status == "failed":
+        lines.append(f"Why: {one_line(server.error or 'no reason given')}")
+    if server.status == "needs-auth":
+        url = server.url
+        lines.append(f"Sign in to use it: open {printable(url)}" if url else
+                     "It needs you to sign in; Claude Code gives no address for it here.")
+        lines.append("Then press r to reconnect.")
+    if server.status == "disabled":
+        lines.append("Turned off for this session: Space turns it on.")
+    info = server.server_info or {}
+    if info.get("name"):
+        version = printable_name(str(info.get("version") or ""))
+        lines.append(f"Server: {printable_name(str(info.get('name')))} {version}".rstrip())
+    config = server.config or {}
+    if config.get("command"):
+        args = " ".join(str(a) for a in config.get("args") or [])
+        lines.append(f"Runs: {one_line(str(config['command']) + (' ' + args if args else ''))}")
+    elif server.url:
+        lines.append(f"At: {printable(server.url)}")
+    if server.tools:
+        lines.append("")
+        lines.append("Tools:")
+        for tool in server.tools:
+            words = f" — {one_line(tool.description)[:160]}" if tool.description else ""
+            lines.append(f"  {printable_name(tool.name)}{words}")
+    elif server.status == "connected":
+        lines.append("No tools.")
+    return "\n".join(lines)
+
+
+class McpScreen(ManageScreen):
+    DEFAULT_CSS = """
+    McpScreen #mcp-servers { height: auto; max-height: 12; }
+    McpScreen #mcp-detail { height: auto; margin-top: 1; padding: 0 1; background: $boost; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_server", "Off / on"),
+        Binding("r", "reconnect", "Reconnect"),
+    ]
+    TITLE_TEXT = "MCP servers"
+    REQUEST = "mcp_status"
+    WHAT = "list MCP servers"
+    KEYS = "↑↓ choose · Space turn off / on · r reconnect · F5 refresh · Esc close"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.servers: list[manage.McpServer] = []
+
+    def compose_body(self) -> ComposeResult:
+        yield OptionList(id="mcp-servers")
+        yield Static(Content(""), id="mcp-detail")
+
+    def build(self) -> dict[str, Any]:
+        return manage.mcp_status()
+
+    def draw(self, answer: dict[str, Any]) -> None:
+        self.servers = manage.parse_answer(manage.McpStatus, answer).servers
+        listing = self.query_one("#mcp-servers", OptionList)
+        keep = listing.highlighted
+        listing.clear_options()
+        listing.add_options([Option(Content(server_line(s))) for s in self.servers])
+        if not self.servers:
+            self._detail("No MCP servers in this session. Add one with `claude mcp add`, a .mcp.json in "
+                         "the project, or --mcp-config.")
+            return
+        listing.highlighted = min(keep or 0, len(self.servers) - 1)
+        listing.focus()
+        self._show_highlighted()
+
+    def _detail(self, text: str) -> None:
+        self.query_one("#mcp-detail", Static).update(Content(text))
+
+    @on(OptionList.OptionHighlighted, "#mcp-servers")
+    def _show_highlighted(self) -> None:
+        server = self.current
+        if server is not None:
+            self._detail(server_details(server))
+
+    @property
+    def current(self) -> manage.McpServer | None:
+        index = self.query_one("#mcp-servers", OptionList).highlighted
+        return self.servers[index] if index is not None and 0 <= index < len(self.servers) else None
+
+    async def action_toggle_server(self) -> None:
+        server = self.current
+        if server is None or (note := self._can("mcp_toggle", "turn MCP servers off or on")):
+            self._say(note)
+            return
+        enable = server.status == "disabled"
+        name = printable_name(server.name)
+        await self.act(manage.mcp_toggle(server.name, enable), f"{name} turned {'on' if enable else 'off'}")
+
+    async def action_reconnect(self) -> None:
+        server = self.current
+        if server is None or (note := self._can("mcp_reconnect", "reconnect MCP servers")):
+            self._say(note)
+            return
+        await self.act(manage.mcp_reconnect(server.name), f"Reconnecting {printable_name(server.name)}")
+
+    def _can(self, request: str, what: str) -> str | None:
+        return versions.lacks(self.asker.cli_version, request, what)
+
+    def _say(self, note: str | None) -> None:
+        if note:
+            self.state(note, error=True)
