@@ -79,7 +79,7 @@ def slash_candidates(commands: list[dict[str, Any]], names: list[str]) -> list[C
             seen[name] = Candidate(name)
     for name, description in _UNLISTED_COMMANDS.items():
         seen.setdefault(name, Candidate(name, description))
-    for name, description in _APP_COMMANDS.items():
+    for name, description in {**_APP_COMMANDS, **OWN_SCREENS}.items():  # ours, whatever the CLI lists
         seen[name] = Candidate(name, description)
     return sorted(seen.values(), key=lambda c: c.value)
 
@@ -89,6 +89,14 @@ def slash_candidates(commands: list[dict[str, Any]], names: list[str]) -> list[C
 _UNLISTED_COMMANDS = {"cost": "Show the session's cost, duration and token usage"}
 # Claude Code's own screens that claude-tui answers itself (the CLI has none in stream-json mode).
 _APP_COMMANDS = {"rewind": "Go back to before one of your prompts: the conversation, the code or both"}
+OWN_SCREENS = {
+    "mcp": "MCP servers: state, tools; turn off/on, reconnect",
+    "context": "What fills the context window",
+    "permissions": "Permission rules: where each is kept; add or remove this session's",
+    "hooks": "Hooks by event, matcher and source",
+    "usage": "Plan limits and this session's cost",
+}
+"""The slash commands claude-tui answers with its own screens (ui/manage/routing.py)."""
 
 
 def _git_files(root: Path) -> list[str] | None:

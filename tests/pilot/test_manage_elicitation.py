@@ -119,3 +119,20 @@ async def test_a_url_form_shows_the_address() -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert app.results[0].response == {"action": "accept", "content": {}}
+
+
+async def test_ctrl_down_moves_between_fields_and_typing_fills_them() -> None:
+    request = form_request()
+    app = DialogHost(ElicitationScreen(request, guard_ms=0, bell=False, desktop=False), waiting=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await shown(pilot, app, "Name *")
+        await pilot.press("tab")  # move to the dialog: its first field takes the keys
+        await pilot.press(*"Ada", "ctrl+down", *"36")
+        await pilot.pause()
+        dialog = app.dialog
+        assert dialog.query_one("#field-0", SafeInput).value == "Ada"
+        assert dialog.query_one("#field-1", SafeInput).value == "36"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.results[0].response == {"action": "accept", "content": {"name": "Ada", "age": 36,
+                                                                       "subscribe": False, "colour": "green"}}

@@ -2,9 +2,10 @@
 
 Keys once moved to (Tab; behind the typeahead guard of `GuardedDialog`): Ctrl+S submits
 (accept with the values; a field that does not pass says why and nothing is sent), Ctrl+D
-declines, Esc cancels. Tab and Shift+Tab move between fields. While the dialog waits, typing
-goes to the prompt as on every dialog. Everything the server wrote (its name, the message, the
-titles and descriptions, the choices, the URL) is shown inert.
+declines, Esc cancels. Ctrl+Down / Ctrl+Up (or Shift+Tab) move between fields; Tab goes back to
+the prompt, as on every dialog, and while the dialog waits typing goes to the prompt.
+Everything the server wrote (its name, the message, the titles and descriptions, the choices,
+the URL) is shown inert.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ class ElicitationScreen(GuardedDialog):
         Binding("ctrl+s", "submit", "Submit", priority=True),
         Binding("ctrl+d", "decline", "Decline", priority=True),
         Binding("escape", "cancel_form", "Cancel", show=False),
+        Binding("ctrl+down", "field(1)", "Next field", show=False, priority=True),
+        Binding("ctrl+up", "field(-1)", "Previous field", show=False, priority=True),
     ]
     DIALOG_CLASSES = "-elicitation"
 
@@ -91,8 +94,9 @@ class ElicitationScreen(GuardedDialog):
 
     def hints(self) -> list[Hint]:
         accept = "I opened it" if self.is_url else "Submit"
-        return [Hint("ctrl+s", accept, "submit", "allow"), Hint("ctrl+d", "Decline", "decline", "deny"),
+        keys = [Hint("ctrl+s", accept, "submit", "allow"), Hint("ctrl+d", "Decline", "decline", "deny"),
                 Hint("esc", "Cancel", "cancel_form")]
+        return keys + ([Hint("ctrl+↓↑", "Next / previous field", "field(1)")] if len(self.fields) > 1 else [])
 
     # ------------------------------------------------------------------ values
 
@@ -137,6 +141,13 @@ class ElicitationScreen(GuardedDialog):
             self.app.bell()
             return
         self._send("accept", content, "Answered the form")
+
+    def action_field(self, step: int) -> None:
+        if self.waiting or not self.fields:
+            return
+        widgets = [self.query_one(f"#field-{i}") for i in range(len(self.fields))]
+        here = next((i for i, w in enumerate(widgets) if w is self.focused or w.has_focus_within), -1)
+        widgets[(here + step) % len(widgets)].focus()
 
     def action_decline(self) -> None:
         if self.keys_open():

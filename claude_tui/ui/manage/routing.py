@@ -6,18 +6,16 @@ from typing import Any
 
 from textual.app import App
 
+from claude_tui.completion import OWN_SCREENS
 from claude_tui.ui.manage.base import ManageScreen, SessionAsker
 
 __all__ = ["SCREENS", "screen_for", "open_for"]
 
-SCREENS = {
-    "/mcp": ("claude_tui.ui.manage.mcp", "McpScreen", "MCP servers: state, tools; turn off/on, reconnect"),
-    "/context": ("claude_tui.ui.manage.context", "ContextScreen", "What fills the context window"),
-    "/permissions": ("claude_tui.ui.manage.permissions", "PermissionsScreen",
-                     "Permission rules: where each is kept; add or remove this session's"),
-    "/hooks": ("claude_tui.ui.manage.hooks", "HooksScreen", "Hooks by event, matcher and source"),
-    "/usage": ("claude_tui.ui.manage.usage", "UsageScreen", "Plan limits and this session's cost"),
-}
+_CLASSES = {"mcp": "mcp.McpScreen", "context": "context.ContextScreen", "permissions": "permissions.PermissionsScreen",
+            "hooks": "hooks.HooksScreen", "usage": "usage.UsageScreen"}
+SCREENS = {f"/{name}": (f"claude_tui.ui.manage.{_CLASSES[name].split('.')[0]}", _CLASSES[name].split(".")[1], words)
+           for name, words in OWN_SCREENS.items()}
+"""/command -> (module, screen class, what it shows)."""
 
 
 def screen_for(command: str, session: Any) -> ManageScreen | None:
