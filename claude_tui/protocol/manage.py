@@ -156,6 +156,8 @@ class ContextUsage(ProtoModel):
     agents: list[NamedTokens] = Field(default_factory=list)
     auto_compact_threshold: int | None = Field(None, alias="autoCompactThreshold")
     is_auto_compact_enabled: bool = Field(False, alias="isAutoCompactEnabled")
+    skills: dict[str, Any] | None = None
+    message_breakdown: dict[str, Any] | None = Field(None, alias="messageBreakdown")
 
     def largest(self, n: int = 6) -> list[tuple[str, str, int]]:
         """The n biggest named items: (what, name, tokens), biggest first."""
@@ -163,7 +165,18 @@ class ContextUsage(ProtoModel):
         items += [("MCP tool", t.label, t.tokens) for t in self.mcp_tools]
         items += [("tool", t.label, t.tokens) for t in self.system_tools]
         items += [("agent", a.label, a.tokens) for a in self.agents]
+        for skill in (self.skills or {}).get("skillFrontmatter") or ():
+            if isinstance(skill, dict):
+                items.append(("skill", str(skill.get("name") or "?"), _int(skill.get("tokens"))))
+        for call in (self.message_breakdown or {}).get("toolCallsByType") or ():
+            if isinstance(call, dict):
+                items.append(("tool calls", str(call.get("name") or "?"),
+                              _int(call.get("callTokens")) + _int(call.get("resultTokens"))))
         return sorted((i for i in items if i[2] > 0), key=lambda i: -i[2])[:n]
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 class UsageWindow(ProtoModel):

@@ -26,6 +26,8 @@ _FREE, _BUFFER = "grey42", "grey58"
 
 
 def tokens(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f}M"
     return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
 
 
@@ -78,10 +80,10 @@ def context_text(raw: dict[str, Any]) -> Text:
     for category in usage.categories:
         glyph = {"free": "⛶", "buffer": "⛝"}.get(category.kind, "⛁")
         share = 100 * category.tokens / window
-        note = " (not loaded until used)" if category.kind == "deferred" else ""
+        note = ", not loaded until used" if category.kind == "deferred" and "deferred" not in category.name else ""
         legend.append(Text.assemble((glyph + " ", colours.get(category.name, _FREE)),
                                     f"{printable_name(category.name)}: {tokens(category.tokens)} tokens "
-                                    f"({share:.1f}%){note}"))
+                                    f"({share:.1f}%{note})"))
     grid = _grid(usage, raw, colours)
     out = Text()
     for index in range(max(len(grid), len(legend))):
