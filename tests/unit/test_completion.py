@@ -45,3 +45,13 @@ def test_other_pastes_stay_text(tmp_path: Path) -> None:
     for text in ("hello world", "a.png", "it's", f"{tmp_path}/missing.png", f"{tmp_path}", "",
                  f"{tmp_path}/a.png\n{tmp_path}/a.png", f"see {tmp_path}/a.png"):
         assert dropped_files_mention(text, tmp_path) is None, text
+
+
+def test_claude_tuis_own_screens_are_offered_and_win_their_own_name() -> None:
+    # The CLI lists no /permissions in stream-json mode; Enter on "/permissions" took the first match,
+    # /fewer-permission-prompts, instead of opening the screen.
+    candidates = slash_candidates([{"name": "fewer-permission-prompts", "description": "skill"},
+                                   {"name": "context", "description": "the CLI's own"}], [])
+    for name in ("mcp", "context", "permissions", "hooks", "usage"):
+        assert rank(name, candidates)[0].value == name
+    assert next(c for c in candidates if c.value == "context").description == "What fills the context window"
