@@ -44,6 +44,7 @@ from claude_tui.fakecli import recordings as rec
 from claude_tui.fakecli import scenarios
 from claude_tui.fakecli.checkpoints import Checkpoints
 from claude_tui.fakecli.faults import Faults
+from claude_tui.fakecli.manage import ManageState
 from claude_tui.fakecli.player import Play, SessionState, now_iso
 
 EOF_MARK = object()
@@ -141,6 +142,7 @@ class FakeCli:
         self.max_turns: int | None = args.max_turns
         self.echo_prompts: bool = args.replay_user_messages
         self.checkpoints = Checkpoints()
+        self.manage = ManageState()
         base = os.environ.get("FAKE_CLAUDE_DELAY_MS", "15")
         self.delay = max(0.0, float(base or 0)) / 1000.0
 
@@ -302,6 +304,8 @@ class FakeCli:
             self._ok(rid, {})
         elif sub == "rewind_files":
             self._ok(rid, self.checkpoints.rewind(str(req.get("user_message_id") or ""), bool(req.get("dry_run"))))
+        elif (answer := self.manage.answer(str(sub), req)) is not None:
+            self._ok(rid, answer)
         else:
             self._error(rid, f"Unsupported control request subtype: {sub}")
 

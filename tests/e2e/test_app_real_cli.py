@@ -401,20 +401,19 @@ async def test_task_tools_fill_the_sidebar(app_options: Options) -> None:
 # -- local commands ---------------------------------------------------------------------------
 
 
-async def test_cost_and_context_notes(app_options: Options, mock_api: MockApi) -> None:
+async def test_cost_note_and_the_context_screen(app_options: Options, mock_api: MockApi) -> None:
+    from claude_tui.ui.manage.context import ContextScreen
+    from tests.e2e.test_manage_real_cli import open_screen
+
     async with drive(app_options()) as d:
         await d.turn("/cost")
         await d.wait(lambda: any("Estimated cost" in n.text for n in d.notes(NoteKind.LOCAL_COMMAND)),
                      "the /cost note")
-        await d.turn("/context")
-        await d.wait(lambda: any("Context Usage" in n.text for n in d.notes(NoteKind.LOCAL_COMMAND)),
-                     "the /context note")
         assert d.of_type(TextItem) == []  # synthetic replies are notes, not assistant text
-        # /context is Markdown (rendered as such); it is long, so its heading may be above the view.
-        from claude_tui.ui.log.command_output import CommandOutput
-
-        await d.wait(lambda: any("Context Usage" in w.source for w in d.app.screen.query(CommandOutput)),
-                     "the /context output rendered as Markdown")
+        # /context opens claude-tui's own screen (get_context_usage), not the CLI's Markdown note.
+        await open_screen(d, "/context", ContextScreen)
+        await d.wait_on_screen("Free space:")
+        assert not any("Context Usage" in n.text for n in d.notes(NoteKind.LOCAL_COMMAND))
         assert mock_api.messages_requests() == []
 
 

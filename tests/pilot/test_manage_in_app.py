@@ -1,0 +1,44 @@
+"""The manage screens in the app, against the fake CLI (which answers as 2.1.330 did): typed as slash
+commands they open the screen and never reach Claude; changes go out as control requests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from claude_tui.ui.kit.safe_input import SafeInput
+from claude_tui.ui.manage.mcp import McpScreen
+from claude_tui.ui.manage.permissions import PermissionsScreen
+from tests.pilot.helpers import chat, make_app, send, wait_for
+from tests.pilot.test_dialogs import screen_text
+
+
+async def test_slash_mcp_opens_the_screen_and_toggles_through_the_cli(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await send(pilot, "/mcp")
+        await wait_for(pilot, lambda: isinstance(app.screen, McpScreen) and app.screen.loads, what="/mcp")
+        screen = app.screen
+        assert isinstance(screen, McpScreen)
+        assert chat(app).session.conversation.status.turns == 0  # nothing went to Claude
+        assert chat(app).composer.prompt.text == ""
+        assert "notes  connected · 2 tools" in screen_text(app)
+        await pilot.press("space")
+        await wait_for(pilot, lambda: "notes  turned off" in screen_text(app), what="notes off")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, McpScreen), what="closed")
+
+
+async def test_slash_permissions_adds_a_session_rule(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await send(pilot, "/permissions")
+        await wait_for(pilot, lambda: isinstance(app.screen, PermissionsScreen) and app.screen.loads,
+                       what="/permissions")
+        screen = app.screen
+        assert isinstance(screen, PermissionsScreen)
+        await pilot.press("a")
+        screen.query_one("#rule-entry", SafeInput).value = "ask WebFetch"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(r.rule == "WebFetch" and r.behavior == "ask" for r in screen.rules),
+                       what="the rule listed")
+        assert "Always asked (2)" in screen_text(app)
