@@ -154,3 +154,30 @@ async def test_context_permissions_hooks_usage_rename_and_reloads(app_options: O
                                  for m in d.wire("<<")), "the CLI's session_title_changed")
         assert (await reload(d.app, d.chat.session, "skills")).startswith("Skills reloaded: ")
         assert (await reload(d.app, d.chat.session, "plugins")).startswith("Plugins reloaded: ")
+
+
+async def test_an_older_cli_says_what_it_lacks_and_is_not_asked(app_options: Options, tmp_path: Path) -> None:
+    """2.0.77 (the oldest supported) has mcp_status only: /hooks says so in one line and sends nothing;
+    /mcp lists its servers but turning one off says the CLI cannot."""
+    import dataclasses
+
+    from claude_tui.protocol.versions import OLDEST_SUPPORTED
+    from tests.e2e.cli_install import ensure_cli
+
+    options = dataclasses.replace(app_options(), claude_path=str(ensure_cli(OLDEST_SUPPORTED)))
+    async with drive(options, debug_log=tmp_path / "debug.log") as d:
+        await d.wait(lambda: d.conversation.status.cli_version, "the CLI's version")
+        prompt = d.prompt
+        prompt.text = "/hooks"
+        prompt.focus()
+        await d.press("enter")
+        if not isinstance(d.app.screen, HooksScreen):
+            await d.press("enter")
+        await d.wait_on_screen(f"Claude Code {OLDEST_SUPPORTED} cannot list hooks")
+        await d.press("escape")
+        await d.wait_chat_active()
+        await open_screen(d, "/mcp", McpScreen)
+        await d.press("space")
+        await d.wait_on_screen("cannot turn MCP servers off or on")
+        subtypes = {m["request"]["subtype"] for m in d.sent("control_request")}
+        assert "get_hooks_listing" not in subtypes and "mcp_toggle" not in subtypes and "mcp_status" in subtypes

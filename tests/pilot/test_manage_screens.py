@@ -175,3 +175,18 @@ def test_slash_commands_route_to_the_screens() -> None:
     assert kinds == {"/mcp": "McpScreen", "/context": "ContextScreen", "/permissions": "PermissionsScreen",
                      "/hooks": "HooksScreen", "/usage": "UsageScreen"}
     assert screen_for("/compact", object()) is None and screen_for("/mcp add x", object()) is None
+
+
+async def test_rule_strings_and_hook_commands_are_inert() -> None:
+    rules = {"state": {"rules": [{"behavior": "deny", "source": UNSAFE, "rule": UNSAFE,
+                                  "description": {"prefix": UNSAFE, "emphasis": "x"}, "editability": "readonly"}],
+                       "workspaceDirectories": [{"path": UNSAFE, "source": "session"}], "originalCwd": UNSAFE}}
+    hooks = {"events": [{"name": UNSAFE, "summary": UNSAFE}], "hooks": [
+        {"event": UNSAFE, "matcher": UNSAFE, "source": "x", "sourceLabel": UNSAFE, "type": "command",
+         "commandText": UNSAFE, "displayText": UNSAFE, "contentLabel": UNSAFE}]}
+    for screen in (PermissionsScreen(FakeAsker({"list_permission_rules": rules})),
+                   HooksScreen(FakeAsker({"get_hooks_listing": hooks}))):
+        app = ScreenHost(screen)
+        async with app.run_test(size=SIZE) as pilot:
+            text = await loaded(pilot, screen)
+            assert "[@click=app.quit]x[/]" in text and "\x1b" not in text and "\x07" not in text

@@ -122,24 +122,22 @@ class McpScreen(ManageScreen):
         return self.servers[index] if index is not None and 0 <= index < len(self.servers) else None
 
     async def action_toggle_server(self) -> None:
-        server = self.current
-        if server is None or (note := self._can("mcp_toggle", "turn MCP servers off or on")):
-            self._say(note)
+        if note := self._can("mcp_toggle", "turn MCP servers off or on"):
+            self.state(note, error=True)
+            return
+        if (server := self.current) is None:
             return
         enable = server.status == "disabled"
         name = printable_name(server.name)
         await self.act(manage.mcp_toggle(server.name, enable), f"{name} turned {'on' if enable else 'off'}")
 
     async def action_reconnect(self) -> None:
-        server = self.current
-        if server is None or (note := self._can("mcp_reconnect", "reconnect MCP servers")):
-            self._say(note)
+        if note := self._can("mcp_reconnect", "reconnect MCP servers"):
+            self.state(note, error=True)
+            return
+        if (server := self.current) is None:
             return
         await self.act(manage.mcp_reconnect(server.name), f"Reconnecting {printable_name(server.name)}")
 
     def _can(self, request: str, what: str) -> str | None:
         return versions.lacks(self.asker.cli_version, request, what)
-
-    def _say(self, note: str | None) -> None:
-        if note:
-            self.state(note, error=True)
