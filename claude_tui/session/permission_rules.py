@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from claude_tui.protocol.manage import PermissionRule
+from claude_tui.protocol.sanitize import printable_name
 
 __all__ = ["BEHAVIOURS", "SOURCES", "where_kept", "parse_entry", "flag_lists", "with_rule", "without_rule"]
 
@@ -35,7 +36,7 @@ _RULE = re.compile(r"[A-Za-z_][\w-]*(\(.*\))?")
 
 
 def where_kept(rule: PermissionRule) -> str:
-    return SOURCES.get(rule.source, rule.source or "unknown")
+    return SOURCES.get(rule.source) or printable_name(rule.source or "unknown")  # a source we do not know: its name
 
 
 def parse_entry(text: str) -> tuple[str, str] | str:
