@@ -133,18 +133,21 @@ class ManageScreen(ModalScreen[None]):
         line.set_class(error, "manage-error")
         line.display = bool(text)
 
-    async def act(self, payload: dict[str, Any], done: str) -> bool:
-        """Send a change (toggle, reconnect, add a rule…); True when the CLI took it. Refreshes after."""
+    def act(self, payload: dict[str, Any], doing: str, done: str) -> None:
+        """Send a change (toggle, reconnect, add a rule…) in a worker: the CLI may take seconds (a server
+        turned on connects first) and the screen keeps its keys meanwhile. Asks again after it."""
+        self.state(f"{doing}…")
+        self.run_worker(self._act(payload, done), group="manage-act", exit_on_error=False)
+
+    async def _act(self, payload: dict[str, Any], done: str) -> None:
         try:
             await self.asker.ask(payload, timeout=self.TIMEOUT)
         except Exception as exc:
             self.kept_note = f"{done} failed: {exc}"  # shown over the fresh answer, not wiped by it
             self.state(self.kept_note, error=True)
-            self._load()
-            return False
-        self.notify(done, timeout=3)
+        else:
+            self.notify(done, timeout=3)
         self._load()
-        return True
 
     def build(self) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -121,7 +121,7 @@ class McpScreen(ManageScreen):
         index = self.query_one("#mcp-servers", OptionList).highlighted
         return self.servers[index] if index is not None and 0 <= index < len(self.servers) else None
 
-    async def action_toggle_server(self) -> None:
+    def action_toggle_server(self) -> None:
         if note := self._can("mcp_toggle", "turn MCP servers off or on"):
             self.state(note, error=True)
             return
@@ -129,15 +129,17 @@ class McpScreen(ManageScreen):
             return
         enable = server.status == "disabled"
         name = printable_name(server.name)
-        await self.act(manage.mcp_toggle(server.name, enable), f"{name} turned {'on' if enable else 'off'}")
+        self.act(manage.mcp_toggle(server.name, enable), f"Turning {name} {'on' if enable else 'off'}",
+                 f"{name} turned {'on' if enable else 'off'}")
 
-    async def action_reconnect(self) -> None:
+    def action_reconnect(self) -> None:
         if note := self._can("mcp_reconnect", "reconnect MCP servers"):
             self.state(note, error=True)
             return
         if (server := self.current) is None:
             return
-        await self.act(manage.mcp_reconnect(server.name), f"Reconnecting {printable_name(server.name)}")
+        name = printable_name(server.name)
+        self.act(manage.mcp_reconnect(server.name), f"Reconnecting {name}", f"{name} reconnected")
 
     def _can(self, request: str, what: str) -> str | None:
         return versions.lacks(self.asker.cli_version, request, what)

@@ -111,7 +111,7 @@ class PermissionsScreen(ManageScreen):
         self.query_one("#rule-entry", SafeInput).focus()
 
     @on(Input.Submitted, "#rule-entry")
-    async def _entered(self, event: Input.Submitted) -> None:
+    def _entered(self, event: Input.Submitted) -> None:
         parsed = rules_.parse_entry(event.value)
         if isinstance(parsed, str):
             self.state(parsed, error=True)
@@ -122,8 +122,8 @@ class PermissionsScreen(ManageScreen):
         entry.value = ""
         self.remove_class("-adding")
         self.query_one("#rules", OptionList).focus()
-        await self.act(manage.apply_permission_rules(lists["allow"], lists["deny"], lists["ask"]),
-                       f"Added for this session: {behaviour} {printable_name(rule)}")
+        self.act(manage.apply_permission_rules(lists["allow"], lists["deny"], lists["ask"]),
+                 "Adding the rule", f"Added for this session: {behaviour} {printable_name(rule)}")
 
     def action_close(self) -> None:
         if self.has_class("-adding"):  # Esc leaves the entry first
@@ -132,7 +132,7 @@ class PermissionsScreen(ManageScreen):
             return
         super().action_close()
 
-    async def action_remove(self) -> None:
+    def action_remove(self) -> None:
         rule = self.current
         if rule is None:
             return
@@ -144,5 +144,5 @@ class PermissionsScreen(ManageScreen):
             self.state(note, error=True)
             return
         lists = rules_.without_rule(self.rules, rule.behavior, rule.rule)
-        await self.act(manage.apply_permission_rules(lists["allow"], lists["deny"], lists["ask"]),
-                       f"Removed: {rule.behavior} {printable_name(rule.rule)}")
+        self.act(manage.apply_permission_rules(lists["allow"], lists["deny"], lists["ask"]),
+                 "Removing the rule", f"Removed: {rule.behavior} {printable_name(rule.rule)}")
