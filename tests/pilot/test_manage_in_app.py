@@ -42,3 +42,33 @@ async def test_slash_permissions_adds_a_session_rule(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: any(r.rule == "WebFetch" and r.behavior == "ask" for r in screen.rules),
                        what="the rule listed")
         assert "Always asked (2)" in screen_text(app)
+
+
+async def test_renaming_a_tab_names_the_session_in_claude_code(tmp_path: Path) -> None:
+    from claude_tui.ui.dialogs.tab_name import TabNameScreen
+    from claude_tui.ui.window.screen import ChatScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await send(pilot, "hello")
+        session = chat(app).session
+        await wait_for(pilot, lambda: session.conversation.status.turns == 1, what="a turn")
+        sent: list[dict[str, object]] = []
+        request = session.connection.request
+
+        async def spy(payload: dict[str, object], timeout: float = 30) -> object:
+            sent.append(payload)
+            return await request(payload, timeout)
+
+        session.connection.request = spy  # type: ignore[method-assign]
+        screen = app.screen
+        assert isinstance(screen, ChatScreen)
+        screen.ask_rename()
+        await wait_for(pilot, lambda: isinstance(app.screen, TabNameScreen) and app.screen.query("#tab-name"),
+                       what="the name dialog")
+        app.screen.query_one("#tab-name", SafeInput).value = "Notes work"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: sent, what="rename_session")
+    assert sent[0]["request"] == {"subtype": "rename_session", "title": "Notes work", "source": "host",
+                                  "session_id": session.conversation.status.session_id}
+    assert session.name == "Notes work"

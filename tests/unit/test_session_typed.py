@@ -219,3 +219,17 @@ def test_every_type_ignore_in_the_session_names_its_error() -> None:
     found = [f"{path.name}:{number}" for path in sorted(session.rglob("*.py"))
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if bare.search(line)]
     assert not found, found
+
+
+def test_an_elicitation_asks_like_a_permission_and_a_cancel_withdraws_it() -> None:
+    conversation = Conversation()
+    changes = apply(conversation, {"type": "control_request", "request_id": "e1", "request": {
+        "subtype": "elicitation", "mcp_server_name": "notes", "message": "Who are you?",
+        "requested_schema": {"type": "object", "properties": {"name": {"type": "string"}}}}})
+    (asked,) = [c.request for c in changes if isinstance(c, ch.PermissionAsked)]
+    assert asked.elicitation is not None and asked.elicitation.mcp_server_name == "notes"
+    assert asked.title == "notes asks" and asked.description == "Who are you?" and asked.tool_use_id == ""
+    assert conversation.status.activity is Activity.WAITING
+    closed = apply(conversation, {"type": "control_cancel_request", "request_id": "e1"})
+    assert any(isinstance(c, ch.PermissionClosed) and c.reason == "cancelled" for c in closed)
+    assert not conversation.permissions
