@@ -144,9 +144,20 @@ class AuthStatus(_Envelope):
     error: str | None = None
 
 
+class RateLimitInfo(ProtoModel):
+    """Where the plan's limit stands (the SDK's SDKRateLimitInfo; the fields claude-tui reads)."""
+
+    status: str = "allowed"
+    """allowed | allowed_warning | rejected."""
+    resets_at: float | None = Field(None, alias="resetsAt")
+    """Seconds since the epoch."""
+    rate_limit_type: str | None = Field(None, alias="rateLimitType")
+    utilization: float | None = None
+
+
 class RateLimitEvent(_Envelope):
     type: Literal["rate_limit_event"] = "rate_limit_event"
-    rate_limit_info: dict[str, Any] = Field(default_factory=dict)
+    rate_limit_info: RateLimitInfo = Field(default_factory=lambda: RateLimitInfo.model_validate({}))
 
 
 class UnknownMessage(UnknownBase):

@@ -25,6 +25,7 @@ from claude_tui.session.changes import Change, ItemAdded, StatusChanged
 from claude_tui.session.cli_state import CliState
 from claude_tui.session.cost import CostMeter
 from claude_tui.session.items import Item, NoteKind, ToolItem, UserItem
+from claude_tui.session.limits import limit_words
 from claude_tui.session.log import Log, Logs
 from claude_tui.session.permission_flow import PermissionBook
 from claude_tui.session.permissions import PermissionRequest
@@ -226,6 +227,8 @@ class Conversation:
                 return self.turns.on_task(message)
             case p.AuthStatus():
                 return self._auth_status(message)
+            case p.RateLimitEvent():
+                return self._rate_limit(message)
             case p.InvalidLine():
                 return self._invalid_line(message)
             case p.UnknownBase():  # UnknownMessage, UnknownSystem: only their raw dict is known
@@ -241,6 +244,13 @@ class Conversation:
         sample = printable(message.text[:200]) + ("…" if len(message.text) > 200 else "")
         return self.add_note(f"Claude Code printed output that is not stream-json; it is ignored:\n{sample}",
                              NoteKind.ERROR, title="Unexpected output")
+
+    def _rate_limit(self, message: p.RateLimitEvent) -> list[Change]:
+        words = limit_words(message.rate_limit_info)
+        if words == self.status.limit_warning:
+            return []
+        self.status.limit_warning = words
+        return [StatusChanged()]
 
     def _auth_status(self, message: p.AuthStatus) -> list[Change]:
         if message.error:

@@ -53,6 +53,8 @@ class SessionStatus:
     agents: list[str] = field(default_factory=list)
     skills: list[str] = field(default_factory=list)
     turns: int = 0
+    limit_warning: str = ""
+    """The plan's limit nears or is reached ("5-hour limit 85%"), from the CLI's rate_limit_event; "" else."""
 
     @property
     def short_session_id(self) -> str:

@@ -188,4 +188,7 @@ class StatusBar(Static):
             bar = f"{_gauge(fraction, gauge)} " if gauge else ""
             used = f" {_tokens(status.context_tokens)}/{_tokens(status.context_window)}" if window else ""
             parts.append((f"ctx {bar}{fraction:.0%}{used}", style))
+        if status.limit_warning:  # the plan's limit nears (the CLI's rate_limit_event): /usage has the rest
+            parts.append(sep)
+            parts.append((printable(status.limit_warning), "bold yellow"))
         return Text.assemble(*parts)
