@@ -70,7 +70,7 @@ async def test_mcp_shows_needs_auth_with_its_url_and_disabled_and_a_refusal() ->
         assert "off  turned off" in text and "slow  connecting" in text
         await pilot.press("r")
         await loaded(pilot, screen, 2)
-        assert "the server refused" in screen_text(pilot.app)
+        assert "Reconnecting cloud failed: the server refused" in screen_text(pilot.app)
 
 
 async def test_mcp_names_and_descriptions_are_inert() -> None:

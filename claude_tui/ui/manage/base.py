@@ -137,13 +137,13 @@ class ManageScreen(ModalScreen[None]):
         """Send a change (toggle, reconnect, add a rule…) in a worker: the CLI may take seconds (a server
         turned on connects first) and the screen keeps its keys meanwhile. Asks again after it."""
         self.state(f"{doing}…")
-        self.run_worker(self._act(payload, done), group="manage-act", exit_on_error=False)
+        self.run_worker(self._act(payload, doing, done), group="manage-act", exit_on_error=False)
 
-    async def _act(self, payload: dict[str, Any], done: str) -> None:
+    async def _act(self, payload: dict[str, Any], doing: str, done: str) -> None:
         try:
             await self.asker.ask(payload, timeout=self.TIMEOUT)
         except Exception as exc:
-            self.kept_note = f"{done} failed: {exc}"  # shown over the fresh answer, not wiped by it
+            self.kept_note = f"{doing} failed: {exc}"  # shown over the fresh answer, not wiped by it
             self.state(self.kept_note, error=True)
         else:
             self.notify(done, timeout=3)
