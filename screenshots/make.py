@@ -133,6 +133,31 @@ async def browser() -> None:
     print("wrote", OUT / "sessions.svg")
 
 
+async def manage() -> None:
+    """The /mcp and /context screens and an MCP form, on the real CLI's recorded answers."""
+    from claude_tui.ui.manage.context import ContextScreen
+    from claude_tui.ui.manage.elicitation import ElicitationScreen
+    from claude_tui.ui.manage.mcp import McpScreen
+    from tests.manage_answers import FakeAsker, ScreenHost, recorded
+    from tests.pilot.test_dialogs import DialogHost
+    from tests.pilot.test_manage_elicitation import form_request
+
+    status = recorded("mcp_status", -1)["response"]
+    status["mcpServers"].append({"name": "cloud", "status": "needs-auth",
+                                 "config": {"type": "http", "url": "https://mcp.example/mcp"}})
+    shots: list[tuple[str, Any]] = [
+        ("mcp", ScreenHost(McpScreen(FakeAsker({"mcp_status": status})))),
+        ("context", ScreenHost(ContextScreen(FakeAsker(
+            {"get_context_usage": recorded("get_context_usage", -1)["response"]})))),
+        ("elicitation", DialogHost(ElicitationScreen(form_request(), guard_ms=0, bell=False, desktop=False))),
+    ]
+    for name, app in shots:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause(1.0)
+            app.save_screenshot(str(OUT / f"{name}.svg"))
+        print("wrote", OUT / f"{name}.svg")
+
+
 async def main() -> None:
     await shoot("chat", [("kw:think what is the answer?", "thinking", None),
                          ("kw:bash please", "bash-allow", None),
@@ -142,6 +167,7 @@ async def main() -> None:
     await shoot("sidebar", [("kw:tasks do the work", "tasks", None), ("kw:agent go", "subagent", None)])
     await browser()
     await tabs()
+    await manage()
 
 
 if __name__ == "__main__":
