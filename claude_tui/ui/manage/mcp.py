@@ -25,6 +25,8 @@ from claude_tui.ui.manage.base import ManageScreen
 __all__ = ["McpScreen", "server_line", "server_details"]
 
 _MARKS = {"connected": "●", "failed": "✗", "needs-auth": "!", "pending": "…", "disabled": "○"}
+_STYLES = {"connected": "$text-success", "failed": "$text-error", "needs-auth": "$text-warning",
+           "pending": "$text-muted", "disabled": "$text-muted"}
 _WORDS = {"connected": "connected", "failed": "failed", "needs-auth": "needs authentication",
           "pending": "connecting", "disabled": "turned off"}
 
@@ -98,7 +100,8 @@ class McpScreen(ManageScreen):
         listing = self.query_one("#mcp-servers", OptionList)
         keep = listing.highlighted
         listing.clear_options()
-        listing.add_options([Option(Content(server_line(s))) for s in self.servers])
+        listing.add_options([Option(Content.assemble((server_line(s)[:1], _STYLES.get(s.status, "")),
+                                                     server_line(s)[1:])) for s in self.servers])
         if not self.servers:
             self._detail("No MCP servers in this session. Add one with `claude mcp add`, a .mcp.json in "
                          "the project, or --mcp-config.")
