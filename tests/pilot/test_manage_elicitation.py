@@ -136,3 +136,30 @@ async def test_ctrl_down_moves_between_fields_and_typing_fills_them() -> None:
         await pilot.pause()
     assert app.results[0].response == {"action": "accept", "content": {"name": "Ada", "age": 36,
                                                                        "subscribe": False, "colour": "green"}}
+
+
+async def test_several_choices_and_titled_choices() -> None:
+    from textual.widgets import SelectionList
+
+    schema = {"type": "object", "required": ["tags"], "properties": {
+        "tags": {"type": "array", "title": "Tags", "items": {"type": "string", "enum": ["a", "b", "c"]}},
+        "size": {"type": "string", "title": "Size", "oneOf": [{"const": "s", "title": "Small"},
+                                                              {"const": "l", "title": "Large"}]}}}
+    request = form_request(requested_schema=schema, property_order=["tags", "size"])
+    app = DialogHost(ElicitationScreen(request, guard_ms=0, bell=False, desktop=False))
+    async with app.run_test(size=(100, 40)) as pilot:
+        text = await shown(pilot, app, "Tags *")
+        assert "Small" in text and "Large" in text
+        tags = app.dialog.query_one("#field-0", SelectionList)
+        tags.focus()
+        await pilot.pause()
+        await pilot.press("down", "space")  # the second choice
+        await pilot.pause()
+        radio = app.dialog.query_one("#field-1", RadioSet)
+        radio.focus()
+        await pilot.pause()
+        await pilot.press("down", "space")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.results[0].response == {"action": "accept", "content": {"tags": ["b"], "size": "l"}}

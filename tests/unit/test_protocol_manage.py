@@ -140,3 +140,23 @@ def test_versions_record_which_cli_has_which(version: str | None, request_name: 
     assert (note is None) is has
     if note:
         assert "\n" not in note and request_name in note
+
+
+def test_form_fields_of_every_primitive_mcp_allows() -> None:
+    schema = {"type": "object", "required": ["tags", "size"], "properties": {
+        "size": {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]},
+        "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}, "minItems": 1, "maxItems": 2},
+        "mail": {"type": "string", "format": "email"},
+        "ratio": {"type": "number", "minimum": 0, "maximum": 1},
+        "odd": {"type": "object"},
+    }}
+    fields = {f.name: f for f in form_fields(schema)}
+    assert (fields["size"].kind, fields["size"].options) == ("choice", [("s", "Small"), ("l", "Large")])
+    assert (fields["tags"].kind, fields["tags"].min_length, fields["tags"].max_length) == ("choices", 1, 2)
+    assert fields["odd"].kind == "text"  # not a primitive MCP allows: asked as text rather than dropped
+    content, problems = parse_values(list(fields.values()), {
+        "size": "m", "tags": ["a", "b", "c"], "mail": "nope", "ratio": "1.5"})
+    assert problems == {"size": "one of the choices", "tags": "at most 2 choices", "mail": "an email address",
+                        "ratio": "at most 1"}
+    content, problems = parse_values(list(fields.values()), {"size": "l", "tags": ["b"], "ratio": "0.25"})
+    assert not problems and content == {"size": "l", "tags": ["b"], "ratio": 0.25}
