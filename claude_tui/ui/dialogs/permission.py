@@ -63,7 +63,7 @@ DENY_MESSAGE = "The user denied this tool use."
 STOP_MESSAGE = "The user denied this tool use and stopped the turn."
 _EDIT_LABELS = {"command": "command", "new_string": "replacement text", "content": "file content",
                 "new_source": "cell source"}
-ALWAYS_HINT = "1–9 or Enter choose · Esc back"
+ALWAYS_HINT = "1–9 or Enter choose · Esc back · /permissions lists the rules kept"
 EDIT_HINT = "Ctrl+S allow edited · Esc back"
 ESCAPED_EDIT_HINT = "Shown escaped (control characters or bytes that are not UTF-8): read only · Esc back"
 PAUSED = "keys paused… · "
