@@ -39,9 +39,9 @@ def _answer(cli: RawCli, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_the_table_matches_each_cli(version: str, matrix_clis: dict[str, Path | str], e2e_env: dict[str, str],
+def test_the_table_matches_each_cli(version: str, request: pytest.FixtureRequest, e2e_env: dict[str, str],
                                     project_dir: Path, tmp_path: Path) -> None:
-    binary = matrix_clis[version]
+    binary = request.getfixturevalue("matrix_clis")[version]
     if isinstance(binary, str):
         pytest.fail(binary, pytrace=False)
     config = tmp_path / "mcp.json"
