@@ -94,7 +94,6 @@ OWN_SCREENS = {
     "context": "What fills the context window",
     "permissions": "Permission rules: where each is kept; add or remove this session's",
     "hooks": "Hooks by event, matcher and source",
-    "usage": "Plan limits and this session's cost",
 }
 """The slash commands claude-tui answers with its own screens (ui/manage/routing.py)."""
 

@@ -22,7 +22,6 @@ from claude_tui.ui.manage.elicitation import ElicitationScreen
 from claude_tui.ui.manage.hooks import HooksScreen
 from claude_tui.ui.manage.mcp import McpScreen
 from claude_tui.ui.manage.permissions import PermissionsScreen
-from claude_tui.ui.manage.usage import UsageScreen
 from tests.e2e.app_driver import AppDriver, drive
 from tests.e2e.record_manage import HOOKS, notes_config
 
@@ -144,8 +143,15 @@ async def test_context_permissions_hooks_usage_rename_and_reloads(app_options: O
         await d.press("escape")
         await d.wait_chat_active()
 
-        await open_screen(d, "/usage", UsageScreen)
+        from claude_tui.ui.usage import UsageScreen  # /usage is the usage screen; its Limits tab asks get_usage
+
+        d.prompt.text = "/usage"
+        d.prompt.focus()
+        await d.press("enter")
+        usage = await d.wait(lambda: d.app.screen if isinstance(d.app.screen, UsageScreen) else None, "/usage")
+        usage.query_one("#usage-tabs").active = "usage-limits"  # type: ignore[attr-defined]
         await d.wait_on_screen("Plan limits: none for this account")
+        assert any(m["request"]["subtype"] == "get_usage" for m in d.sent("control_request"))
         await d.press("escape")
         await d.wait_chat_active()
 

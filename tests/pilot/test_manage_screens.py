@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import App, ComposeResult
 from textual.widgets import OptionList
 
 from claude_tui.ui.kit.safe_input import SafeInput
 from claude_tui.ui.manage.context import ContextScreen
 from claude_tui.ui.manage.hooks import HooksScreen
+from claude_tui.ui.manage.limits import LimitsPanel
 from claude_tui.ui.manage.mcp import McpScreen
 from claude_tui.ui.manage.permissions import PermissionsScreen
 from claude_tui.ui.manage.routing import screen_for
-from claude_tui.ui.manage.usage import UsageScreen
 from tests.manage_answers import FakeAsker, ScreenHost, error, recorded
 from tests.pilot.test_dialogs import UNSAFE, screen_text
 
@@ -154,26 +155,66 @@ async def test_hooks_by_event_matcher_and_source() -> None:
         assert "[Bash] Command: echo checked" in text and "Project settings (.claude/settings.json)" in text
 
 
-async def test_usage_of_an_api_key_account_and_of_a_plan() -> None:
-    screen = UsageScreen(FakeAsker({"get_usage": recorded("get_usage")["response"]}))
-    async with ScreenHost(screen).run_test(size=SIZE) as pilot:
-        text = await loaded(pilot, screen)
+class PanelHost(App[None]):
+    def __init__(self, panel: LimitsPanel) -> None:
+        super().__init__()
+        self.panel = panel
+
+    def compose(self) -> ComposeResult:
+        yield self.panel
+
+
+async def panel_text(pilot: Any, panel: LimitsPanel) -> str:
+    for _ in range(100):
+        await pilot.pause()
+        if panel.loads:
+            await pilot.pause()
+            return screen_text(pilot.app)
+    raise AssertionError(f"never answered:\n{screen_text(pilot.app)}")
+
+
+async def test_limits_of_an_api_key_account_and_of_a_plan() -> None:
+    panel = LimitsPanel(FakeAsker({"get_usage": recorded("get_usage")["response"]}))
+    async with PanelHost(panel).run_test(size=SIZE) as pilot:
+        text = await panel_text(pilot, panel)
         assert "Plan limits: none for this account" in text and "This session: $" in text
     plan = {"subscription_type": "max", "rate_limits_available": True, "rate_limits": {
         "five_hour": {"utilization": 80, "resets_at": "2026-12-02T03:00:00Z"},
         "seven_day": {"utilization": 12.5, "resets_at": "2026-12-07T00:00:00Z"}}, "session": {}}
-    screen = UsageScreen(FakeAsker({"get_usage": plan}))
-    async with ScreenHost(screen).run_test(size=SIZE) as pilot:
-        text = await loaded(pilot, screen)
+    panel = LimitsPanel(FakeAsker({"get_usage": plan}))
+    async with PanelHost(panel).run_test(size=SIZE) as pilot:
+        text = await panel_text(pilot, panel)
         assert "Plan limits (max)" in text and "5-hour limit" in text and " 80%" in text and "resets" in text
         assert "Weekly limit (all models)" in text
 
 
+async def test_limits_on_an_older_cli_say_so_and_ask_nothing() -> None:
+    asker = FakeAsker({}, version="2.0.77")
+    panel = LimitsPanel(asker)
+    async with PanelHost(panel).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "Claude Code 2.0.77 cannot show the plan's limits" in screen_text(pilot.app)
+    assert asker.sent == []
+
+
+async def test_the_usage_screens_limits_tab_holds_the_panel() -> None:
+    from claude_tui.ui.usage import UsageScreen
+
+    panel = LimitsPanel(FakeAsker({"get_usage": recorded("get_usage")["response"]}))
+    app = ScreenHost(UsageScreen(limits=panel))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.manage_screen.query_one("#usage-tabs").active = "usage-limits"
+        text = await panel_text(pilot, panel)
+        assert "Plan limits: none for this account" in text
+
+
 def test_slash_commands_route_to_the_screens() -> None:
     kinds = {slash: type(screen_for(slash, object())).__name__ for slash in
-             ("/mcp", "/context", "/permissions", "/hooks", "/usage")}
+             ("/mcp", "/context", "/permissions", "/hooks")}
     assert kinds == {"/mcp": "McpScreen", "/context": "ContextScreen", "/permissions": "PermissionsScreen",
-                     "/hooks": "HooksScreen", "/usage": "UsageScreen"}
+                     "/hooks": "HooksScreen"}
+    assert screen_for("/usage", object()) is None  # the usage screen's (ui/usage/); its Limits tab has the panel
     assert screen_for("/compact", object()) is None and screen_for("/mcp add x", object()) is None
 
 

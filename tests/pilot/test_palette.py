@@ -33,7 +33,7 @@ async def test_palette_lists_models_modes_and_themes(tmp_path: Path) -> None:
         for expected in ("Model: Opus", "Model: Sonnet", "Model: Haiku", "Permission mode: plan",
                          "Permission mode: acceptEdits", "Theme: nord", "Send /compact", "Send /cost",
                          "Context window (/context)", "MCP servers (/mcp)", "Permission rules (/permissions)",
-                         "Hooks (/hooks)", "Usage and plan limits (/usage)", "Reload plugins", "Reload skills",
+                         "Hooks (/hooks)", "Reload plugins", "Reload skills",
                          "Export transcript as Markdown", "Copy last answer", "New session"):
             assert any(text.startswith(expected) for text in texts), expected
         # bypassPermissions is only offered when the session allows it.

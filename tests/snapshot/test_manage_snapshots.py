@@ -12,7 +12,6 @@ from claude_tui.ui.manage.elicitation import ElicitationScreen
 from claude_tui.ui.manage.hooks import HooksScreen
 from claude_tui.ui.manage.mcp import McpScreen
 from claude_tui.ui.manage.permissions import PermissionsScreen
-from claude_tui.ui.manage.usage import UsageScreen
 from tests.manage_answers import FakeAsker, ScreenHost, recorded
 from tests.pilot.test_dialogs import DialogHost
 from tests.pilot.test_manage_elicitation import form_request
@@ -30,7 +29,6 @@ def _screens() -> dict[str, Any]:
         "context": (ContextScreen, {"get_context_usage": recorded("get_context_usage", -1)["response"]}),
         "permissions": (PermissionsScreen, {"list_permission_rules": recorded("list_permission_rules", 1)["response"]}),
         "hooks": (HooksScreen, {"get_hooks_listing": recorded("get_hooks_listing")["response"]}),
-        "usage": (UsageScreen, {"get_usage": recorded("get_usage")["response"]}),
     }
 
 
@@ -43,7 +41,7 @@ async def _loaded(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
-@pytest.mark.parametrize("name", ["mcp", "context", "permissions", "hooks", "usage"])
+@pytest.mark.parametrize("name", ["mcp", "context", "permissions", "hooks"])
 def test_manage_screen(snap_compare, name: str) -> None:  # type: ignore[no-untyped-def]
     cls, answers = _screens()[name]
     assert snap_compare(ScreenHost(cls(FakeAsker(answers))), terminal_size=SIZE, run_before=_loaded)

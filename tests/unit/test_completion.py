@@ -52,6 +52,6 @@ def test_claude_tuis_own_screens_are_offered_and_win_their_own_name() -> None:
     # /fewer-permission-prompts, instead of opening the screen.
     candidates = slash_candidates([{"name": "fewer-permission-prompts", "description": "skill"},
                                    {"name": "context", "description": "the CLI's own"}], [])
-    for name in ("mcp", "context", "permissions", "hooks", "usage"):
+    for name in ("mcp", "context", "permissions", "hooks"):
         assert rank(name, candidates)[0].value == name
     assert next(c for c in candidates if c.value == "context").description == "What fills the context window"

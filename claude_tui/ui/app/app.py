@@ -352,8 +352,14 @@ class ClaudeTuiApp(App[None]):
         from claude_tui.ui.usage import open_usage
 
         chat = self.chat
+        limits = None
+        if chat is not None:
+            from claude_tui.ui.manage.base import SessionAsker
+            from claude_tui.ui.manage.limits import LimitsPanel
+
+            limits = LimitsPanel(SessionAsker(chat.session))  # get_usage, asked of this tab's CLI
         open_usage(self, self.options, chat.session.conversation.status.session_id if chat is not None else None,
-                   (lambda: self.run_worker(chat.send_slash("/usage"))) if chat is not None else None)
+                   (lambda: self.run_worker(chat.send_slash("/usage"))) if chat is not None else None, limits)
 
     def action_open_sessions_in_tab(self) -> None:
         """The browser; the session chosen opens in a new tab (the current one stays)."""

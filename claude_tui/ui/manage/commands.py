@@ -15,7 +15,7 @@ __all__ = ["manage_commands", "reload"]
 
 Entry = tuple[str, Callable[[], Any], str, bool]
 _TITLES = {"/mcp": "MCP servers", "/context": "Context window", "/permissions": "Permission rules",
-           "/hooks": "Hooks", "/usage": "Usage and plan limits"}
+           "/hooks": "Hooks"}
 
 
 async def reload(app: App[Any], session: Any, what: str) -> str:

@@ -12,7 +12,7 @@ from claude_tui.ui.manage.base import ManageScreen, SessionAsker
 __all__ = ["SCREENS", "screen_for", "open_for"]
 
 _CLASSES = {"mcp": "mcp.McpScreen", "context": "context.ContextScreen", "permissions": "permissions.PermissionsScreen",
-            "hooks": "hooks.HooksScreen", "usage": "usage.UsageScreen"}
+            "hooks": "hooks.HooksScreen"}
 SCREENS = {f"/{name}": (f"claude_tui.ui.manage.{_CLASSES[name].split('.')[0]}", _CLASSES[name].split(".")[1], words)
            for name, words in OWN_SCREENS.items()}
 """/command -> (module, screen class, what it shows)."""

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
+from textual.widget import Widget
 
 from claude_tui.transport.options import CliOptions
 
@@ -15,9 +16,10 @@ __all__ = ["LIMITS", "UsageScreen", "open_usage"]
 
 
 def open_usage(app: App[Any], options: CliOptions, live_session_id: str | None,
-               ask_limits: Callable[[], object] | None) -> None:
+               ask_limits: Callable[[], object] | None, limits: Widget | None = None) -> None:
     """Push the screen for the machine the active session runs on (a remote one's mirrored store as
-    last read); `ask_limits` sends Claude Code's own /usage when its Limits tab asks for it."""
+    last read); `ask_limits` sends Claude Code's own /usage when its Limits tab asks for it; `limits`
+    shows the plan's limits atop that tab."""
     from claude_tui.remote.machine import machine_for
 
     machine = machine_for(options)
@@ -29,4 +31,4 @@ def open_usage(app: App[Any], options: CliOptions, live_session_id: str | None,
             ask_limits()
 
     app.push_screen(UsageScreen(config_root=root, index_path=index, live_session_id=live_session_id,
-                                where=where), done)
+                                where=where, limits=limits), done)

@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, TabPane
 
 from claude_tui.history.usage_charts import money, tokens
@@ -53,8 +54,11 @@ class UsageScreen(Screen[str | None]):
             self.by, self.report, self.error, self.seconds = by, report, error, seconds
 
     def __init__(self, *, config_root: Path | None = None, index_path: Path | None = None,
-                 live_session_id: str | None = None, by: str = "day", where: str = "") -> None:
+                 live_session_id: str | None = None, by: str = "day", where: str = "",
+                 limits: Widget | None = None) -> None:
         super().__init__()
+        self.limits = limits
+        """The active session's plan limits, asked of its CLI (`ui/manage/limits.py`), atop the Limits tab."""
         self.config_root = config_root
         self.index_path = index_path
         self.live_session_id = live_session_id
@@ -72,6 +76,8 @@ class UsageScreen(Screen[str | None]):
                 yield DataTable(id="usage-table", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="usage-note")
             with TabPane("Limits", id="usage-limits"):
+                if self.limits is not None:
+                    yield self.limits
                 yield Static(Content(
                     "Your plan's limits (the session and weekly windows, what is left of them) are known only "
                     "to Claude Code: no transcript holds them. Its own /usage shows them when you are logged "

@@ -1,6 +1,6 @@
-"""`/usage`: the plan's limits (`get_usage`): how much of the 5-hour and weekly limits is used
-and when each resets, with this session's cost. An API-key (or provider) account has no limits,
-and the screen says so.
+"""The plan's limits (`get_usage`), a panel of the usage screen's Limits tab (`/usage`): how much of
+the 5-hour and weekly limits is used and when each resets, with this session's cost. An API-key (or
+provider) account has no limits, and the panel says so; an older CLI, that it cannot tell.
 """
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from datetime import datetime
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual import work
 from textual.widgets import Static
 
-from claude_tui.protocol import manage
+from claude_tui.protocol import manage, versions
 from claude_tui.protocol.sanitize import printable_name
-from claude_tui.ui.manage.base import ManageScreen
+from claude_tui.ui.manage.base import Asker
 
-__all__ = ["UsageScreen", "usage_text", "resets_words"]
+__all__ = ["LimitsPanel", "usage_text", "resets_words"]
 
 _WIDTH = 30
 
@@ -58,20 +58,34 @@ def usage_text(raw: dict[str, Any]) -> Text:
     return out
 
 
-class UsageScreen(ManageScreen):
-    TITLE_TEXT = "Usage and limits"
-    REQUEST = "get_usage"
-    WHAT = "show plan limits"
+class LimitsPanel(Static):
+    """Asks the session's CLI on mount (and on `refresh_limits`), in a worker; draws the answer."""
 
-    def compose_body(self) -> ComposeResult:
-        yield Static(Text(""), id="manage-content")
+    DEFAULT_CSS = """
+    LimitsPanel { height: auto; margin-bottom: 1; padding: 0 1; background: $boost; }
+    """
 
-    def build(self) -> dict[str, Any]:
-        return manage.get_usage()
+    def __init__(self, asker: Asker, *, id: str | None = "usage-plan-limits") -> None:
+        super().__init__(Text("Asking Claude Code for the plan's limits…"), id=id)
+        self.asker = asker
+        self.loads = 0
 
-    def draw(self, answer: dict[str, Any]) -> None:
-        self.query_one("#manage-content", Static).update(usage_text(answer))
+    def on_mount(self) -> None:
+        self.refresh_limits()
 
-    def turn_ended(self) -> None:
-        if self.lacking is None:
-            self._load()
+    def refresh_limits(self) -> None:
+        note = versions.lacks(self.asker.cli_version, "get_usage", "show the plan's limits")
+        if note is not None:
+            self.update(Text(note))
+            return
+        self._ask()
+
+    @work(exclusive=True, group="plan-limits", exit_on_error=False)
+    async def _ask(self) -> None:
+        try:
+            answer = await self.asker.ask(manage.get_usage())
+        except Exception as exc:  # the CLI's refusal, a timeout, a process gone: said in the panel
+            self.update(Text(f"Claude Code did not tell the plan's limits: {printable_name(str(exc))}"))
+        else:
+            self.update(usage_text(answer))
+        self.loads += 1
