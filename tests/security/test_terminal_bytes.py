@@ -156,8 +156,10 @@ def test_hostile_names_and_text_never_reach_the_terminal_raw(world: tuple[list[s
                 app.send(text=typed)
                 app.wait_text(lambda t, s=shown: s in t, f"{shown!r} after {key}", since=mark)
             mark = app.mark()
-            for _ in range(3):  # a filter, then the screen; the extra one lands on the idle chat (no-op)
-                app.send("escape", pause=0.3)
+            # A filter, then the screen; the extra one lands on the idle chat (no-op). Further apart than
+            # Esc Esc's 0.8 s: two on the idle chat would open the rewind list, as in Claude Code.
+            for _ in range(3):
+                app.send("escape", pause=0.9)
             app.wait_text(lambda t: "^o Sessions" in t, f"the chat again after {key}", since=mark)
         app.send("ctrl+c")
         _assert_clean(app, start, "turns and screens")
