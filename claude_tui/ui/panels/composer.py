@@ -92,6 +92,9 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         """Set by the view: whether Enter can send now (when not, the text stays in the prompt)."""
         self._given_back_end = 0
         """Where the next text given back goes (after the ones before it: a burst keeps its order)."""
+        self.recalled: str | None = None
+        """The history entry Up/Down last put here: while the text is still it, Up/Down go on
+        walking the history (a recalled "/command" opens no menu to take them), as in Claude Code."""
 
     def submit(self) -> None:
         """Enter: the text leaves the prompt now, in this key's turn, and goes to the view.
@@ -120,6 +123,9 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         piece = lead + text + ("\n" if after and not after.startswith("\n") else "")
         self.insert(piece, document.get_location_from_index(at))
         self._given_back_end = at + len(lead) + len(prompt_text(text))
+
+    def walking_history(self) -> bool:
+        return self.recalled is not None and self.text == self.recalled
 
     def delete_first(self, count: int) -> None:
         """Delete the first `count` characters as an edit: the cursor and the text after them stay put."""
@@ -151,6 +157,8 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
 
     async def _on_key(self, event: events.Key) -> None:
         menu = self.menu
+        if menu is not None and menu.display and self.walking_history():
+            menu.close()  # a recalled entry is not being typed: its keys walk on
         if menu is not None and menu.display:
             if event.key in ("up", "down"):
                 event.stop()
@@ -205,6 +213,7 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
             return False
         if found is None:
             return False
+        self.recalled = found
         self._replace_all(found)
         return True
 
@@ -233,8 +242,9 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         self.move_cursor(result.end_location)
 
     def _menu_takes(self, key: str) -> bool:
-        """Up/Down move in an open completion menu instead of the cursor."""
-        return key in ("up", "down") and self.menu is not None and bool(self.menu.display)
+        """Up/Down move in an open completion menu instead of the cursor (not while walking the history)."""
+        return key in ("up", "down") and self.menu is not None and bool(self.menu.display) \
+            and not self.walking_history()
 
     def _replace_all(self, text: str) -> None:
         self.text = text
@@ -369,7 +379,7 @@ class Composer(Vertical):
     @on(PromptInput.Edited)
     def _update_menu(self) -> None:
         token = self._token()
-        if token is None:
+        if token is None or self.prompt.walking_history():
             self._menu_for = None
             self.menu.close()
             return
