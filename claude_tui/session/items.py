@@ -33,6 +33,9 @@ class UserItem(Item):
     image_count: int = 0
     queued: bool = False
     """Sent while a turn was running: the CLI holds it until the turn ends."""
+    shown: str | None = None
+    """What the prompt box showed, when `text` (what was sent) differs: a large paste as its
+    `[Pasted text #1 +300 lines]` placeholder. The log shows this until the prompt is opened."""
     uuid: str | None = None
     """The CLI's id for this message (from its echo, or the transcript): what a file rewind names."""
     resume_at: str | None = None

@@ -155,13 +155,14 @@ class ChatSession:
         """Send a prompt (or slash command) to the CLI; False when it could not take it."""
         return await self.connection.send(builders.user_message(text, session_id=self.conversation.status.session_id))
 
-    def prompt_sent(self, text: str) -> list[Change]:
+    def prompt_sent(self, text: str, shown: str | None = None) -> list[Change]:
+        """`text` went to the CLI (`shown`: how the prompt box showed it, if not as sent)."""
         # After a rewind the CLI resumed at a point; this prompt starts the new branch, the newest in
         # the transcript, so a later restart resumes plainly (and would otherwise drop this turn).
         self.options.resume_session_at = None
         self.history.add(text)
         self.last_activity = time.time()
-        changes = self.conversation.add_user_prompt(text)
+        changes = self.conversation.add_user_prompt(text, shown=shown)
         if self.turn_started_at is None and self.busy:  # this prompt started a turn: time it
             self.turn_started_at = time.monotonic()
         return changes

@@ -37,6 +37,7 @@ from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.log_navigator import FIND_CLASS, SELECT_CLASS, LogNavigator
 from claude_tui.ui.chat.permission_dialogs import PermissionDialogs
 from claude_tui.ui.chat.rewind_conversation import open_rewind
+from claude_tui.ui.chat.prompt_queue import PromptQueue
 from claude_tui.ui.chat.rewind_files import last_rewindable_prompt, start_rewind
 from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.chat.transcript_tools import Copier, export_transcript, item_by_id
@@ -46,6 +47,7 @@ from claude_tui.ui.kit.modes import bypass_allowed, next_mode
 from claude_tui.ui.log.chat_log import ChatLog
 from claude_tui.ui.panels.composer import Composer, PromptInput
 from claude_tui.ui.panels.find_bar import FindBar
+from claude_tui.ui.panels.queued_prompts import QueuedPrompts
 from claude_tui.ui.panels.select_bar import SelectBar
 from claude_tui.ui.panels.sidebar import TaskSidebar
 from claude_tui.ui.panels.status_bar import StatusBar
@@ -128,6 +130,8 @@ class ChatView(Widget):
         self.agent_transcripts = AgentTranscripts(session.conversation)
         self.composer = Composer(history=session.history, id="composer")
         self.status_bar = StatusBar(id="status-bar")
+        self.queue = PromptQueue()
+        self.queued_prompts = QueuedPrompts(id="queued-prompts")
         self.navigator = LogNavigator(self, self.log_widget, self.composer, session.conversation)
         self._draft_timer: Timer | None = None
         self._ticker: Timer | None = None
@@ -145,6 +149,7 @@ class ChatView(Widget):
         with Horizontal(id="main"):
             yield self.log_widget
             yield self.sidebar
+        yield self.queued_prompts
         yield self.composer
         yield self.status_bar
 
@@ -159,6 +164,7 @@ class ChatView(Widget):
         self.prompt = composer.prompt  # kept: the draft is read from it while the view unmounts
         self.typeahead = TypeaheadRouter(self, self.prompt, self.host.config.keymap)
         composer.load_files = self._load_files
+        composer.prompt.take_queued = self.take_queued
         composer.prompt.project_root = Path(session.options.cwd or ".").resolve()
         composer.prompt.can_send = lambda: self.session.alive
         draft = session.drafts.load()
@@ -176,7 +182,11 @@ class ChatView(Widget):
 
     async def shutdown(self) -> None:
         """Stop the session's CLI, the prompt's text saved as its draft."""
-        await self.session.shutdown(self.prompt.text if hasattr(self, "prompt") else None)
+        # Prompts still held for the turn's end are kept with the draft: nothing typed is lost.
+        if hasattr(self, "prompt"):
+            await self.session.shutdown(self.prompt.sent_text(self.queue.take_before(self.prompt.text)))
+        else:
+            await self.session.shutdown(None)
 
     async def on_unmount(self) -> None:
         # However the view ends (its tab closed, quit, crash, test teardown), its CLI goes with it.
@@ -224,6 +234,8 @@ class ChatView(Widget):
     async def show_changes(self, changes: list[Any]) -> None:
         """Draw what the conversation reports as changed (see `ui.chat.drawing`)."""
         await self.drawer.draw(changes)
+        if self.queue and not self.session.busy and self.session.alive:
+            self.call_later(self._send_queued)  # the turn is over: what was held for it goes now
         if self._ticker is not None and self._something_runs():
             self._ticker.resume()
         self.post_message(self.Changed(self))
@@ -339,13 +351,33 @@ class ChatView(Widget):
         if not session.alive:
             self.notify_not_running()
             return False
-        if not await session.send(text):
+        if from_prompt and session.busy:  # held until the turn ends, editable till then (`PromptQueue`)
+            self.queue.add(text)
+            self.queued_prompts.show(self.queue.texts)
+            return True
+        sent = self.composer.prompt.sent_text(text)  # a large paste's placeholder -> the whole paste
+        if not await session.send(sent):
             self.notify("Could not send: Claude Code is not accepting input. Your draft is kept.", severity="error")
             return False
-        session.save_draft(self.composer.prompt.text)  # the sent text is no draft any more
+        self.save_draft()  # the sent text is no draft any more
         # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
         self.log_widget.anchor()
-        await self.show_changes(session.prompt_sent(text))
+        await self.show_changes(session.prompt_sent(sent, shown=text if sent != text else None))
+        return True
+
+    async def _send_queued(self) -> None:
+        if self.queue and not self.session.busy and self.session.alive:
+            self.queued_prompts.show([])
+            await self.send_prompt(self.queue.take())
+
+    def take_queued(self) -> bool:
+        """Up on an empty prompt: the held prompts come back into it, to edit or withdraw (False: none)."""
+        if not self.queue:
+            return False
+        prompt = self.composer.prompt
+        prompt.text = self.queue.take_before(prompt.text)
+        prompt.move_cursor(prompt.document.end)
+        self.queued_prompts.show([])
         return True
 
     def notify_not_running(self) -> None:
@@ -375,7 +407,8 @@ class ChatView(Widget):
         self._draft_timer = self.set_timer(0.5, self.save_draft)
 
     def save_draft(self) -> None:
-        self.session.save_draft(self.prompt.text)
+        # With its pastes in full: a placeholder would mean nothing to the next run.
+        self.session.save_draft(self.prompt.sent_text(self.prompt.text))
 
     def clear_prompt(self) -> bool:
         """Ctrl+C on a draft: empty the prompt, keeping the text in the history. False if it was empty."""
@@ -427,6 +460,9 @@ class ChatView(Widget):
                 open_rewind(self, quiet=True)
             return
         self._escape.reset()
+        # What was held for the turn's end comes back to the prompt rather than going out the
+        # moment the interrupt ends the turn (issue 27).
+        self.take_queued()
         self._control(self.session.interrupt, "Interrupt failed")
 
     def action_cycle_mode(self) -> None:

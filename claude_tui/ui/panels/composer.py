@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 from textual.widgets.text_area import Document, Edit, EditResult
 
 from claude_tui.completion import Candidate, dropped_files_mention, mention, rank
+from claude_tui.pastes import PasteSlots, collapses
 from claude_tui.protocol.sanitize import printable, printable_name, prompt_text, typed_stand_in
 from claude_tui.store import PromptHistory
 from claude_tui.ui.kit.keys_in_order import KeysInOrder
@@ -92,6 +93,11 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         """Set by the view: whether Enter can send now (when not, the text stays in the prompt)."""
         self._given_back_end = 0
         """Where the next text given back goes (after the ones before it: a burst keeps its order)."""
+        self.pastes = PasteSlots()
+        """The texts behind the `[Pasted text #N …]` placeholders of large pastes (the view sends them)."""
+        self.take_queued: Callable[[], bool] | None = None
+        """Set by the view: Up on an empty prompt takes the prompts held for the turn's end back
+        into it (True if there were any), before the history."""
         self.recalled: str | None = None
         """The history entry Up/Down last put here: while the text is still it, Up/Down go on
         walking the history (a recalled "/command" opens no menu to take them), as in Claude Code."""
@@ -148,12 +154,28 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         # A file dragged onto the terminal arrives as a pasted path: make it an @ mention, which
         # Claude Code reads (images included). Anything else is pasted as it is.
         # (Not calling super: Textual dispatches TextArea's own _on_paste next unless prevented.)
+        if self.read_only:
+            return
         mention = dropped_files_mention(event.text, self.project_root or Path.cwd())
-        if mention is None or self.read_only:
+        if mention is None and not collapses(event.text):
             return
         event.stop()
         event.prevent_default()
-        self._type_over_selection(mention)
+        if mention is None:
+            self._paste(event.text)
+        else:
+            self._type_over_selection(mention)
+
+    def _paste(self, text: str) -> None:
+        """A paste: a large one stands as its placeholder (Claude Code's `[Pasted text #1 +300 lines]`),
+        the whole text kept (sanitized as typing would be) to be sent."""
+        if collapses(text):
+            text = self.pastes.placeholder(prompt_text(text))
+        self._type_over_selection(text)
+
+    def sent_text(self, text: str) -> str:
+        """What `text` from this prompt means: its paste placeholders replaced by their pastes."""
+        return self.pastes.expand(text)
 
     async def _on_key(self, event: events.Key) -> None:
         menu = self.menu
@@ -203,6 +225,8 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
 
     def _walk_history(self, key: str) -> bool:
         """Up on the first line / Down on the last: the previous / next prompt. False if there is none."""
+        if key == "up" and not self.text and self.take_queued is not None and self.take_queued():
+            return True
         if self.prompt_history is None:
             return False
         if key == "up" and self.cursor_location[0] == 0:
@@ -222,7 +246,7 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         if self.read_only:
             return
         if message.paste is not None:
-            self._type_over_selection(message.paste)
+            self._paste(message.paste)
         elif message.key == "backspace":
             self.action_delete_left()
         elif message.key in EDIT_KEYS and message.key not in TYPING_KEYS and not self._menu_takes(message.key):
