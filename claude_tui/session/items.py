@@ -105,6 +105,20 @@ class NoteKind(str, Enum):
 
 
 @dataclass(eq=False)
+class ShellItem(Item):
+    """A `!command` the user ran (claude-tui's bash mode, `ui/chat/bash_mode.py`): not the model's tool."""
+
+    command: str = ""
+    text: str = ""
+    """Its output so far (stderr merged in), as it came: the card shows a bounded tail, inert."""
+    running: bool = True
+    exit_code: int | None = None
+    stopped: bool = False
+    sent: bool = False
+    """Given to Claude with a prompt (until then it waits for the next one)."""
+
+
+@dataclass(eq=False)
 class NoteItem(Item):
     kind: NoteKind = NoteKind.INFO
     text: str = ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -151,9 +152,12 @@ class ChatSession:
             options.model = choice
 
     # -- prompts ---------------------------------------------------------------------------
-    async def send(self, text: str) -> bool:
-        """Send a prompt (or slash command) to the CLI; False when it could not take it."""
-        return await self.connection.send(builders.user_message(text, session_id=self.conversation.status.session_id))
+    async def send(self, text: str, *, before: Sequence[Mapping[str, Any]] = (),
+                   images: Sequence[dict[str, Any]] = ()) -> bool:
+        """Send a prompt (or slash command) to the CLI; False when it could not take it.
+        `before`: content blocks ahead of it (`!command` output); `images`: image blocks."""
+        return await self.connection.send(builders.user_message(
+            text, images=images, session_id=self.conversation.status.session_id, before=before))
 
     def prompt_sent(self, text: str, shown: str | None = None) -> list[Change]:
         """`text` went to the CLI (`shown`: how the prompt box showed it, if not as sent)."""

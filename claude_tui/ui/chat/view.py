@@ -26,10 +26,11 @@ from textual.widgets import Input
 
 from claude_tui.completion import project_files, slash_candidates
 from claude_tui.protocol.sanitize import one_line
-from claude_tui.session.changes import TurnEnded
-from claude_tui.session.items import UserItem
+from claude_tui.session.changes import Change, ItemChanged, TurnEnded
+from claude_tui.session.items import ShellItem, UserItem
 from claude_tui.transport.locate import installed_version
 from claude_tui.ui.chat.agents import AgentTranscripts
+from claude_tui.ui.chat.bash_mode import BashMode
 from claude_tui.ui.chat.connection import CliConnection
 from claude_tui.ui.chat.double_press import DoublePress
 from claude_tui.ui.chat.drawing import ChangeDrawer
@@ -131,6 +132,7 @@ class ChatView(Widget):
         self.composer = Composer(history=session.history, id="composer")
         self.status_bar = StatusBar(id="status-bar")
         self.queue = PromptQueue()
+        self.bash = BashMode(self)
         self.queued_prompts = QueuedPrompts(id="queued-prompts")
         self.navigator = LogNavigator(self, self.log_widget, self.composer, session.conversation)
         self._draft_timer: Timer | None = None
@@ -181,7 +183,8 @@ class ChatView(Widget):
         session.start(self)
 
     async def shutdown(self) -> None:
-        """Stop the session's CLI, the prompt's text saved as its draft."""
+        """Stop the session's CLI (and a `!command` still running), the prompt's text saved as its draft."""
+        await self.bash.stop()
         # Prompts still held for the turn's end are kept with the draft: nothing typed is lost.
         if hasattr(self, "prompt"):
             await self.session.shutdown(self.prompt.sent_text(self.queue.take_before(self.prompt.text)))
@@ -347,6 +350,8 @@ class ChatView(Widget):
             if open_for(self.app, self.session, text):  # /mcp, /context, /permissions, /hooks: our screens
                 self.session.save_draft(self.composer.prompt.text)
                 return True
+        if from_prompt and text.startswith("!") and text[1:].strip():  # bash mode: run, never sent as a prompt
+            return await self.run_shell(raw, text[1:].strip())
         session = self.session
         if not session.alive:
             self.notify_not_running()
@@ -356,14 +361,45 @@ class ChatView(Widget):
             self.queued_prompts.show(self.queue.texts)
             return True
         sent = self.composer.prompt.sent_text(text)  # a large paste's placeholder -> the whole paste
-        if not await session.send(sent):
+        if not await session.send(sent, before=self.bash.context()):
             self.notify("Could not send: Claude Code is not accepting input. Your draft is kept.", severity="error")
             return False
         self.save_draft()  # the sent text is no draft any more
+        told = self.bash.sent()
+        if told:
+            await self.show_changes([ItemChanged(item) for item in told])
         # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
         self.log_widget.anchor()
         await self.show_changes(session.prompt_sent(sent, shown=text if sent != text else None))
         return True
+
+    async def run_shell(self, raw: str, command: str) -> bool:
+        """`!command`: run it where the CLI runs, its output in a card; it goes to Claude with the next prompt."""
+        if self.bash.running is not None:
+            self.notify("A command is still running: Ctrl+C stops it. Your draft is kept.", severity="warning")
+            return False
+        self.session.history.add(raw.strip())
+        item = ShellItem(command=command)
+        changes: list[Change] = []
+        self.session.conversation.main.add(item, changes)
+        self.log_widget.anchor()
+        await self.show_changes(changes)
+        options = self.session.options
+        self.bash.start(command, item, self.session.conversation.status.cwd or options.cwd, options.ssh)
+        return True
+
+    def stop_shell(self) -> bool:
+        """Ctrl+C while a `!command` runs: stop it (its whole process group). False when none runs."""
+        if self.bash.running is None:
+            return False
+        self.run_worker(self.bash.stop(), group="shell-stop", exit_on_error=False)
+        return True
+
+    @on(BashMode.Output)
+    async def _shell_output(self, message: BashMode.Output) -> None:
+        message.stop()
+        self.bash.apply(message)
+        await self.show_changes([ItemChanged(message.item)])
 
     async def _send_queued(self) -> None:
         if self.queue and not self.session.busy and self.session.alive:
