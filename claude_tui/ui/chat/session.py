@@ -159,14 +159,14 @@ class ChatSession:
         return await self.connection.send(builders.user_message(
             text, images=images, session_id=self.conversation.status.session_id, before=before))
 
-    def prompt_sent(self, text: str, shown: str | None = None) -> list[Change]:
+    def prompt_sent(self, text: str, shown: str | None = None, image_count: int = 0) -> list[Change]:
         """`text` went to the CLI (`shown`: how the prompt box showed it, if not as sent)."""
         # After a rewind the CLI resumed at a point; this prompt starts the new branch, the newest in
         # the transcript, so a later restart resumes plainly (and would otherwise drop this turn).
         self.options.resume_session_at = None
         self.history.add(text)
         self.last_activity = time.time()
-        changes = self.conversation.add_user_prompt(text, shown=shown)
+        changes = self.conversation.add_user_prompt(text, image_count=image_count, shown=shown)
         if self.turn_started_at is None and self.busy:  # this prompt started a turn: time it
             self.turn_started_at = time.monotonic()
         return changes

@@ -24,6 +24,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
+from claude_tui.attachments import ImageSlots
+from claude_tui.clipboard_image import ClipboardImage
 from claude_tui.completion import project_files, slash_candidates
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.changes import Change, ItemChanged, TurnEnded
@@ -92,6 +94,8 @@ class ChatView(Widget):
         # Ctrl+Y is TextArea's redo, hence priority.
         Binding("ctrl+y", "copy_last_answer", "Copy answer", show=False, priority=True, id="chat.copy_last_answer"),
         Binding("ctrl+f", "find", "Find", show=False, priority=True, id="chat.find"),
+        # As in Claude Code: the clipboard's image into the prompt (TextArea's own Ctrl+V, hence priority).
+        Binding("ctrl+v", "paste_image", "Paste image", show=False, priority=True, id="chat.paste_image"),
         Binding("f3", "find_next", "Find next", show=False, id="chat.find_next"),  # the find bar shows its own F3
         Binding("ctrl+up,f2", "select_messages", "Select message", show=False, priority=True,
                 id="chat.select_messages"),
@@ -133,6 +137,7 @@ class ChatView(Widget):
         self.status_bar = StatusBar(id="status-bar")
         self.queue = PromptQueue()
         self.bash = BashMode(self)
+        self.images = ImageSlots()
         self.queued_prompts = QueuedPrompts(id="queued-prompts")
         self.navigator = LogNavigator(self, self.log_widget, self.composer, session.conversation)
         self._draft_timer: Timer | None = None
@@ -361,7 +366,8 @@ class ChatView(Widget):
             self.queued_prompts.show(self.queue.texts)
             return True
         sent = self.composer.prompt.sent_text(text)  # a large paste's placeholder -> the whole paste
-        if not await session.send(sent, before=self.bash.context()):
+        images = self.images.blocks_for(text)
+        if not await session.send(sent, before=self.bash.context(), images=images):
             self.notify("Could not send: Claude Code is not accepting input. Your draft is kept.", severity="error")
             return False
         self.save_draft()  # the sent text is no draft any more
@@ -370,7 +376,8 @@ class ChatView(Widget):
             await self.show_changes([ItemChanged(item) for item in told])
         # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
         self.log_widget.anchor()
-        await self.show_changes(session.prompt_sent(sent, shown=text if sent != text else None))
+        await self.show_changes(session.prompt_sent(sent, shown=text if sent != text else None,
+                                                    image_count=len(images)))
         return True
 
     async def run_shell(self, raw: str, command: str) -> bool:
@@ -387,6 +394,35 @@ class ChatView(Widget):
         options = self.session.options
         self.bash.start(command, item, self.session.conversation.status.cwd or options.cwd, options.ssh)
         return True
+
+    def action_paste_image(self) -> None:
+        """Ctrl+V: the clipboard's image as `[Image #N]` in the prompt (read in a thread: a subprocess)."""
+        if isinstance(self.screen.focused, Input):
+            raise SkipAction()  # a one-line field keeps its own paste
+        self._read_clipboard_image()
+
+    @work(thread=True, exclusive=True, group="clipboard", exit_on_error=False)
+    def _read_clipboard_image(self) -> None:
+        from claude_tui.clipboard_image import ClipboardError, read_image
+
+        try:
+            image = read_image()
+        except ClipboardError as error:
+            self.app.call_from_thread(self.notify, str(error), severity="warning", timeout=8, markup=False)
+            return
+        self.app.call_from_thread(self._attach_image, image)
+
+    def _attach_image(self, image: ClipboardImage | None) -> None:
+        prompt = self.composer.prompt
+        if image is None:
+            if self.app.clipboard:  # no image: what was copied in the app, as TextArea's Ctrl+V would
+                prompt.action_paste()
+            else:
+                self.notify("The clipboard holds no image (text pastes with your terminal's paste key).",
+                            timeout=4)
+            return
+        prompt.focus()
+        prompt.insert_text(self.images.add(image))
 
     def stop_shell(self) -> bool:
         """Ctrl+C while a `!command` runs: stop it (its whole process group). False when none runs."""

@@ -173,6 +173,10 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
             text = self.pastes.placeholder(prompt_text(text))
         self._type_over_selection(text)
 
+    def insert_text(self, text: str) -> None:
+        """Put `text` where the selection is, as typed (a placeholder the view makes)."""
+        self._type_over_selection(text)
+
     def sent_text(self, text: str) -> str:
         """What `text` from this prompt means: its paste placeholders replaced by their pastes."""
         return self.pastes.expand(text)
