@@ -114,3 +114,31 @@ async def test_ctrl_v_attaches_the_x_clipboards_image_and_it_reaches_the_api(
         assert base64.b64decode(images[0]["source"]["data"]) == png
         [item] = [i for i in d.items if isinstance(i, UserItem)]
         assert item.image_count == 1
+
+
+async def test_a_queued_prompt_is_edited_before_it_goes_and_esc_never_sends_the_queue(
+        app_options: Options, mock_api: MockApi) -> None:
+    async with drive(app_options()) as d:
+        await d.send("kw:slow a long story")
+        await d.wait(lambda: d.conversation.status.turn_running, "the turn")
+        await d.type_prompt("kw:plain first thought")
+        await d.press("enter")
+        await d.wait(lambda: d.chat.queue.texts == ["kw:plain first thought"], "the prompt held")
+        await d.press("up")  # back into the prompt: edited, then held again
+        assert d.prompt.text == "kw:plain first thought" and not d.chat.queue
+        await d.pilot.press(*" and a second", "enter")  # held again (or sent, if the turn ended meanwhile)
+        await d.wait_turns(2, timeout=60)
+        keywords = [r.keyword for r in mock_api.messages_requests()]
+        assert keywords == ["slow", "plain"]
+        last = [b.get("text", "") for b in _last_user_blocks(mock_api.messages_requests()[-1])]
+        assert any(t.endswith("kw:plain first thought and a second") for t in last)
+        # Esc interrupts; what was held comes back to the prompt and nothing more is sent.
+        await d.send("kw:slow another story")
+        await d.wait(lambda: d.conversation.status.turn_running, "the third turn")
+        await d.type_prompt("kw:plain held")
+        await d.press("enter")
+        await d.wait(lambda: d.chat.queue.texts == ["kw:plain held"], "held again")
+        await d.press("escape")
+        await d.wait(lambda: not d.conversation.status.turn_running, "the interrupted turn's end")
+        await d.wait(lambda: d.prompt.text == "kw:plain held", "the held prompt back in the prompt")
+        assert [r.keyword for r in mock_api.messages_requests()] == ["slow", "plain", "slow"]
