@@ -71,3 +71,23 @@ async def test_esc_interrupts_and_brings_the_queue_back_rather_than_sending_it(t
         assert _prompts(app) == ["kw:slow story"]
         assert prompt.text == "kw:plain first\nkw:plain second\na draft"
         assert not view.queue
+
+
+async def test_a_burst_typed_mid_turn_is_held_as_typed_and_sent_one_prompt_each(tmp_path: Path) -> None:
+    from textual import events
+
+    app = make_app(tmp_path, env={"FAKE_CLAUDE_DELAY_MS": "2"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _slow_turn(pilot)
+        view = chat(app)
+        view.query_one(PromptInput).focus()
+        for prompt in ("kw:plain bbb", "kw:plain ccc"):
+            for character in prompt:
+                app.post_message(events.Key("space" if character == " " else character, character))
+            app.post_message(events.Key("enter", "\r"))
+        await wait_for(pilot, lambda: view.queue.texts == ["kw:plain bbb", "kw:plain ccc"] or
+                       len(_prompts(app)) > 1, what="the burst held")
+        await wait_for(pilot, lambda: _prompts(app) == ["kw:slow story", "kw:plain bbb", "kw:plain ccc"],
+                       timeout=60, what="each sent as its own prompt, never merged")
+        await wait_for(pilot, lambda: view.session.conversation.status.turns == 3 and not view.session.busy,
+                       timeout=60, what="three turns")

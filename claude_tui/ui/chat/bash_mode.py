@@ -9,6 +9,7 @@ message, as the text blocks Claude Code's own TUI sends (`<bash-input>`, `<bash-
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -50,15 +51,25 @@ class BashMode:
 
     async def _run(self, shell: ShellCommand, item: ShellItem) -> None:
         pending: list[str] = []
-        last = time.monotonic()
+        last = 0.0
+        flush_later: asyncio.TimerHandle | None = None
 
-        def on_lines(lines: list[str]) -> None:
-            nonlocal last
-            pending.extend(lines)
-            if time.monotonic() - last >= _POST_EVERY:
+        def flush() -> None:
+            nonlocal last, flush_later
+            flush_later = None
+            if pending:
                 self.view.post_message(self.Output(item, pending.copy()))
                 pending.clear()
                 last = time.monotonic()
+
+        def on_lines(lines: list[str]) -> None:
+            nonlocal flush_later
+            pending.extend(lines)
+            wait = last + _POST_EVERY - time.monotonic()
+            if wait <= 0:
+                flush()
+            elif flush_later is None:  # a line then silence still shows at once (after the pause)
+                flush_later = asyncio.get_running_loop().call_later(wait, flush)
 
         try:
             result = await shell.run(on_lines)
@@ -66,6 +77,8 @@ class BashMode:
             self.view.post_message(self.Output(item, pending, error=f"could not run it: {error}"))
             return
         finally:
+            if flush_later is not None:
+                flush_later.cancel()
             if self.running is shell:
                 self.running = None
         self.view.post_message(self.Output(item, pending, result))

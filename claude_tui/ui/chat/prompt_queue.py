@@ -2,8 +2,9 @@
 
 Not handed to the CLI at once: its queue cannot be edited or withdrawn, and an interrupt sent
 it on at once. Held here, they can still be taken back into the prompt (Up on an empty prompt,
-as in Claude Code) or changed; when the turn ends they go out together as one prompt, joined
-by newlines as Claude Code joins them. Not a widget: the view shows them (`QueuedPrompts`).
+as in Claude Code) or changed. When a turn ends the first goes out, each as its own prompt and
+turn, exactly as typed (a burst `a⏎b⏎c⏎` sends a, b, c, never merged); the rest stay editable
+until theirs. Not a widget: the view shows them (`QueuedPrompts`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ class PromptQueue:
 
     def add(self, text: str) -> None:
         self.texts.append(text)
+
+    def pop_first(self) -> str:
+        """The oldest held prompt, the next to go."""
+        return self.texts.pop(0)
 
     def take(self) -> str:
         """Everything held, as one prompt (the queue is then empty)."""

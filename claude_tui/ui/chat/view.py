@@ -439,8 +439,11 @@ class ChatView(Widget):
 
     async def _send_queued(self) -> None:
         if self.queue and not self.session.busy and self.session.alive:
-            self.queued_prompts.show([])
-            await self.send_prompt(self.queue.take())
+            text = self.queue.pop_first()
+            self.queued_prompts.show(self.queue.texts)
+            if not await self.send_prompt(text):
+                self.queue.texts.insert(0, text)  # not lost: still held, still editable
+                self.queued_prompts.show(self.queue.texts)
 
     def take_queued(self) -> bool:
         """Up on an empty prompt: the held prompts come back into it, to edit or withdraw (False: none)."""
