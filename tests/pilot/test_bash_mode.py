@@ -31,6 +31,10 @@ async def test_a_bang_command_runs_shows_its_output_and_goes_with_the_next_promp
         view = chat(app)
         await wait_for(pilot, lambda: view.session.conversation.commands, what="CLI ready")
         sent = _capture(view)
+        prompt = view.query_one(PromptInput)
+        prompt.focus()
+        await pilot.press("!")
+        await wait_for(pilot, lambda: prompt.has_class("-bash"), what="the prompt marked as bash mode")
         await send(pilot, "!pwd; echo out-line; echo 'err-line' >&2; printf '\\033[31mred\\033[0m\\n'")
         items = view.session.conversation.items
         await wait_for(pilot, lambda: any(isinstance(i, ShellItem) and not i.running for i in items),

@@ -476,6 +476,7 @@ class ChatView(Widget):
             self.host.action_help()
             return
         self._prompt_before = prompt.text
+        prompt.set_class(prompt.text.startswith("!"), "-bash")
         # Save the draft shortly after typing pauses (and always on exit).
         if self._draft_timer is not None:
             self._draft_timer.stop()

@@ -50,6 +50,10 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         &:focus {
             border: round $primary;
         }
+        /* `!command`: bash mode, as Claude Code marks it (the command runs, it is not sent). */
+        &.-bash, &.-bash:focus {
+            border: round $warning;
+        }
     }
     """
 
