@@ -25,7 +25,6 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from claude_tui.attachments import ImageSlots
-from claude_tui.clipboard_image import ClipboardImage
 from claude_tui.completion import project_files, slash_candidates
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.changes import Change, ItemChanged, TurnEnded
@@ -37,6 +36,7 @@ from claude_tui.ui.chat.connection import CliConnection
 from claude_tui.ui.chat.double_press import DoublePress
 from claude_tui.ui.chat.drawing import ChangeDrawer
 from claude_tui.ui.chat.host import ChatHost
+from claude_tui.ui.chat.image_paste import paste_image
 from claude_tui.ui.chat.log_navigator import FIND_CLASS, SELECT_CLASS, LogNavigator
 from claude_tui.ui.chat.permission_dialogs import PermissionDialogs
 from claude_tui.ui.chat.rewind_conversation import open_rewind
@@ -399,30 +399,7 @@ class ChatView(Widget):
         """Ctrl+V: the clipboard's image as `[Image #N]` in the prompt (read in a thread: a subprocess)."""
         if isinstance(self.screen.focused, Input):
             raise SkipAction()  # a one-line field keeps its own paste
-        self._read_clipboard_image()
-
-    @work(thread=True, exclusive=True, group="clipboard", exit_on_error=False)
-    def _read_clipboard_image(self) -> None:
-        from claude_tui.clipboard_image import ClipboardError, read_image
-
-        try:
-            image = read_image()
-        except ClipboardError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="warning", timeout=8, markup=False)
-            return
-        self.app.call_from_thread(self._attach_image, image)
-
-    def _attach_image(self, image: ClipboardImage | None) -> None:
-        prompt = self.composer.prompt
-        if image is None:
-            if self.app.clipboard:  # no image: what was copied in the app, as TextArea's Ctrl+V would
-                prompt.action_paste()
-            else:
-                self.notify("The clipboard holds no image (text pastes with your terminal's paste key).",
-                            timeout=4)
-            return
-        prompt.focus()
-        prompt.insert_text(self.images.add(image))
+        paste_image(self, self.composer.prompt, self.images)
 
     def stop_shell(self) -> bool:
         """Ctrl+C while a `!command` runs: stop it (its whole process group). False when none runs."""
