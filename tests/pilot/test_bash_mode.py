@@ -3,7 +3,6 @@ Ctrl+C stops it, and it reaches Claude with the next prompt as `<bash-input>`/`<
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 

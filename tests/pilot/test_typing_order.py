@@ -16,7 +16,6 @@ from typing import Any
 from textual import events
 
 from claude_tui.session.status import Activity
-
 from tests.pilot.helpers import chat, make_app, wait_for
 
 PROMPTS = 50

@@ -39,8 +39,8 @@ from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.image_paste import paste_image
 from claude_tui.ui.chat.log_navigator import FIND_CLASS, SELECT_CLASS, LogNavigator
 from claude_tui.ui.chat.permission_dialogs import PermissionDialogs
-from claude_tui.ui.chat.rewind_conversation import open_rewind
 from claude_tui.ui.chat.prompt_queue import PromptQueue
+from claude_tui.ui.chat.rewind_conversation import open_rewind
 from claude_tui.ui.chat.rewind_files import last_rewindable_prompt, start_rewind
 from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.chat.transcript_tools import Copier, export_transcript, item_by_id
