@@ -453,7 +453,9 @@ class ChatView(Widget):
             self.host.action_help()
             return
         self._prompt_before = prompt.text
-        prompt.set_class(prompt.text.startswith("!"), "-bash")
+        bash = prompt.text.startswith("!")
+        if prompt.has_class("-bash") != bash:  # only on a change: a style update repaints the prompt
+            prompt.set_class(bash, "-bash")
         # Save the draft shortly after typing pauses (and always on exit).
         if self._draft_timer is not None:
             self._draft_timer.stop()
