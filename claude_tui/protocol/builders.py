@@ -32,10 +32,12 @@ def image_block(data: bytes | str, media_type: str = "image/png") -> dict[str, A
 
 
 def user_message(
-    text: str, images: Iterable[dict[str, Any] | tuple[bytes | str, str]] = (), session_id: str = ""
+    text: str, images: Iterable[dict[str, Any] | tuple[bytes | str, str]] = (), session_id: str = "",
+    before: Iterable[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
-    """A user turn. `images` are content blocks or (data, media_type) pairs; they precede the text."""
-    content: list[dict[str, Any]] = []
+    """A user turn. `images` are content blocks or (data, media_type) pairs; they precede the text.
+    `before`: content blocks that open the message (a `!command` and its output, as text blocks)."""
+    content: list[dict[str, Any]] = [dict(block) for block in before]
     for img in images:
         content.append(dict(img) if isinstance(img, Mapping) else image_block(img[0], img[1]))
     content.append({"type": "text", "text": text})

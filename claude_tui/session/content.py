@@ -207,6 +207,24 @@ def classify_user_text(text: str) -> tuple[NoteKind, str] | None:
     return None
 
 
+_BASH_INPUT = re.compile(r"\s*<bash-input>(.*?)</bash-input>\s*", re.S)
+_BASH_OUTPUT = re.compile(r"\s*<bash-stdout>(.*?)</bash-stdout>\s*<bash-stderr>(.*?)</bash-stderr>\s*", re.S)
+
+
+def bash_mode_text(text: str) -> tuple[NoteKind, str] | None:
+    """A bash-mode block (`!command` in Claude Code or claude-tui, sent with the next prompt): the
+    command as "! command", its output as command output; None for any other text."""
+    if not text.lstrip().startswith(("<bash-input>", "<bash-stdout>")):
+        return None
+    command = _BASH_INPUT.fullmatch(text)
+    if command is not None:
+        return NoteKind.INFO, "! " + command.group(1).strip()
+    output = _BASH_OUTPUT.fullmatch(text)
+    if output is not None:
+        return NoteKind.LOCAL_COMMAND, "\n".join(part for part in (output.group(1), output.group(2)) if part.strip())
+    return None
+
+
 def typed_command(text: str) -> str | None:
     """`/name args` for a transcript's slash-command wrapper (<command-name>…), else None."""
     name = _COMMAND_NAME.search(text)

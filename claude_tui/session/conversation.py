@@ -121,9 +121,9 @@ class Conversation:
         return self.logs.tool(tool_use_id)
 
     # -- things the app does -----------------------------------------------------------------
-    def add_user_prompt(self, text: str, image_count: int = 0) -> list[Change]:
+    def add_user_prompt(self, text: str, image_count: int = 0, shown: str | None = None) -> list[Change]:
         changes: list[Change] = []
-        item = UserItem(text=text, image_count=image_count, queued=self.status.turn_running)
+        item = UserItem(text=text, image_count=image_count, queued=self.status.turn_running, shown=shown)
         self.main.add(item, changes)
         self.turns.prompt_sent(changes)
         return changes

@@ -33,6 +33,9 @@ class UserItem(Item):
     image_count: int = 0
     queued: bool = False
     """Sent while a turn was running: the CLI holds it until the turn ends."""
+    shown: str | None = None
+    """What the prompt box showed, when `text` (what was sent) differs: a large paste as its
+    `[Pasted text #1 +300 lines]` placeholder. The log shows this until the prompt is opened."""
     uuid: str | None = None
     """The CLI's id for this message (from its echo, or the transcript): what a file rewind names."""
     resume_at: str | None = None
@@ -99,6 +102,20 @@ class NoteKind(str, Enum):
     COMPACT = "compact"
     ERROR = "error"
     DECISION = "decision"  # what the user decided on a permission request
+
+
+@dataclass(eq=False)
+class ShellItem(Item):
+    """A `!command` the user ran (claude-tui's bash mode, `ui/chat/bash_mode.py`): not the model's tool."""
+
+    command: str = ""
+    text: str = ""
+    """Its output so far (stderr merged in), as it came: the card shows a bounded tail, inert."""
+    running: bool = True
+    exit_code: int | None = None
+    stopped: bool = False
+    sent: bool = False
+    """Given to Claude with a prompt (until then it waits for the next one)."""
 
 
 @dataclass(eq=False)

@@ -201,6 +201,10 @@ class Streaming:
         return self._tool_result(log, block, message.tool_use_result)
 
     def _user_text(self, log: Log, text: str, message: p.UserMessage) -> list[Change]:
+        bash = content.bash_mode_text(text)
+        if bash is not None:
+            # Our own echo: the command's card shows it already. From a transcript: a note each.
+            return [] if message.is_replay or log.scope is not None else log.note(bash[1], bash[0])
         if is_compact_summary(message, text):
             # Checked first: the summary quotes the old conversation (its interrupts, command output).
             return self._cli.compact_summary_note() if log.scope is None else []

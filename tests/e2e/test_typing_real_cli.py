@@ -98,11 +98,13 @@ async def test_enter_while_a_dialog_waits_sends_the_draft_and_answers_nothing(ap
         for character in "hello there":
             await d.pilot.press(key_for(character).key)
         await d.press("enter")
-        await d.wait(lambda: any(getattr(i, "text", None) == "hello there" for i in d.items), "the prompt sent")
+        # Held until the turn ends (editable till then, issue 27), in full.
+        await d.wait(lambda: d.chat.queue.texts == ["hello there"], "the prompt held for the turn's end")
         assert app_is(d, dialog) and dialog.waiting and not dialog.settled
         assert can_use_tool_answers(log) == 0 and d.prompt.text == ""
         await d.press("tab", "n")
-        await d.wait_turns(1)  # the CLI takes the queued prompt into the same turn
+        await d.wait(lambda: any(getattr(i, "text", None) == "hello there" for i in d.items), "the prompt sent")
+        await d.wait_turns(2)
         assert can_use_tool_answers(log) == 1
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from textual import events
 
+from claude_tui.session.status import Activity
 from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.dialogs.base import GuardedModal
 from tests.pilot.helpers import chat, make_app, wait_for
@@ -44,6 +45,16 @@ async def _ready_with_slow_send(app: ClaudeTuiApp, pilot: Any, *, accepted: bool
         return accepted
 
     view.session.connection.send = slow_send  # type: ignore[method-assign]
+    prompt_sent = view.session.prompt_sent
+
+    def sent_and_over(*args: Any, **kwargs: Any) -> Any:
+        # No CLI answers: its turn "ends" at once, so the next prompt is sent, not held for the turn's
+        # end (held prompts: tests/pilot/test_prompt_queue.py, where a burst mid-turn goes one by one).
+        changes = prompt_sent(*args, **kwargs)
+        view.session.conversation.status.activity = Activity.IDLE
+        return changes
+
+    view.session.prompt_sent = sent_and_over  # type: ignore[method-assign]
     view.prompt.focus()
     await pilot.pause()
     return sent

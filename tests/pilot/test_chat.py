@@ -109,9 +109,12 @@ async def test_message_sent_during_a_turn_is_queued(tmp_path: Path) -> None:
         screen = chat(app)
         await wait_for(pilot, lambda: screen.session.conversation.status.activity is not Activity.IDLE)
         await send(pilot, "kw:plain and then this")
+        await pilot.pause()
+        # Held by claude-tui until the turn ends (editable till then), shown above the prompt.
+        assert screen.queue.texts == ["kw:plain and then this"]
+        assert "kw:plain and then this" in str(screen.queued_prompts.render())
         users = [i for i in screen.session.conversation.items if isinstance(i, UserItem)]
-        assert users[-1].queued
-        assert "(queued)" in str(app.screen.query(".user-prompt").last().render())
+        assert [u.text for u in users] == ["kw:slow story"]
 
 
 async def test_subagent_output_is_not_in_the_main_log(tmp_path: Path) -> None:

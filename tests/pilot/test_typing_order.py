@@ -15,6 +15,7 @@ from typing import Any
 
 from textual import events
 
+from claude_tui.session.status import Activity
 from tests.pilot.helpers import chat, make_app, wait_for
 
 PROMPTS = 50
@@ -38,6 +39,16 @@ async def test_keys_typed_at_once_after_enter_stay_in_order(tmp_path: Path) -> N
             await asyncio.sleep(0.01)
             sent.append(message["message"]["content"][-1]["text"])
             return True
+
+        prompt_sent = screen.session.prompt_sent
+
+        def sent_and_over(*args: Any, **kwargs: Any) -> Any:
+            # No CLI answers: the turn "ends" at once, so the next prompt is sent, not held for it.
+            changes = prompt_sent(*args, **kwargs)
+            screen.session.conversation.status.activity = Activity.IDLE
+            return changes
+
+        screen.session.prompt_sent = sent_and_over  # type: ignore[method-assign]
 
         screen.session.connection.send = slow_send  # type: ignore[method-assign]
         prompt = screen.query_one("#prompt")

@@ -233,3 +233,23 @@ def test_an_elicitation_asks_like_a_permission_and_a_cancel_withdraws_it() -> No
     closed = apply(conversation, {"type": "control_cancel_request", "request_id": "e1"})
     assert any(isinstance(c, ch.PermissionClosed) and c.reason == "cancelled" for c in closed)
     assert not conversation.permissions
+
+
+def test_bash_mode_blocks_are_notes_when_resumed_and_nothing_when_echoed() -> None:
+    """A `!command` goes to Claude as <bash-input>/<bash-stdout> blocks before the prompt (issue 30):
+    read back from a transcript they are the command and its output, never prompts; our own
+    echo of them adds nothing (the command's card shows them)."""
+    blocks = [{"type": "text", "text": "<bash-input>ls</bash-input>\n"},
+              {"type": "text", "text": "<bash-stdout>a.txt</bash-stdout><bash-stderr>Exit code 1</bash-stderr>"},
+              {"type": "text", "text": "what now?"}]
+    record = {"type": "user", "message": {"role": "user", "content": blocks}, "session_id": "s",
+              "parent_tool_use_id": None, "uuid": "u-1"}
+    resumed = Conversation()
+    apply(resumed, record)
+    assert [(type(i).__name__, getattr(i, "kind", None), i.text) for i in resumed.items] == [  # type: ignore[attr-defined]
+        ("NoteItem", NoteKind.INFO, "! ls"), ("NoteItem", NoteKind.LOCAL_COMMAND, "a.txt\nExit code 1"),
+        ("UserItem", None, "what now?")]
+    live = Conversation()
+    live.add_user_prompt("what now?")
+    apply(live, {**record, "isReplay": True})
+    assert [type(i).__name__ for i in live.items] == ["UserItem"]

@@ -301,6 +301,9 @@ class ClaudeTuiApp(App[None]):
         """Ctrl+C, as in Claude Code: clear the draft; on an empty prompt quit (asks while a turn runs,
         else wants a second press). A selection is copied instead: the focused widget's binding runs first."""
         chat = self.chat
+        if chat is not None and self.screen is self.chat_screen and chat.stop_shell():  # a `!command` runs
+            self._ctrl_c_at = None
+            return
         if chat is not None and self.screen is self.chat_screen and chat.clear_prompt():
             self._ctrl_c_at = None
             return

@@ -40,6 +40,8 @@ PROMPT_KEYS = [
     ("tab", "accept a completion"),
     ("? (empty prompt)", "this help"),
     ("escape escape (empty prompt)", "rewind: go back to before one of your prompts"),
+    ("!command", "run it where Claude Code runs; its output goes with your next prompt"),
+    ("up (empty prompt, prompts queued)", "take the queued prompts back to edit"),
 ]
 
 MCP_STATUS_COLOR = {"connected": "text-success", "failed": "text-error", "needs-auth": "text-warning",

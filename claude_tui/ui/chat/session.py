@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -151,17 +152,21 @@ class ChatSession:
             options.model = choice
 
     # -- prompts ---------------------------------------------------------------------------
-    async def send(self, text: str) -> bool:
-        """Send a prompt (or slash command) to the CLI; False when it could not take it."""
-        return await self.connection.send(builders.user_message(text, session_id=self.conversation.status.session_id))
+    async def send(self, text: str, *, before: Sequence[Mapping[str, Any]] = (),
+                   images: Sequence[dict[str, Any]] = ()) -> bool:
+        """Send a prompt (or slash command) to the CLI; False when it could not take it.
+        `before`: content blocks ahead of it (`!command` output); `images`: image blocks."""
+        return await self.connection.send(builders.user_message(
+            text, images=images, session_id=self.conversation.status.session_id, before=before))
 
-    def prompt_sent(self, text: str) -> list[Change]:
+    def prompt_sent(self, text: str, shown: str | None = None, image_count: int = 0) -> list[Change]:
+        """`text` went to the CLI (`shown`: how the prompt box showed it, if not as sent)."""
         # After a rewind the CLI resumed at a point; this prompt starts the new branch, the newest in
         # the transcript, so a later restart resumes plainly (and would otherwise drop this turn).
         self.options.resume_session_at = None
         self.history.add(text)
         self.last_activity = time.time()
-        changes = self.conversation.add_user_prompt(text)
+        changes = self.conversation.add_user_prompt(text, image_count=image_count, shown=shown)
         if self.turn_started_at is None and self.busy:  # this prompt started a turn: time it
             self.turn_started_at = time.monotonic()
         return changes

@@ -24,18 +24,22 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
+from claude_tui.attachments import ImageSlots
 from claude_tui.completion import project_files, slash_candidates
 from claude_tui.protocol.sanitize import one_line
-from claude_tui.session.changes import TurnEnded
-from claude_tui.session.items import UserItem
+from claude_tui.session.changes import Change, ItemChanged, TurnEnded
+from claude_tui.session.items import ShellItem, UserItem
 from claude_tui.transport.locate import installed_version
 from claude_tui.ui.chat.agents import AgentTranscripts
+from claude_tui.ui.chat.bash_mode import BashMode
 from claude_tui.ui.chat.connection import CliConnection
 from claude_tui.ui.chat.double_press import DoublePress
 from claude_tui.ui.chat.drawing import ChangeDrawer
 from claude_tui.ui.chat.host import ChatHost
+from claude_tui.ui.chat.image_paste import paste_image
 from claude_tui.ui.chat.log_navigator import FIND_CLASS, SELECT_CLASS, LogNavigator
 from claude_tui.ui.chat.permission_dialogs import PermissionDialogs
+from claude_tui.ui.chat.prompt_queue import PromptQueue
 from claude_tui.ui.chat.rewind_conversation import open_rewind
 from claude_tui.ui.chat.rewind_files import last_rewindable_prompt, start_rewind
 from claude_tui.ui.chat.session import ChatSession, fresh_options
@@ -46,6 +50,7 @@ from claude_tui.ui.kit.modes import bypass_allowed, next_mode
 from claude_tui.ui.log.chat_log import ChatLog
 from claude_tui.ui.panels.composer import Composer, PromptInput
 from claude_tui.ui.panels.find_bar import FindBar
+from claude_tui.ui.panels.queued_prompts import QueuedPrompts
 from claude_tui.ui.panels.select_bar import SelectBar
 from claude_tui.ui.panels.sidebar import TaskSidebar
 from claude_tui.ui.panels.status_bar import StatusBar
@@ -89,6 +94,8 @@ class ChatView(Widget):
         # Ctrl+Y is TextArea's redo, hence priority.
         Binding("ctrl+y", "copy_last_answer", "Copy answer", show=False, priority=True, id="chat.copy_last_answer"),
         Binding("ctrl+f", "find", "Find", show=False, priority=True, id="chat.find"),
+        # As in Claude Code: the clipboard's image into the prompt (TextArea's own Ctrl+V, hence priority).
+        Binding("ctrl+v", "paste_image", "Paste image", show=False, priority=True, id="chat.paste_image"),
         Binding("f3", "find_next", "Find next", show=False, id="chat.find_next"),  # the find bar shows its own F3
         Binding("ctrl+up,f2", "select_messages", "Select message", show=False, priority=True,
                 id="chat.select_messages"),
@@ -128,6 +135,10 @@ class ChatView(Widget):
         self.agent_transcripts = AgentTranscripts(session.conversation)
         self.composer = Composer(history=session.history, id="composer")
         self.status_bar = StatusBar(id="status-bar")
+        self.queue = PromptQueue()
+        self.bash = BashMode(self)
+        self.images = ImageSlots()
+        self.queued_prompts = QueuedPrompts(id="queued-prompts")
         self.navigator = LogNavigator(self, self.log_widget, self.composer, session.conversation)
         self._draft_timer: Timer | None = None
         self._ticker: Timer | None = None
@@ -145,6 +156,7 @@ class ChatView(Widget):
         with Horizontal(id="main"):
             yield self.log_widget
             yield self.sidebar
+        yield self.queued_prompts
         yield self.composer
         yield self.status_bar
 
@@ -159,6 +171,7 @@ class ChatView(Widget):
         self.prompt = composer.prompt  # kept: the draft is read from it while the view unmounts
         self.typeahead = TypeaheadRouter(self, self.prompt, self.host.config.keymap)
         composer.load_files = self._load_files
+        composer.prompt.take_queued = self.take_queued
         composer.prompt.project_root = Path(session.options.cwd or ".").resolve()
         composer.prompt.can_send = lambda: self.session.alive
         draft = session.drafts.load()
@@ -175,8 +188,13 @@ class ChatView(Widget):
         session.start(self)
 
     async def shutdown(self) -> None:
-        """Stop the session's CLI, the prompt's text saved as its draft."""
-        await self.session.shutdown(self.prompt.text if hasattr(self, "prompt") else None)
+        """Stop the session's CLI (and a `!command` still running), the prompt's text saved as its draft."""
+        await self.bash.stop()
+        # Prompts still held for the turn's end are kept with the draft: nothing typed is lost.
+        if hasattr(self, "prompt"):
+            await self.session.shutdown(self.prompt.sent_text(self.queue.take_before(self.prompt.text)))
+        else:
+            await self.session.shutdown(None)
 
     async def on_unmount(self) -> None:
         # However the view ends (its tab closed, quit, crash, test teardown), its CLI goes with it.
@@ -224,6 +242,8 @@ class ChatView(Widget):
     async def show_changes(self, changes: list[Any]) -> None:
         """Draw what the conversation reports as changed (see `ui.chat.drawing`)."""
         await self.drawer.draw(changes)
+        if self.queue and not self.session.busy and self.session.alive:
+            self.call_later(self._send_queued)  # the turn is over: what was held for it goes now
         if self._ticker is not None and self._something_runs():
             self._ticker.resume()
         self.post_message(self.Changed(self))
@@ -335,17 +355,81 @@ class ChatView(Widget):
             if open_for(self.app, self.session, text):  # /mcp, /context, /permissions, /hooks: our screens
                 self.session.save_draft(self.composer.prompt.text)
                 return True
+        if from_prompt and text.startswith("!") and text[1:].strip():  # bash mode: run, never sent as a prompt
+            return await self.run_shell(raw, text[1:].strip())
         session = self.session
         if not session.alive:
             self.notify_not_running()
             return False
-        if not await session.send(text):
+        if from_prompt and session.busy:  # held until the turn ends, editable till then (`PromptQueue`)
+            self.queue.add(text)
+            self.queued_prompts.show(self.queue.texts)
+            return True
+        sent = self.composer.prompt.sent_text(text)  # a large paste's placeholder -> the whole paste
+        images = self.images.blocks_for(text)
+        if not await session.send(sent, before=self.bash.context(), images=images):
             self.notify("Could not send: Claude Code is not accepting input. Your draft is kept.", severity="error")
             return False
-        session.save_draft(self.composer.prompt.text)  # the sent text is no draft any more
+        self.save_draft()  # the sent text is no draft any more
+        told = self.bash.sent()
+        if told:
+            await self.show_changes([ItemChanged(item) for item in told])
         # Scrolling up released the anchor: take it again, so you see your prompt and the answer streaming.
         self.log_widget.anchor()
-        await self.show_changes(session.prompt_sent(text))
+        await self.show_changes(session.prompt_sent(sent, shown=text if sent != text else None,
+                                                    image_count=len(images)))
+        return True
+
+    async def run_shell(self, raw: str, command: str) -> bool:
+        """`!command`: run it where the CLI runs, its output in a card; it goes to Claude with the next prompt."""
+        if self.bash.running is not None:
+            self.notify("A command is still running: Ctrl+C stops it. Your draft is kept.", severity="warning")
+            return False
+        self.session.history.add(raw.strip())
+        item = ShellItem(command=command)
+        changes: list[Change] = []
+        self.session.conversation.main.add(item, changes)
+        self.log_widget.anchor()
+        await self.show_changes(changes)
+        options = self.session.options
+        self.bash.start(command, item, self.session.conversation.status.cwd or options.cwd, options.ssh)
+        return True
+
+    def action_paste_image(self) -> None:
+        """Ctrl+V: the clipboard's image as `[Image #N]` in the prompt (read in a thread: a subprocess)."""
+        if isinstance(self.screen.focused, Input):
+            raise SkipAction()  # a one-line field keeps its own paste
+        paste_image(self, self.composer.prompt, self.images)
+
+    def stop_shell(self) -> bool:
+        """Ctrl+C while a `!command` runs: stop it (its whole process group). False when none runs."""
+        if self.bash.running is None:
+            return False
+        self.run_worker(self.bash.stop(), group="shell-stop", exit_on_error=False)
+        return True
+
+    @on(BashMode.Output)
+    async def _shell_output(self, message: BashMode.Output) -> None:
+        message.stop()
+        self.bash.apply(message)
+        await self.show_changes([ItemChanged(message.item)])
+
+    async def _send_queued(self) -> None:
+        if self.queue and not self.session.busy and self.session.alive:
+            text = self.queue.pop_first()
+            self.queued_prompts.show(self.queue.texts)
+            if not await self.send_prompt(text):
+                self.queue.texts.insert(0, text)  # not lost: still held, still editable
+                self.queued_prompts.show(self.queue.texts)
+
+    def take_queued(self) -> bool:
+        """Up on an empty prompt: the held prompts come back into it, to edit or withdraw (False: none)."""
+        if not self.queue:
+            return False
+        prompt = self.composer.prompt
+        prompt.text = self.queue.take_before(prompt.text)
+        prompt.move_cursor(prompt.document.end)
+        self.queued_prompts.show([])
         return True
 
     def notify_not_running(self) -> None:
@@ -369,13 +453,17 @@ class ChatView(Widget):
             self.host.action_help()
             return
         self._prompt_before = prompt.text
+        bash = prompt.text.startswith("!")
+        if prompt.has_class("-bash") != bash:  # only on a change: a style update repaints the prompt
+            prompt.set_class(bash, "-bash")
         # Save the draft shortly after typing pauses (and always on exit).
         if self._draft_timer is not None:
             self._draft_timer.stop()
         self._draft_timer = self.set_timer(0.5, self.save_draft)
 
     def save_draft(self) -> None:
-        self.session.save_draft(self.prompt.text)
+        # With its pastes in full: a placeholder would mean nothing to the next run.
+        self.session.save_draft(self.prompt.sent_text(self.prompt.text))
 
     def clear_prompt(self) -> bool:
         """Ctrl+C on a draft: empty the prompt, keeping the text in the history. False if it was empty."""
@@ -427,6 +515,9 @@ class ChatView(Widget):
                 open_rewind(self, quiet=True)
             return
         self._escape.reset()
+        # What was held for the turn's end comes back to the prompt rather than going out the
+        # moment the interrupt ends the turn (issue 27).
+        self.take_queued()
         self._control(self.session.interrupt, "Interrupt failed")
 
     def action_cycle_mode(self) -> None:

@@ -28,6 +28,7 @@ from claude_tui.session.items import (
     Item,
     NoteItem,
     NoteKind,
+    ShellItem,
     TextItem,
     ThinkingItem,
     ToolItem,
@@ -71,6 +72,10 @@ def widget_for(item: Item, show_thinking: bool = False, project_dir: Callable[[]
         return ThinkingBlock(item, expanded=show_thinking)
     if isinstance(item, ToolItem):
         return ToolCard(item, project_dir)
+    if isinstance(item, ShellItem):
+        from claude_tui.ui.log.shell_card import ShellCard
+
+        return ShellCard(item)
     if isinstance(item, NoteItem):
         if item.kind is NoteKind.LOCAL_COMMAND:
             if not looks_like_markdown(item.text):

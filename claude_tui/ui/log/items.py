@@ -40,13 +40,22 @@ class UserPrompt(Static):
     def __init__(self, item: UserItem) -> None:
         super().__init__(classes="user-prompt")
         self.item = item
+        self.opened = False
+        """A prompt with a large paste shows its placeholder until clicked (then the whole paste)."""
 
     def on_mount(self) -> None:
         self.refresh_from(self.item)
 
+    def on_click(self) -> None:
+        if self.item.shown is not None:
+            self.opened = not self.opened
+            self.refresh_from(self.item)
+
     def refresh_from(self, item: UserItem) -> None:
         text = Text("❯ ", style="bold")
-        text.append(printable(shown(item.text)))
+        text.append(printable(shown(item.text if self.opened or item.shown is None else item.shown)))
+        if item.shown is not None:
+            text.append("  (click to close)" if self.opened else "  (click to open the paste)", style="dim")
         if item.image_count:
             text.append(f"  [{item.image_count} image{'s' if item.image_count > 1 else ''}]", style="dim")
         if item.queued:

@@ -141,6 +141,8 @@ def chat_commands(chat: ChatView) -> list[Command]:
                                 f"Continue {status.short_session_id} as a new session (--fork-session)", True))
     commands += tab_commands(chat)
     commands += [
+        Command("Paste image from clipboard", chat.action_paste_image,
+                "Attach the clipboard's image to the prompt as [Image #N] (Ctrl+V)", True),
         Command("Find in conversation", chat.action_find, "Ctrl+F · F3 next", True),
         Command("Copy last answer", chat.action_copy_last_answer, "Raw Markdown of Claude's last answer (Ctrl+Y)",
                 True),

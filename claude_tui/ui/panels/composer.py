@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 from textual.widgets.text_area import Document, Edit, EditResult
 
 from claude_tui.completion import Candidate, dropped_files_mention, mention, rank
+from claude_tui.pastes import PasteSlots, collapses
 from claude_tui.protocol.sanitize import printable, printable_name, prompt_text, typed_stand_in
 from claude_tui.store import PromptHistory
 from claude_tui.ui.kit.keys_in_order import KeysInOrder
@@ -48,6 +49,10 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
 
         &:focus {
             border: round $primary;
+        }
+        /* `!command`: bash mode, as Claude Code marks it (the command runs, it is not sent). */
+        &.-bash, &.-bash:focus {
+            border: round $warning;
         }
     }
     """
@@ -92,6 +97,14 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         """Set by the view: whether Enter can send now (when not, the text stays in the prompt)."""
         self._given_back_end = 0
         """Where the next text given back goes (after the ones before it: a burst keeps its order)."""
+        self.pastes = PasteSlots()
+        """The texts behind the `[Pasted text #N …]` placeholders of large pastes (the view sends them)."""
+        self.take_queued: Callable[[], bool] | None = None
+        """Set by the view: Up on an empty prompt takes the prompts held for the turn's end back
+        into it (True if there were any), before the history."""
+        self.recalled: str | None = None
+        """The history entry Up/Down last put here: while the text is still it, Up/Down go on
+        walking the history (a recalled "/command" opens no menu to take them), as in Claude Code."""
 
     def submit(self) -> None:
         """Enter: the text leaves the prompt now, in this key's turn, and goes to the view.
@@ -121,6 +134,9 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         self.insert(piece, document.get_location_from_index(at))
         self._given_back_end = at + len(lead) + len(prompt_text(text))
 
+    def walking_history(self) -> bool:
+        return self.recalled is not None and self.text == self.recalled
+
     def delete_first(self, count: int) -> None:
         """Delete the first `count` characters as an edit: the cursor and the text after them stay put."""
         document = self.document
@@ -142,15 +158,37 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         # A file dragged onto the terminal arrives as a pasted path: make it an @ mention, which
         # Claude Code reads (images included). Anything else is pasted as it is.
         # (Not calling super: Textual dispatches TextArea's own _on_paste next unless prevented.)
+        if self.read_only:
+            return
         mention = dropped_files_mention(event.text, self.project_root or Path.cwd())
-        if mention is None or self.read_only:
+        if mention is None and not collapses(event.text):
             return
         event.stop()
         event.prevent_default()
-        self._type_over_selection(mention)
+        if mention is None:
+            self._paste(event.text)
+        else:
+            self._type_over_selection(mention)
+
+    def _paste(self, text: str) -> None:
+        """A paste: a large one stands as its placeholder (Claude Code's `[Pasted text #1 +300 lines]`),
+        the whole text kept (sanitized as typing would be) to be sent."""
+        if collapses(text):
+            text = self.pastes.placeholder(prompt_text(text))
+        self._type_over_selection(text)
+
+    def insert_text(self, text: str) -> None:
+        """Put `text` where the selection is, as typed (a placeholder the view makes)."""
+        self._type_over_selection(text)
+
+    def sent_text(self, text: str) -> str:
+        """What `text` from this prompt means: its paste placeholders replaced by their pastes."""
+        return self.pastes.expand(text)
 
     async def _on_key(self, event: events.Key) -> None:
         menu = self.menu
+        if menu is not None and menu.display and self.walking_history():
+            menu.close()  # a recalled entry is not being typed: its keys walk on
         if menu is not None and menu.display:
             if event.key in ("up", "down"):
                 event.stop()
@@ -195,6 +233,8 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
 
     def _walk_history(self, key: str) -> bool:
         """Up on the first line / Down on the last: the previous / next prompt. False if there is none."""
+        if key == "up" and not self.text and self.take_queued is not None and self.take_queued():
+            return True
         if self.prompt_history is None:
             return False
         if key == "up" and self.cursor_location[0] == 0:
@@ -205,6 +245,7 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
             return False
         if found is None:
             return False
+        self.recalled = found
         self._replace_all(found)
         return True
 
@@ -213,7 +254,7 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         if self.read_only:
             return
         if message.paste is not None:
-            self._type_over_selection(message.paste)
+            self._paste(message.paste)
         elif message.key == "backspace":
             self.action_delete_left()
         elif message.key in EDIT_KEYS and message.key not in TYPING_KEYS and not self._menu_takes(message.key):
@@ -233,8 +274,9 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         self.move_cursor(result.end_location)
 
     def _menu_takes(self, key: str) -> bool:
-        """Up/Down move in an open completion menu instead of the cursor."""
-        return key in ("up", "down") and self.menu is not None and bool(self.menu.display)
+        """Up/Down move in an open completion menu instead of the cursor (not while walking the history)."""
+        return key in ("up", "down") and self.menu is not None and bool(self.menu.display) \
+            and not self.walking_history()
 
     def _replace_all(self, text: str) -> None:
         self.text = text
@@ -369,7 +411,7 @@ class Composer(Vertical):
     @on(PromptInput.Edited)
     def _update_menu(self) -> None:
         token = self._token()
-        if token is None:
+        if token is None or self.prompt.walking_history():
             self._menu_for = None
             self.menu.close()
             return
