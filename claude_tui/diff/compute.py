@@ -295,7 +295,7 @@ def _edit_diff(path: str, kind: DiffKind, old: str, new: str, note: str = "") ->
     hunks = diff_texts(old, new)
     if not hunks and not note:
         note = "No changes."
-    return FileDiff.from_hunks(path, kind, hunks, note)
+    return FileDiff.from_hunks(path, kind, hunks, note, (old, new))
 
 
 def preview_edit(
@@ -350,7 +350,7 @@ def preview_write(path_exists: bool, old_text: Content, new_text: Content, *, pa
     new = new or ""
     if not path_exists or old_text is None:
         hunks = diff_texts("", new)
-        return FileDiff.from_hunks(path, "create", hunks, "" if hunks else "New empty file.")
+        return FileDiff.from_hunks(path, "create", hunks, "" if hunks else "New empty file.", ("", new))
     old, old_guard = decode_content(old_text)
     if old_guard:
         return guarded_diff(path, old_guard, old_text, new_text)

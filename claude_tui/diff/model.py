@@ -97,12 +97,19 @@ class FileDiff:
     added: int = 0
     removed: int = 0
     note: str = ""
+    before: str | None = None
+    """For a preview: the text the hunks were computed from (the file, or a notebook cell's source),
+    so that part of the change can be taken (`diff/partial.py`); None when not known."""
+    after: str | None = None
+    """For a preview: the text with every hunk applied."""
 
     @classmethod
-    def from_hunks(cls, path: str, kind: DiffKind, hunks: list[Hunk], note: str = "") -> FileDiff:
-        """A FileDiff whose counts are taken from its hunks."""
+    def from_hunks(cls, path: str, kind: DiffKind, hunks: list[Hunk], note: str = "",
+                   texts: tuple[str, str] | None = None) -> FileDiff:
+        """A FileDiff whose counts are taken from its hunks; `texts`: (before, after) for a preview."""
         added, removed = count_changes(hunks)
-        return cls(path, kind, hunks, added, removed, note)
+        before, after = texts if texts is not None else (None, None)
+        return cls(path, kind, hunks, added, removed, note, before, after)
 
     @property
     def is_guarded(self) -> bool:

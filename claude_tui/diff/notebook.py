@@ -61,7 +61,7 @@ def preview_notebook(
     if edit_mode == "insert":
         anchor = f"after cell {cell_id}" if cell_id else "at the top"
         hunks = diff_texts("", new_source)
-        return FileDiff.from_hunks(path, "notebook", hunks, f"Insert {kind} cell {anchor}.")
+        return FileDiff.from_hunks(path, "notebook", hunks, f"Insert {kind} cell {anchor}.", ("", new_source))
     if old_cell is None:
         note = f"{where.capitalize()} not found in the notebook; showing the new source."
         if edit_mode == "delete":
@@ -69,6 +69,7 @@ def preview_notebook(
         return FileDiff.from_hunks(path, "notebook", diff_texts("", new_source), note)
     old_source = _cell_source(old_cell)
     if edit_mode == "delete":
-        return FileDiff.from_hunks(path, "notebook", diff_texts(old_source, ""), f"Delete {kind} {where}.")
+        return FileDiff.from_hunks(path, "notebook", diff_texts(old_source, ""), f"Delete {kind} {where}.",
+                                   (old_source, ""))
     hunks = diff_texts(old_source, new_source)
-    return FileDiff.from_hunks(path, "notebook", hunks, f"Replace {where} ({kind}).")
+    return FileDiff.from_hunks(path, "notebook", hunks, f"Replace {where} ({kind}).", (old_source, new_source))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from claude_tui.diff.model import NO_NEWLINE, Hunk
@@ -129,3 +130,58 @@ def rebuilt_input(tool_name: str, tool_input: Mapping[str, Any], before: str, af
     else:
         raise ValueError(f"{tool_name} has no hunks to take in part")
     return updated
+
+
+@dataclass
+class HunkChoice:
+    """Which hunks of one preview are taken: the cursor, the rejected ones, the rewritten new sides."""
+
+    count: int
+    cursor: int = 0
+    rejected: set[int] = field(default_factory=set)
+    rewritten: dict[int, str] = field(default_factory=dict)
+
+    def move(self, step: int) -> None:
+        self.cursor = min(max(self.cursor + step, 0), max(self.count - 1, 0))
+
+    def toggle(self) -> None:
+        """Accept the hunk under the cursor if it was rejected, else reject it."""
+        self.rejected ^= {self.cursor}
+
+    @property
+    def accepted(self) -> set[int]:
+        return set(range(self.count)) - self.rejected
+
+    @property
+    def whole(self) -> bool:
+        """Every hunk taken as Claude wrote it: the input goes as it is."""
+        return not self.rejected and not self.rewritten
+
+
+def hunk_lines(hunk: Hunk) -> str:
+    """Where a hunk is, in the original's line numbers: ``lines 3-9``."""
+    last = hunk.old_start + max(hunk.old_lines, 1) - 1
+    return f"line {hunk.old_start}" if last == hunk.old_start else f"lines {hunk.old_start}-{last}"
+
+
+def left_out_note(path: str, hunks: Sequence[Hunk], choice: HunkChoice, why: str = "") -> str:
+    """What Claude is told when only part of its change was applied (empty when all of it was)."""
+    if choice.whole:
+        return ""
+    parts: list[str] = []
+    left = [n for n in range(len(hunks)) if n in choice.rejected]
+    if left:
+        listed = "; ".join(f"hunk {n + 1} ({hunk_lines(hunks[n])}):\n{_diff_text(hunks[n])}" for n in left)
+        parts.append(f"Of your change to {path}, I left out {len(left)} of {len(hunks)} hunks — {listed}")
+    rewritten = sorted(n for n in choice.rewritten if n in choice.accepted)
+    if rewritten:
+        parts.append("I rewrote the new lines of " + ", ".join(
+            f"hunk {n + 1} ({hunk_lines(hunks[n])})" for n in rewritten) + " before applying it.")
+    parts.append("The file now holds only what was applied: read it again before editing it.")
+    if why:
+        parts.append(f"Why: {why}")
+    return "\n".join(parts)
+
+
+def _diff_text(hunk: Hunk) -> str:
+    return "\n".join([hunk.header, *hunk.lines])

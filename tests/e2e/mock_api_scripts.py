@@ -218,6 +218,24 @@ def readedit(v: RequestView) -> Reply:
     return Reply([text(DONE_TEXT)])
 
 
+TWO_HUNK_BEFORE = "".join(f"line {n}\n" for n in range(1, 21))
+"""`kw:twohunk`'s file (`two.txt`, the test writes it): twenty lines."""
+TWO_HUNK_AFTER = TWO_HUNK_BEFORE.replace("line 2\n", "LINE 2\n").replace("line 18\n", "LINE 18\n")
+
+
+def twohunk(v: RequestView) -> Reply:
+    """Read `two.txt`, then one Edit that changes lines 2 and 18: two hunks (fifteen lines apart)."""
+    path = f"{v.project}/two.txt"
+    if v.step == 0:
+        return Reply([tool("Read", file_path=path)], stop_reason="tool_use")
+    if v.step == 1:
+        old = TWO_HUNK_BEFORE[len("line 1\n"):-len("line 19\nline 20\n")]
+        new = TWO_HUNK_AFTER[len("line 1\n"):-len("line 19\nline 20\n")]
+        return Reply([tool("Edit", replace_all=False, file_path=path, old_string=old, new_string=new)],
+                     stop_reason="tool_use")
+    return Reply([text(DONE_TEXT)])
+
+
 def write(v: RequestView) -> Reply:
     return _tool_then_done(
         tool("Write", file_path=f"{v.project}/new.txt", content="line1\nline2\n")
@@ -373,6 +391,7 @@ SCRIPTS: dict[str, Script] = {
     "longbash": longbash,
     "edit": edit,
     "readedit": readedit,
+    "twohunk": twohunk,
     "write": write,
     "overwrite": overwrite,
     "ask": ask,

@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 
 from claude_tui.diff.compute import _replace, diff_texts
 from claude_tui.diff.partial import (
+    HunkChoice,
     HunkMismatch,
     apply_hunks,
+    left_out_note,
     new_side,
     old_side,
     rebuilt_input,
@@ -103,3 +105,19 @@ def test_each_tool_gets_its_own_field() -> None:
     cell = rebuilt_input("NotebookEdit", {"notebook_path": "n", "new_source": "", "edit_mode": "delete"},
                          "x\ny\n", "x\n")
     assert (cell["new_source"], cell["edit_mode"]) == ("x\n", "replace")
+
+
+def test_the_note_names_the_hunks_left_out_and_why() -> None:
+    before = "".join(f"line {n}\n" for n in range(1, 21))
+    hunks = diff_texts(before, before.replace("line 2\n", "LINE 2\n").replace("line 18\n", "LINE 18\n"))
+    choice = HunkChoice(len(hunks))
+    assert left_out_note("f.txt", hunks, choice) == ""
+    choice.toggle()
+    note = left_out_note("f.txt", hunks, choice, "keep line 2")
+    assert "left out 1 of 2 hunks — hunk 1 (lines 1-5)" in note
+    assert "-line 2\n+LINE 2" in note
+    assert "LINE 18" not in note
+    assert note.endswith("Why: keep line 2")
+    choice.move(5)
+    assert choice.cursor == 1
+    assert choice.accepted == {1}
