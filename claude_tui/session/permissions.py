@@ -160,3 +160,7 @@ class PermissionDecision:
     """The decision in plain words, for the chat log ("Allowed once", "Denied: …")."""
     response: dict[str, Any] | None = None
     """For an elicitation: the answer sent as it is (`{action, content?}`)."""
+    follow_up: str = ""
+    """For an allow that takes part of a change: what Claude is told was left out. An allow carries
+    no message, so it goes as a prompt right after the answer: the CLI hands a prompt sent mid-turn
+    to the model with the next tool result, in the same turn (checked on 2.1.330)."""

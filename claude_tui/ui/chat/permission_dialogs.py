@@ -133,6 +133,9 @@ class PermissionDialogs:
             await self.draw(session.conversation.record_decision(
                 request.request_id, decision.words or ("Allowed" if decision.allow else "Denied"),
                 denied=not decision.allow, updated_input=decision.updated_input))
+            if decision.follow_up and await session.send(decision.follow_up):
+                # Shown in the log as the prompt it is, kept out of the prompt history (not typed).
+                await self.draw(session.conversation.add_user_prompt(decision.follow_up))
         else:
             self.app.notify("That request is no longer pending; nothing was sent.", severity="warning")
         if self.dialog is None:

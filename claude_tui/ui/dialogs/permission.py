@@ -11,6 +11,12 @@ s     deny and stop the turn (``interrupt: true``)
 e     edit the input (Bash command, Edit new_string, Write content) and allow it
 ====  ===========================================================================
 
+A file tool's preview is reviewed hunk by hunk (`diff/partial.py`): ↑↓ or j k move the hunk
+cursor, Space takes or leaves the hunk under it, ``e`` rewrites that hunk's new lines (Ctrl+S
+keeps the rewrite, back to the hunks), ``y`` applies what is taken, ``t`` applies it and says why
+the rest was left out. The CLI gets the tool's input rebuilt from the taken hunks; Claude is told
+which were left out by a prompt sent right after the answer (`PermissionDecision.follow_up`).
+
 The dialog has four modes (``main``, ``always``, ``tell``, ``edit``); the ``mode``
 reactive only toggles a ``-mode-*`` class and TCSS shows the matching panel. The
 ``tell`` mode is shared with the plan dialog (:mod:`.tell`).
@@ -24,16 +30,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from claude_tui.diff.model import FileDiff
+from claude_tui.diff.partial import HunkChoice, apply_hunks, left_out_note, new_side, rebuilt_input
 from claude_tui.protocol.reveal import escape_bytes
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.permissions import (
@@ -67,6 +75,10 @@ ALWAYS_HINT = "1–9 or Enter choose · Esc back · /permissions lists the rules
 EDIT_HINT = "Ctrl+S allow edited · Esc back"
 ESCAPED_EDIT_HINT = "Shown escaped (control characters or bytes that are not UTF-8): read only · Esc back"
 PAUSED = "keys paused… · "
+HUNK_HINT = "↑↓ hunk · Space take/leave · e rewrite its new lines · y apply what is taken · t apply, say why"
+HUNK_EDIT_HINT = "Ctrl+S keep the rewrite · Esc back"
+HUNK_TELL = "Apply the hunks taken, and tell Claude why the others were left out:"
+_HUNK_KEYS = {"up": -1, "k": -1, "down": 1, "j": 1}
 DESCRIPTION_LIMIT = 300
 
 
@@ -120,6 +132,10 @@ class PermissionScreen(TellDialog):
         self.suggestions: list[dict[str, Any]] = [s for s in request.suggestions if isinstance(s, dict)]
         self.edit_key = editable_field(request.tool_name, request.input)
         self.file_path = file_path_of(request.tool_name, request.input)
+        self.preview: FileDiff | None = None
+        self.review: HunkChoice | None = None
+        """The preview's hunks under review, once a preview that can be taken in part is shown."""
+        self.editing_hunk = False
 
     # ------------------------------------------------------------------ layout
 
@@ -195,10 +211,11 @@ class PermissionScreen(TellDialog):
             )
             yield Static(ALWAYS_HINT, id="always-hint", classes="box-hint", markup=False)
         yield from self.compose_tell()
-        if self.edit_key:
+        if self.edit_key or self.file_path is not None:
             with Vertical(id="edit-panel", classes="sub-panel"):
-                what = _EDIT_LABELS.get(self.edit_key, self.edit_key)
-                yield Static(f"Edit the {what}, then allow it:", classes="box-prompt", markup=False)
+                what = _EDIT_LABELS.get(self.edit_key or "", self.edit_key or "input")
+                yield Static(f"Edit the {what}, then allow it:", id="edit-prompt", classes="box-prompt",
+                             markup=False)
                 yield TextArea(id="editor", soft_wrap=True, show_line_numbers=self.edit_key != "command")
                 yield Static(EDIT_HINT, id="edit-hint", classes="box-hint", markup=False)
 
@@ -234,6 +251,64 @@ class PermissionScreen(TellDialog):
         view.can_focus = False  # DiffView binds n/s/p; in this dialog those keys must mean deny/stop.
         await body.mount(view, before=loading.first() if loading else None)
         await loading.remove()
+        diff = event.diff
+        # One hunk is taken or refused whole (y, n, e as for any input): a review needs two.
+        if len(diff.hunks) > 1 and diff.before is not None and diff.after is not None and not diff.is_guarded:
+            self.preview, self.review = diff, HunkChoice(len(diff.hunks))
+            await body.mount(Static(HUNK_HINT, id="hunk-hint", classes="section-note", markup=False), after=view)
+            self._show_hunks(scroll=False)
+
+    # ------------------------------------------------------------------ hunks
+
+    def _show_hunks(self, scroll: bool = True) -> None:
+        review = self.review
+        if review is None:
+            return
+        view = self.query_one("#preview", DiffView)
+        row = view.mark_hunks(review.cursor, review.rejected, review.rewritten)
+        if scroll and row is not None:
+            body = self.query_one("#body", VerticalScroll)
+            top = view.virtual_region.y + row
+            body.scroll_to_region(Region(0, top, 1, 4), animate=False, immediate=True)
+
+    async def on_key(self, event: events.Key) -> None:
+        # Ahead of the body's own ↑↓ (it has focus): with a preview under review they move between hunks.
+        if self.review is None or self.mode != "main" or self.settled or self.waiting:
+            return
+        step = _HUNK_KEYS.get(event.key)
+        if step is None and event.key != "space":
+            return
+        if not self.keys_open():
+            return  # the guard is up: GuardedModal has its say
+        event.stop()
+        event.prevent_default()
+        if step is not None:
+            self.review.move(step)
+        else:
+            self.review.toggle()
+        self._show_hunks()
+
+    def _apply_part(self, why: str = "") -> None:
+        """Allow the input rebuilt from the hunks taken; Claude is told what was left out."""
+        diff, review = self.preview, self.review
+        assert diff is not None and review is not None and diff.before is not None
+        after = apply_hunks(diff.before, diff.hunks, review.accepted, review.rewritten)
+        note = left_out_note(clean(self.file_path or diff.path), diff.hunks, review, why)
+        if after == diff.before:  # nothing taken: a refusal that says so
+            self.decide(PermissionDecision(self.request.request_id, False, message=note,
+                                           words="Denied: every hunk left out"))
+            return
+        updated = rebuilt_input(self.request.tool_name, self.request.input, diff.before, after)
+        taken = len(review.accepted)
+        words = f"Allowed {taken} of {review.count} hunks" + (" (rewritten)" if review.rewritten else "")
+        self.decide(PermissionDecision(self.request.request_id, True, updated_input=updated, words=words,
+                                       follow_up=note))
+
+    def told(self, text: str) -> None:
+        if self.review is not None and not self.review.whole:
+            self._apply_part(text)
+        else:
+            super().told(text)
 
     # ------------------------------------------------------------------ modes
 
@@ -269,7 +344,9 @@ class PermissionScreen(TellDialog):
     # ------------------------------------------------------------------ actions
 
     def action_allow(self) -> None:
-        if self.keys_open():
+        if self.keys_open() and self.review is not None and not self.review.whole:
+            self._apply_part()
+        elif self.keys_open():
             self.decide(PermissionDecision(self.request.request_id, True, words="Allowed once"))
 
     def action_always(self) -> None:
@@ -315,10 +392,26 @@ class PermissionScreen(TellDialog):
     def refuse(self) -> None:
         self.action_deny()
 
+    def action_tell(self) -> None:
+        if self.review is not None and not self.review.whole:
+            for box in self.query("#tell .box-prompt").results(Static):
+                box.update(HUNK_TELL)
+        super().action_tell()
+
     def action_edit(self) -> None:
-        if not self.keys_open() or self.edit_key is None:
+        if not self.keys_open():
             return
-        value = str(self.request.input.get(self.edit_key, ""))
+        self.editing_hunk = self.review is not None and self.preview is not None
+        if self.editing_hunk:
+            assert self.review is not None and self.preview is not None
+            cursor = self.review.cursor
+            value = self.review.rewritten.get(cursor, new_side(self.preview.hunks[cursor]))
+            for prompt in self.query("#edit-prompt").results(Static):
+                prompt.update(f"Rewrite the new lines of hunk {cursor + 1}, then keep them:")
+        elif self.edit_key is None:
+            return
+        else:
+            value = str(self.request.input.get(self.edit_key, ""))
         editor = self.query_one("#editor", TextArea)
         # Text with control characters or stray bytes cannot go into an editable TextArea (it draws
         # text as is: an ESC would reach the terminal): the editor shows it escaped, read only.
@@ -326,7 +419,7 @@ class PermissionScreen(TellDialog):
         editor.read_only = self.escaped_edit
         editor.load_text(clean_block(value) if self.escaped_edit else value)
         for hint in self.query("#edit-hint").results(Static):
-            hint.update(ESCAPED_EDIT_HINT if self.escaped_edit else EDIT_HINT)
+            hint.update(ESCAPED_EDIT_HINT if self.escaped_edit else HUNK_EDIT_HINT if self.editing_hunk else EDIT_HINT)
         editor.move_cursor(editor.document.end)  # typing continues the input, not prefixes it
         self.mode = "edit"
         self.arm()  # as for "always": Ctrl+S typed on the heels of "e" does not allow anything
@@ -335,9 +428,21 @@ class PermissionScreen(TellDialog):
     """The editor shows the input escaped: it can be read, never sent back as the input."""
 
     def action_submit_edit(self) -> None:
-        if not self.keys_open() or self.edit_key is None or self.escaped_edit:
+        if not self.keys_open() or self.escaped_edit:
             return
         text = self.query_one("#editor", TextArea).text
+        if self.editing_hunk and self.review is not None and self.preview is not None:
+            cursor = self.review.cursor
+            if text == new_side(self.preview.hunks[cursor]):
+                self.review.rewritten.pop(cursor, None)
+            else:
+                self.review.rewritten[cursor] = text
+                self.review.rejected.discard(cursor)  # rewritten to be taken
+            self.mode = "main"
+            self._show_hunks()
+            return
+        if self.edit_key is None:
+            return
         if text == self.request.input.get(self.edit_key):
             self.decide(PermissionDecision(self.request.request_id, True, words="Allowed once"))
             return

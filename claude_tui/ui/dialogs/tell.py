@@ -90,5 +90,9 @@ class TellDialog(GuardedDialog):
         text = event.text.strip()
         if not text or not self.keys_open():
             return  # an empty message is not a decision; Esc goes back
+        self.told(text)
+
+    def told(self, text: str) -> None:
+        """The message was sent: refuse with it (the permission dialog may take part of a change instead)."""
         words = f"{self.TELL_WORDS}: {text}"
         self.decide(PermissionDecision(self.request.request_id, False, message=text, words=words))

@@ -10,10 +10,12 @@ characters made visible.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from pygments.token import Token
 from rich.segment import Segment
+from rich.style import Style as RichStyle
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.content import Content, Span
@@ -157,6 +159,11 @@ class DiffView(ScrollView, can_focus=True):
         & > .diff-view--divider {
             color: $foreground 20%;
         }
+        & > .diff-view--cursor {
+            color: $text;
+            background: $accent 40%;
+            text-style: bold;
+        }
     }
     """
 
@@ -177,6 +184,7 @@ class DiffView(ScrollView, can_focus=True):
         "diff-view--note",
         "diff-view--filler",
         "diff-view--divider",
+        "diff-view--cursor",
     }
     BINDINGS = [
         Binding("s", "toggle_split", "Split/unified"),
@@ -212,6 +220,7 @@ class DiffView(ScrollView, can_focus=True):
         self._syntax: dict[object, Style] = {}
         self._token_styles: dict[object, Style | None] = {}
         self._gutter = 1
+        self._review: tuple[int, frozenset[int], frozenset[int]] | None = None
         self.set_reactive(DiffView.split, split)
         self.set_class(max_rows is not None, "-preview")
         self.set_diff(diff)
@@ -318,6 +327,43 @@ class DiffView(ScrollView, can_focus=True):
         if target is not None:
             self.scroll_to(y=target, animate=False)
 
+    # ------------------------------------------------------------------ hunk review
+
+    def mark_hunks(self, cursor: int, rejected: Collection[int] = (), rewritten: Collection[int] = ()) -> int | None:
+        """Draw the hunks as under review: the one under the cursor stands out, rejected ones are
+        struck through. Returns the row (within this widget) of the cursor hunk's header."""
+        self._review = (cursor, frozenset(rejected), frozenset(rewritten))
+        self._strips.clear()
+        self.refresh()
+        rows: Sequence[Row | SplitRow] = self.rows_for(self.is_split)
+        for index, shown in enumerate(rows):
+            row = shown.full if isinstance(shown, SplitRow) else shown
+            if row is not None and row.kind == "hunk-header" and row.hunk == cursor:
+                return index + int(self.show_header)
+        return None
+
+    def _hunk_of(self, shown: Row | SplitRow) -> int:
+        if isinstance(shown, Row):
+            return shown.hunk
+        row = shown.full or shown.left or shown.right
+        return row.hunk if row is not None else -1
+
+    def _reviewed(self, shown: Row | SplitRow, width: int, split: bool) -> Strip:
+        assert self._review is not None
+        cursor, rejected, rewritten = self._review
+        hunk = self._hunk_of(shown)
+        row = shown.full if isinstance(shown, SplitRow) else shown
+        if row is not None and row.kind == "hunk-header" and hunk >= 0:
+            verdict = "✗ left out" if hunk in rejected else "✎ rewritten" if hunk in rewritten else "✓ taken"
+            mark = "▶" if hunk == cursor else " "
+            labelled = replace(row, text=f"{mark} hunk {hunk + 1} · {verdict} · {row.text}")
+            strip = self._full(labelled, width, split)
+            return strip.apply_style(self._style("cursor").rich_style) if hunk == cursor else strip
+        strip = self._render_row(shown, width, split)
+        if hunk in rejected:
+            return strip.apply_style(RichStyle(strike=True, dim=True))
+        return strip
+
     # ------------------------------------------------------------------ rendering
 
     def render_line(self, y: int) -> Strip:
@@ -336,7 +382,10 @@ class DiffView(ScrollView, can_focus=True):
         key = (split, index, width)
         strip = self._strips.get(key)
         if strip is None:
-            strip = self._render_row(rows[index], width, split)
+            if self._review is not None:
+                strip = self._reviewed(rows[index], width, split)
+            else:
+                strip = self._render_row(rows[index], width, split)
             self._strips[key] = strip
         return strip
 
