@@ -255,7 +255,7 @@ class PermissionScreen(TellDialog):
         # One hunk is taken or refused whole (y, n, e as for any input): a review needs two.
         if len(diff.hunks) > 1 and diff.before is not None and diff.after is not None and not diff.is_guarded:
             self.preview, self.review = diff, HunkChoice(len(diff.hunks))
-            await body.mount(Static(HUNK_HINT, id="hunk-hint", classes="section-note", markup=False), after=view)
+            await body.mount(Static(HUNK_HINT, id="hunk-hint", classes="section-note", markup=False), before=view)
             self._show_hunks(scroll=False)
 
     # ------------------------------------------------------------------ hunks
@@ -266,10 +266,11 @@ class PermissionScreen(TellDialog):
             return
         view = self.query_one("#preview", DiffView)
         row = view.mark_hunks(review.cursor, review.rejected, review.rewritten)
-        if scroll and row is not None:
+        if scroll and row is not None and self.preview is not None:
             body = self.query_one("#body", VerticalScroll)
             top = view.virtual_region.y + row
-            body.scroll_to_region(Region(0, top, 1, 4), animate=False, immediate=True)
+            rows = min(len(self.preview.hunks[review.cursor].lines) + 1, max(body.size.height, 1))
+            body.scroll_to_region(Region(0, top, 1, rows), animate=False, immediate=True)
 
     async def on_key(self, event: events.Key) -> None:
         # Ahead of the body's own ↑↓ (it has focus): with a preview under review they move between hunks.
@@ -280,12 +281,15 @@ class PermissionScreen(TellDialog):
             return
         if not self.keys_open():
             return  # the guard is up: GuardedModal has its say
-        event.stop()
-        event.prevent_default()
         if step is not None:
+            was = self.review.cursor
             self.review.move(step)
+            if self.review.cursor == was:
+                return  # past the first or last hunk: the arrows scroll the body as they always do
         else:
             self.review.toggle()
+        event.stop()
+        event.prevent_default()
         self._show_hunks()
 
     def _apply_part(self, why: str = "") -> None:
