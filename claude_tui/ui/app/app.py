@@ -44,6 +44,7 @@ from claude_tui.ui.window.screen import ChatScreen
 if TYPE_CHECKING:
     from claude_tui.history.index import SessionRow
     from claude_tui.ui.browser.screen import BrowserChoice, SessionBrowserScreen
+    from claude_tui.ui.render.diff_view import DiffView
 
 
 def _tune_gc() -> None:
@@ -524,6 +525,16 @@ class ClaudeTuiApp(App[None]):
         screen = self.chat_screen
         if screen is not None:
             screen.show_overview()
+
+    def on_diff_view_comment_asked(self, event: DiffView.CommentAsked) -> None:
+        """`c` on any diff (the log, what changed, a dialog's preview): a comment for the tab's review tray."""
+        from claude_tui.ui.chat.review import ask_comment
+
+        screen = self.chat_screen
+        view = screen.active_view if screen is not None else None
+        if view is not None:
+            event.stop()
+            ask_comment(view, event.diff, event.hunk)
 
     def action_toggle_split_diffs(self) -> None:
         from claude_tui.ui.app.state import save_state

@@ -24,6 +24,7 @@ from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteKind, UserItem
 from claude_tui.session.status import Activity
 from claude_tui.store import DraftStore, PromptHistory
+from claude_tui.store.review import ReviewTray
 from claude_tui.transport.events import ProcessExited
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.chat.connection import CliConnection
@@ -57,6 +58,8 @@ class ChatSession:
         if options.ssh is not None:  # a directory on another machine: its prompts and draft are its own
             cwd = Path(f"/ssh-{options.ssh.label}") / (options.cwd or ".").lstrip("/")
         self.history = PromptHistory(cwd)
+        self.review = ReviewTray(cwd)
+        """Review comments waiting to go to Claude (per project, shared by its tabs, survives a restart)."""
         # Its own slot, held from the first load until `shutdown`: no other tab or instance touches it.
         self.drafts = DraftStore(cwd)
         self.permissions = PermissionQueue()

@@ -174,6 +174,7 @@ class ChatView(Widget):
         composer.prompt.take_queued = self.take_queued
         composer.prompt.project_root = Path(session.options.cwd or ".").resolve()
         composer.prompt.can_send = lambda: self.session.alive
+        self.status_bar.review_count = len(session.review)  # the project's tray, kept from before
         draft = session.drafts.load()
         if draft:
             composer.prompt.text = draft

@@ -34,8 +34,8 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.geometry import Region
 from textual.content import Content
+from textual.geometry import Region
 from textual.message import Message
 from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
@@ -75,7 +75,8 @@ ALWAYS_HINT = "1–9 or Enter choose · Esc back · /permissions lists the rules
 EDIT_HINT = "Ctrl+S allow edited · Esc back"
 ESCAPED_EDIT_HINT = "Shown escaped (control characters or bytes that are not UTF-8): read only · Esc back"
 PAUSED = "keys paused… · "
-HUNK_HINT = "↑↓ hunk · Space take/leave · e rewrite its new lines · y apply what is taken · t apply, say why"
+HUNK_HINT = ("↑↓ hunk · Space take/leave · e rewrite its new lines · c comment · y apply what is taken · "
+             "t apply, say why")
 HUNK_EDIT_HINT = "Ctrl+S keep the rewrite · Esc back"
 HUNK_TELL = "Apply the hunks taken, and tell Claude why the others were left out:"
 _HUNK_KEYS = {"up": -1, "k": -1, "down": 1, "j": 1}
@@ -277,7 +278,7 @@ class PermissionScreen(TellDialog):
         if self.review is None or self.mode != "main" or self.settled or self.waiting:
             return
         step = _HUNK_KEYS.get(event.key)
-        if step is None and event.key != "space":
+        if step is None and event.key not in ("space", "c"):
             return
         if not self.keys_open():
             return  # the guard is up: GuardedModal has its say
@@ -286,6 +287,13 @@ class PermissionScreen(TellDialog):
             self.review.move(step)
             if self.review.cursor == was:
                 return  # past the first or last hunk: the arrows scroll the body as they always do
+        elif event.key == "c":  # a review comment on the hunk under the cursor (the app asks for its words)
+            event.stop()
+            event.prevent_default()
+            view = self.query_one("#preview", DiffView)
+            if self.preview is not None:
+                view.post_message(DiffView.CommentAsked(view, self.preview, self.review.cursor))
+            return
         else:
             self.review.toggle()
         event.stop()

@@ -17,6 +17,7 @@ from textual.fuzzy import Matcher
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.ui.chat.host import ChatHost
+from claude_tui.ui.chat.review import open_tray, send_review
 from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.chat.worktree_flow import ask_worktree_session, remote_refusal
 from claude_tui.ui.kit.modes import MODE_WORDS, available_modes, bypass_allowed
@@ -153,6 +154,11 @@ def chat_commands(chat: ChatView) -> list[Command]:
         Command("Export transcript as JSON", partial(chat.export_transcript, "json"),
                 "Write this conversation to a .json file in the working directory"),
         Command("What changed", chat.action_what_changed, "Files changed this turn and this session (Ctrl+G)", True),
+        Command("Send review", lambda: chat.run_worker(send_review(chat), group="review", exit_on_error=False),
+                f"The review tray's {len(session.review)} comment(s) to Claude as one prompt (c on a diff adds one)",
+                bool(len(session.review))),
+        Command("Review tray", partial(open_tray, chat),
+                "Comments on diffs waiting to go to Claude: s sends, d deletes"),
         Command("Toggle sidebar", chat.action_toggle_sidebar, "Tasks and agents (Ctrl+B)"),
         Command("Toggle thinking", chat.action_toggle_thinking, "Open or close the latest thinking block (Ctrl+T)"),
         Command("Toggle split diffs", host.action_toggle_split_diffs,

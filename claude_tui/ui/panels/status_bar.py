@@ -108,6 +108,8 @@ class StatusBar(Static):
         self.turn_started_at: float | None = None
         """time.monotonic() when the running turn started (set by the chat screen): shown as elapsed time."""
         self.worktree = ""
+        self.review_count = 0
+        """Comments in the review tray (set by the chat view): shown while there are any."""
         self.host = ""
         """The machine the CLI runs on when that is another one (its ssh label), or ""."""
         """The branch of the git worktree the session runs in (set by the chat screen), or ""."""
@@ -160,6 +162,9 @@ class StatusBar(Static):
         parts.append((model, "bold"))
         parts.append(sep)
         parts.append(_mode_part(status.permission_mode))
+        if self.review_count:
+            parts.append(sep)
+            parts.append((f"review {self.review_count}", "bold"))
         if self.host:  # before the worktree and session: which machine the tools run on
             parts.append(sep)
             parts.append((f"on {printable_name(self.host)}", "bold"))

@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.content import Content, Span
 from textual.geometry import Size
+from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -190,8 +191,22 @@ class DiffView(ScrollView, can_focus=True):
         Binding("s", "toggle_split", "Split/unified"),
         Binding("n", "next_hunk", "Next hunk", show=False),
         Binding("p", "previous_hunk", "Previous hunk", show=False),
+        Binding("c", "comment", "Comment on the hunk"),
     ]
     SPLIT_MIN_WIDTH = 140
+
+    class CommentAsked(Message):
+        """`c`: the user wants to comment on one hunk of one of the view's diffs."""
+
+        def __init__(self, view: DiffView, diff: FileDiff, hunk: int) -> None:
+            super().__init__()
+            self.view = view
+            self.diff = diff
+            self.hunk = hunk
+
+        @property
+        def control(self) -> DiffView:
+            return self.view
 
     split: reactive[bool | None] = reactive(None, init=False)
     """True: side by side; False: unified; None: automatic by width."""
@@ -221,6 +236,8 @@ class DiffView(ScrollView, can_focus=True):
         self._token_styles: dict[object, Style | None] = {}
         self._gutter = 1
         self._review: tuple[int, frozenset[int], frozenset[int]] | None = None
+        self._cursor_row: int | None = None
+        """The row of the hunk header `n`/`p` moved to (None until they are used)."""
         self.set_reactive(DiffView.split, split)
         self.set_class(max_rows is not None, "-preview")
         self.set_diff(diff)
@@ -234,6 +251,7 @@ class DiffView(ScrollView, can_focus=True):
     def set_diff(self, diff: FileDiff | Sequence[FileDiff] | None) -> None:
         """Show another diff (or list of diffs of one file)."""
         self._diffs = _as_list(diff)
+        self._cursor_row = None
         self._rows.clear()
         self._strips.clear()
         numbers = [1]
@@ -276,6 +294,7 @@ class DiffView(ScrollView, can_focus=True):
         return self._height(self.mode_for_width(width))
 
     def watch_split(self) -> None:
+        self._cursor_row = None  # rows differ between the modes
         self._update_virtual_size()
         self.refresh()
 
@@ -316,16 +335,53 @@ class DiffView(ScrollView, can_focus=True):
         return out
 
     def action_next_hunk(self) -> None:
-        top = round(self.scroll_offset.y)
-        target = next((i for i in self._hunk_rows() if i > top), None)
-        if target is not None:
-            self.scroll_to(y=target, animate=False)
+        self._move_cursor(1)
 
     def action_previous_hunk(self) -> None:
-        top = round(self.scroll_offset.y)
-        target = next((i for i in reversed(self._hunk_rows()) if i < top), None)
-        if target is not None:
-            self.scroll_to(y=target, animate=False)
+        self._move_cursor(-1)
+
+    def _move_cursor(self, step: int) -> None:
+        """`n`/`p`: the next or previous hunk's header becomes the cursor (marked, at the top): what `c` is about."""
+        headers = self._hunk_rows()
+        current = self._cursor_row
+        if current is None:
+            top = round(self.scroll_offset.y)
+            later = [i for i in headers if (i >= top if step > 0 else i < top)]
+        else:
+            later = [i for i in headers if (i > current if step > 0 else i < current)]
+        if not later:
+            return
+        self._cursor_row = later[0] if step > 0 else later[-1]
+        self._strips.clear()
+        self.refresh()
+        self.scroll_to(y=self._cursor_row, animate=False)
+
+    def hunk_at_cursor(self) -> tuple[FileDiff, int] | None:
+        """The hunk a comment is about: the review's cursor, else the hunk `n`/`p` last moved to, else
+        the first hunk at or below the view's top."""
+        if self._review is not None and self._diffs:
+            return self._diffs[0], self._review[0]
+        rows: Sequence[Row | SplitRow] = self.rows_for(self.is_split)
+        start = self._cursor_row if self._cursor_row is not None else round(self.scroll_offset.y)
+        sections = 0  # several diffs of one file: each starts with a section row
+        for index, shown in enumerate(rows):
+            row = shown.full if isinstance(shown, SplitRow) else shown
+            if row is not None and row.kind == "section":
+                sections += 1
+            hunk = self._hunk_of(shown)
+            if index >= start and hunk >= 0:
+                number = max(sections - 1, 0)
+                if number < len(self._diffs) and hunk < len(self._diffs[number].hunks):
+                    return self._diffs[number], hunk
+                return None
+        return None
+
+    def action_comment(self) -> None:
+        at = self.hunk_at_cursor()
+        if at is None:
+            self.notify("No hunk here to comment on.", severity="warning", timeout=3)
+            return
+        self.post_message(self.CommentAsked(self, *at))
 
     # ------------------------------------------------------------------ hunk review
 
@@ -386,6 +442,8 @@ class DiffView(ScrollView, can_focus=True):
                 strip = self._reviewed(rows[index], width, split)
             else:
                 strip = self._render_row(rows[index], width, split)
+            if index == self._cursor_row:
+                strip = strip.apply_style(self._style("cursor").rich_style)
             self._strips[key] = strip
         return strip
 
