@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .index_db import connect_in_memory, connect_on_disk, is_storage_fault, off_note, reason_of
+from .fork_tree import direct_parents, read_bytes
 from .lineage import fork_parents
 from .meta import SessionMeta, read_meta
 from .names import NameStore
@@ -302,12 +303,22 @@ class SessionIndex:
     def _mark_forks(self, rows: list[SessionRow]) -> None:
         """Set ``forked_from`` on the rows that are forks (their parents may be outside ``rows``)."""
         roots = sorted({row.root_uuid for row in rows if row.root_uuid})
-        members: list[tuple[str, str | None, float | None]] = []
+        members: list[tuple[str, str | None, float | None, str]] = []
         for chunk in _chunks(roots, 500):
             members += self.con.execute(
-                f"SELECT session_id, root_uuid, created FROM files WHERE root_uuid IN ({','.join('?' * len(chunk))})",
-                chunk).fetchall()
-        parents = fork_parents(members)
+                "SELECT session_id, root_uuid, created, path FROM files "
+                f"WHERE root_uuid IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+        parents = fork_parents((m[0], m[1], m[2]) for m in members)
+        # Two forks or more of one lineage: which is whose is read from the transcripts (a fork of a
+        # fork under its real parent); a lone fork's parent is the original, no reading needed.
+        lineages: dict[str, list[tuple[str, float, str]]] = {}
+        for session_id, root, created, path in members:
+            if root and created is not None and (session_id in parents or session_id in parents.values()):
+                lineages.setdefault(root, []).append((session_id, created, path))
+        for group in lineages.values():
+            forks = [m for m in group if m[0] in parents]
+            if len(forks) > 1:
+                parents.update(direct_parents(group, parents[forks[0][0]], read_bytes))
         for row in rows:
             row.forked_from = parents.get(row.session_id)
 

@@ -5,8 +5,8 @@ a copy of the parent's records, uuids and timestamps included; only ``sessionId`
 changes. So a parent and its forks share the uuid of their first record
 (:attr:`SessionMeta.root_uuid`). The original is the one that started first: a
 fork's first own line (the queued prompt that made it) is later than the copied
-records' time, so its ``created`` is the fork time. A fork of a fork is shown as a
-fork of the original. Sessions of a lineage that started at the same instant (older
+records' time, so its ``created`` is the fork time. Here every fork gets the original
+as parent; `fork_tree.py` puts a fork of a fork under its real parent. Sessions of a lineage that started at the same instant (older
 CLIs wrote no line of their own before the copy) are left unmarked rather than
 guessed at.
 """
