@@ -31,8 +31,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .index_db import connect_in_memory, connect_on_disk, is_storage_fault, off_note, reason_of
 from .fork_tree import direct_parents, read_bytes
+from .index_db import connect_in_memory, connect_on_disk, is_storage_fault, off_note, reason_of
 from .lineage import fork_parents
 from .meta import SessionMeta, read_meta
 from .names import NameStore

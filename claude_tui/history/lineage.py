@@ -6,9 +6,9 @@ changes. So a parent and its forks share the uuid of their first record
 (:attr:`SessionMeta.root_uuid`). The original is the one that started first: a
 fork's first own line (the queued prompt that made it) is later than the copied
 records' time, so its ``created`` is the fork time. Here every fork gets the original
-as parent; `fork_tree.py` puts a fork of a fork under its real parent. Sessions of a lineage that started at the same instant (older
-CLIs wrote no line of their own before the copy) are left unmarked rather than
-guessed at.
+as parent; `fork_tree.py` puts a fork of a fork under its real parent. Sessions of a
+lineage that started at the same instant (older CLIs wrote no line of their own before
+the copy) are left unmarked rather than guessed at.
 """
 
 from __future__ import annotations
