@@ -11,7 +11,8 @@ its real parent, not the original; a fork point no session owns leaves the origi
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 from .meta import parse_timestamp
 
@@ -83,3 +84,35 @@ def read_bytes(path: str) -> bytes | None:
             return handle.read()
     except OSError:
         return None
+
+
+T = TypeVar("T")
+
+
+def as_tree(rows: Sequence[T], key: Callable[[T], str], parent: Callable[[T], str | None]) -> list[tuple[T, int]]:
+    """`rows` with each fork right under its parent (depth 1, a fork of a fork 2, …), in `rows`' order
+    among siblings; a fork whose parent is not among `rows` stays where it is, at depth 0."""
+    present = {key(row) for row in rows}
+    children: dict[str, list[T]] = {}
+    for row in rows:
+        above = parent(row)
+        if above is not None and above in present and above != key(row):
+            children.setdefault(above, []).append(row)
+    out: list[tuple[T, int]] = []
+    placed: set[str] = set()
+
+    def place(row: T, depth: int) -> None:
+        if key(row) in placed:
+            return  # a loop in bad data: each row once
+        placed.add(key(row))
+        out.append((row, depth))
+        for child in children.get(key(row), []):
+            place(child, depth + 1)
+
+    for row in rows:
+        above = parent(row)
+        if above is None or above not in present or above == key(row):
+            place(row, 0)
+    for row in rows:  # only rows caught in a loop are left
+        place(row, 0)
+    return out

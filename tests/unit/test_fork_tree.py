@@ -37,3 +37,14 @@ def test_an_unreadable_fork_stays_under_the_original() -> None:
     files = {"O": original, "F": first}
     members = [("O", 0.0, "O"), ("F", 10.0, "F"), ("S", 20.0, "missing")]
     assert direct_parents(members, "O", files.get) == {"F": "O", "S": "O"}
+
+
+def test_the_listing_puts_each_fork_under_its_parent() -> None:
+    from claude_tui.history.fork_tree import as_tree
+
+    # (id, parent) in sort order: the newest first; the forks are newer than what they forked.
+    rows = [("S", "F"), ("A", "O"), ("X", None), ("F", "O"), ("O", None), ("L", "gone")]
+    tree = as_tree(rows, lambda r: r[0], lambda r: r[1])
+    assert [(r[0], depth) for r, depth in tree] == [("X", 0), ("O", 0), ("A", 1), ("F", 1), ("S", 2), ("L", 0)]
+    looped = as_tree([("P", "Q"), ("Q", "P")], lambda r: r[0], lambda r: r[1])
+    assert sorted(r[0] for r, _ in looped) == ["P", "Q"]

@@ -13,6 +13,7 @@ from pathlib import Path
 from rich.table import Table
 from rich.text import Text
 
+from claude_tui.history.fork_tree import as_tree
 from claude_tui.history.index import SessionRow
 from claude_tui.history.search import SearchHit
 from claude_tui.protocol.sanitize import one_line
@@ -128,8 +129,10 @@ def filtered(rows: Sequence[SessionRow], order: str, query: str, all_projects: b
     """``rows`` sorted; with a query, only fuzzy title matches (best first, ties in sort order)."""
     ordered = sort_rows(rows, order)
     query = query.strip()
-    if not query:
-        return Listing(ordered, all_projects=all_projects)
+    if not query:  # forks under their parents (a fork of a fork under that fork), parents in sort order
+        tree = as_tree(ordered, lambda r: r.session_id, lambda r: r.forked_from)
+        return Listing([row for row, _ in tree], all_projects=all_projects,
+                       depths={row.path: depth for row, depth in tree if depth})
     scored: list[tuple[int, int, SessionRow, list[int]]] = []
     for position, row in enumerate(ordered):
         got = fuzzy_match(query, one_line(row.display_title))

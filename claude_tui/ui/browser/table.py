@@ -68,6 +68,7 @@ class Listing:
     positions: dict[str, list[int]] = field(default_factory=dict)  # path → matched title chars
     hits: dict[str, list[SearchHit]] | None = None  # path → hits (search mode only)
     all_projects: bool = False
+    depths: dict[str, int] = field(default_factory=dict)  # path → depth in the fork tree (absent: 0)
 
 
 # (key, label, fixed width or None for a share of what is left, share, right-aligned)
@@ -228,7 +229,8 @@ class SessionTable(DataTable[Text]):
         first = hits.get(row.path, [])[:1] if hits is not None else []
         # Typing in the filter rebuilds every row: reuse cells whose inputs did not change.
         key = (row.mtime_ns, row.name, row.display_title, row.message_count, row.cost_usd, row.git_branch, row.cwd,
-               row.last_active, int(now // 30), hits is not None, id(first[0]) if first else 0, row.forked_from)
+               row.last_active, int(now // 30), hits is not None, id(first[0]) if first else 0, row.forked_from,
+               self._listing.depths.get(row.path, 0))
         cached = self._cell_cache.get(row.path)
         if cached is not None and cached[0] == key:
             cells = dict(cached[1])
@@ -239,7 +241,7 @@ class SessionTable(DataTable[Text]):
         if positions:
             title = cells["title"].copy()
             style = self._style("session-table--match")
-            shift = len(fork_prefix(row))
+            shift = len(fork_prefix(row, self._listing.depths.get(row.path, 0)))
             for pos in positions:
                 title.stylize(style, shift + pos, shift + pos + 1)
             cells["title"] = title
@@ -251,7 +253,8 @@ class SessionTable(DataTable[Text]):
             title.stylize(self._style("session-table--named"))
         if row.forked_from:
             # A fork starts with its parent's history, so it has the parent's title: say whose fork it is.
-            title = Text.assemble((fork_prefix(row), self._style("session-table--dim")), title,
+            prefix = fork_prefix(row, self._listing.depths.get(row.path, 0))
+            title = Text.assemble((prefix, self._style("session-table--dim")), title,
                                   no_wrap=True, overflow="ellipsis")
         cells = {
             "title": title,
@@ -316,9 +319,11 @@ class SessionTable(DataTable[Text]):
         return row.path if row is not None else None
 
 
-def fork_prefix(row: SessionRow) -> str:
-    """What a fork's title cell starts with ("" for a session that is no fork)."""
-    return f"{FORK_MARK} fork of {row.forked_from[:8]} · " if row.forked_from else ""
+def fork_prefix(row: SessionRow, depth: int = 0) -> str:
+    """What a fork's title cell starts with ("" for a session that is no fork); under its parent in the
+    tree (`depth` ≥ 1) it is indented a step per level."""
+    indent = "  " * max(depth - 1, 0)
+    return f"{indent}{FORK_MARK} fork of {row.forked_from[:8]} · " if row.forked_from else ""
 
 
 def snippet_text(hit: SearchHit, highlight: Style, *, kind: bool = False) -> Text:
