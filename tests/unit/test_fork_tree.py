@@ -48,3 +48,21 @@ def test_the_listing_puts_each_fork_under_its_parent() -> None:
     assert [(r[0], depth) for r, depth in tree] == [("X", 0), ("O", 0), ("A", 1), ("F", 1), ("S", 2), ("L", 0)]
     looped = as_tree([("P", "Q"), ("Q", "P")], lambda r: r[0], lambda r: r[1])
     assert sorted(r[0] for r, _ in looped) == ["P", "Q"]
+
+
+def test_the_browser_listing_is_the_tree_with_indented_fork_marks() -> None:
+    from claude_tui.history.index import SessionRow
+    from claude_tui.ui.browser.listing import filtered
+    from claude_tui.ui.browser.table import fork_prefix
+
+    def row(sid: str, active: float, parent: str | None = None) -> SessionRow:
+        made = SessionRow(sid, f"/{sid}.jsonl", "-p", 1, 1, title="same title", last_active=active)
+        made.forked_from = parent
+        return made
+
+    rows = [row("original", 1.0), row("first", 2.0, "original"), row("second", 3.0, "first"), row("other", 4.0)]
+    listing = filtered(rows, "active", "", all_projects=False)
+    assert [r.session_id for r in listing.rows] == ["other", "original", "first", "second"]
+    second = listing.rows[3]
+    assert fork_prefix(second, listing.depths[second.path]) == "  ↳ fork of first · "
+    assert filtered(rows, "active", "same", all_projects=False).depths == {}  # a filter lists by score
