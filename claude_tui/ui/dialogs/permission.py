@@ -75,8 +75,7 @@ ALWAYS_HINT = "1–9 or Enter choose · Esc back · /permissions lists the rules
 EDIT_HINT = "Ctrl+S allow edited · Esc back"
 ESCAPED_EDIT_HINT = "Shown escaped (control characters or bytes that are not UTF-8): read only · Esc back"
 PAUSED = "keys paused… · "
-HUNK_HINT = ("↑↓ hunk · Space take/leave · e rewrite its new lines · c comment · y apply what is taken · "
-             "t apply, say why")
+HUNK_HINT = "↑↓ hunk · Space take/leave · e rewrite it · c comment · y apply what is taken · t apply, say why"
 HUNK_EDIT_HINT = "Ctrl+S keep the rewrite · Esc back"
 HUNK_TELL = "Apply the hunks taken, and tell Claude why the others were left out:"
 _HUNK_KEYS = {"up": -1, "k": -1, "down": 1, "j": 1}
