@@ -252,6 +252,8 @@ class Streaming:
         tool.result_text = text
         tool.images = images
         tool.structured = structured
+        if isinstance(structured, dict) and not block.is_error:
+            tool.input = applied_input(tool.name, tool.input, structured)
         tool.result_is_error = bool(block.is_error) or "<tool_use_error>" in text
         if tool.state is not ToolState.DENIED:
             tool.state = ToolState.ERROR if tool.result_is_error else ToolState.DONE
@@ -301,3 +303,16 @@ def _claim_echo(log: Log, text: str, uuid: str | None) -> UserItem | None:
     if match is not None:
         match.uuid = uuid
     return match
+
+
+_APPLIED_FIELDS = {"Edit": (("oldString", "old_string"), ("newString", "new_string")),
+                   "Write": (("content", "content"),)}
+
+
+def applied_input(name: str, tool_input: dict[str, Any], structured: dict[str, Any]) -> dict[str, Any]:
+    """The input as the CLI applied it, from its result: a change taken in part was sent rebuilt, while the
+    transcript's tool_use keeps what Claude asked, so a resumed card and the export show what ran."""
+    pairs = _APPLIED_FIELDS.get(name, ())
+    updated = {key: structured[field] for field, key in pairs
+               if isinstance(structured.get(field), str) and structured[field] != tool_input.get(key)}
+    return {**tool_input, **updated} if updated else tool_input

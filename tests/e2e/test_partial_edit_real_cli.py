@@ -9,6 +9,7 @@ from pathlib import Path
 
 from claude_tui.diff.compute import diff_texts
 from claude_tui.diff.partial import apply_hunks, rebuilt_input
+from claude_tui.history.export import to_markdown
 from claude_tui.history.transcript import load_session
 from claude_tui.session.items import ToolItem
 from claude_tui.session.replay import replay
@@ -74,3 +75,8 @@ async def test_the_app_applies_one_hunk_and_claude_hears_which_was_left_out(
     [edit] = [i for i in conversation.items if isinstance(i, ToolItem) and i.name == "Edit"]
     patch = edit.structured["structuredPatch"] if edit.structured else []
     assert [line for h in patch for line in h["lines"] if line[:1] in "+-"] == ["-line 18", "+LINE 18"]
+    assert edit.input["new_string"] == "LINE 18\n"  # what ran, not the two-hunk input Claude asked for
+    exported = to_markdown(transcript)
+    card = exported[exported.index("#### Edit"):]
+    card = card[:card.index("\n### ")]  # the Edit's own section (the note after it quotes the hunk left out)
+    assert "+LINE 18" in card and "LINE 2" not in card
