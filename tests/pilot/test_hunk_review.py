@@ -135,3 +135,22 @@ async def test_the_arrows_still_scroll_a_preview_with_nothing_to_review(tmp_path
         await settle(pilot)
     [decision] = app.results
     assert decision.allow and decision.updated_input is None
+
+
+class CommentHost(DialogHost):
+    def __init__(self, dialog: PermissionScreen) -> None:
+        super().__init__(dialog)
+        self.asked: list[DiffView.CommentAsked] = []
+
+    def on_diff_view_comment_asked(self, event: DiffView.CommentAsked) -> None:
+        self.asked.append(event)
+
+
+async def test_c_asks_for_a_comment_on_the_hunk_under_the_cursor(tmp_path: Path) -> None:
+    app = CommentHost(two_hunk_dialog(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(app, pilot)
+        await pilot.press("down", "c")
+        await settle(pilot)
+        assert [(event.hunk, event.diff.hunks[event.hunk].old_start) for event in app.asked] == [(1, 15)]
+        assert not app.results  # a comment answers nothing

@@ -290,8 +290,8 @@ class PermissionScreen(TellDialog):
             event.stop()
             event.prevent_default()
             view = self.query_one("#preview", DiffView)
-            if self.preview is not None:
-                view.post_message(DiffView.CommentAsked(view, self.preview, self.review.cursor))
+            if self.preview is not None:  # to the app itself: posted from here, it would stop at this screen
+                self.app.post_message(DiffView.CommentAsked(view, self.preview, self.review.cursor))
             return
         else:
             self.review.toggle()
