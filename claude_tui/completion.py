@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from claude_tui.protocol.sanitize import printable_name
+from claude_tui.slash_routes import THROUGH_CLI, menu_entries
 
 _ALWAYS_SKIP = {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", ".tox"}
 _MAX_FILES = 20_000
@@ -79,8 +80,13 @@ def slash_candidates(commands: list[dict[str, Any]], names: list[str]) -> list[C
             seen[name] = Candidate(name)
     for name, description in _UNLISTED_COMMANDS.items():
         seen.setdefault(name, Candidate(name, description))
-    for name, description in {**_APP_COMMANDS, **OWN_SCREENS}.items():  # ours, whatever the CLI lists
+    for name, description in OWN_SCREENS.items():  # ours, whatever the CLI lists
         seen[name] = Candidate(name, description)
+    # Claude Code's own panels, answered by claude-tui: the menu says what each does here.
+    for name, description in menu_entries().items():
+        seen[name] = Candidate(name, description)
+    for name, description in THROUGH_CLI.items():
+        seen.setdefault(name, Candidate(name, description))
     return sorted(seen.values(), key=lambda c: c.value)
 
 
@@ -88,7 +94,6 @@ def slash_candidates(commands: list[dict[str, Any]], names: list[str]) -> list[C
 # response (seen in the recordings: /cost comes back as a <synthetic> message).
 _UNLISTED_COMMANDS = {"cost": "Show the session's cost, duration and token usage"}
 # Claude Code's own screens that claude-tui answers itself (the CLI has none in stream-json mode).
-_APP_COMMANDS = {"rewind": "Go back to before one of your prompts: the conversation, the code or both"}
 OWN_SCREENS = {
     "mcp": "MCP servers: state, tools; turn off/on, reconnect",
     "context": "What fills the context window",

@@ -78,6 +78,8 @@ class Config(BaseModel):
     theme: str = "textual-dark"
     show_thinking: bool = False
     """Open thinking blocks by default."""
+    vim_mode: bool = False
+    """The prompt starts in vim mode (insert); `/vim` and the palette toggle it."""
     sidebar: Literal["auto", "show", "hide"] = "auto"
     notifications: NotificationSettings = Field(default_factory=NotificationSettings)
     typeahead_guard_ms: int = Field(default=400, ge=0, le=5000)

@@ -177,6 +177,8 @@ class VimMachine:
             had = bool(self._pending)
             self._pending = ""
             return Outcome(text, cursor, NORMAL, had)
+        if key == "backspace":  # moves left in normal mode, never deletes
+            key = "h"
         if len(key) != 1:
             self._pending = ""
             return Outcome(text, cursor, NORMAL, False)

@@ -192,7 +192,8 @@ def test_normal_mode_swallows_letters_and_passes_other_keys() -> None:
     out = vim.feed("text", 1, "z")
     assert out.handled and out.text == "text"
     assert not vim.feed("text", 1, "left").handled
-    assert not vim.feed("text", 1, "backspace").handled
+    out = vim.feed("text", 1, "backspace")
+    assert (out.handled, out.text, out.cursor) == (True, "text", 0)  # moves left, deletes nothing
 
 
 def test_escape_in_normal_mode_is_not_handled_so_it_interrupts() -> None:

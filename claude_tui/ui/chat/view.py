@@ -43,6 +43,7 @@ from claude_tui.ui.chat.prompt_queue import PromptQueue
 from claude_tui.ui.chat.rewind_conversation import open_rewind
 from claude_tui.ui.chat.rewind_files import last_rewindable_prompt, start_rewind
 from claude_tui.ui.chat.session import ChatSession, fresh_options
+from claude_tui.ui.chat.slash_local import LocalCommands
 from claude_tui.ui.chat.transcript_tools import Copier, export_transcript, item_by_id
 from claude_tui.ui.chat.typeahead import TypeaheadRouter
 from claude_tui.ui.chat.welcome import welcome_text
@@ -175,6 +176,7 @@ class ChatView(Widget):
         composer.prompt.project_root = Path(session.options.cwd or ".").resolve()
         composer.prompt.can_send = lambda: self.session.alive
         self.status_bar.review_count = len(session.review)  # the project's tray, kept from before
+        composer.prompt.set_vim(self.host.config.vim_mode)
         draft = session.drafts.load()
         if draft:
             composer.prompt.text = draft
@@ -344,12 +346,6 @@ class ChatView(Widget):
         text = raw.strip()
         if not text:
             return False
-        if from_prompt and text == "/usage":  # the usage screen (its Limits tab asks Claude Code's own)
-            self.host.action_usage()
-            return True
-        if from_prompt and text == "/rewind":  # Claude Code's own screen, ours here (none in stream-json)
-            self.rewind_conversation()
-            return True
         if from_prompt:
             from claude_tui.ui.manage.routing import open_for
 
@@ -358,6 +354,10 @@ class ChatView(Widget):
                 return True
         if from_prompt and text.startswith("!") and text[1:].strip():  # bash mode: run, never sent as a prompt
             return await self.run_shell(raw, text[1:].strip())
+        # The rest of Claude Code's terminal panels (/resume, /usage, /export …): our screen, or a line
+        # saying what claude-tui has instead, never the CLI's "isn't available in this environment".
+        if from_prompt and self.local_commands.answer(text):
+            return True
         session = self.session
         if not session.alive:
             self.notify_not_running()
@@ -440,6 +440,37 @@ class ChatView(Widget):
                     "what to fix first); your draft is kept." if why else
                     "Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
                     severity="error", timeout=8)
+
+    @property
+    def local_commands(self) -> LocalCommands:
+        def later(job: Callable[[], Awaitable[None]]) -> Callable[[], None]:
+            # An app worker, as the palette runs them: the switch replaces this view half-way.
+            return lambda: self.app.run_worker(job(), group="switch-session", exclusive=True, exit_on_error=False)
+
+        return LocalCommands({
+            "sessions": self.host.action_open_sessions, "usage": self.host.action_usage,
+            "help": self.host.action_help, "export": self._export_said, "rewind": self.rewind_conversation,
+            "vim": self.composer.prompt.toggle_vim, "copy": self.action_copy_last_answer,
+            "changes": self.action_what_changed, "fork": later(self.fork_session),
+            "new": later(self.new_session), "quit": later(self._quit),
+            "sidebar": self.action_toggle_sidebar, "plan": lambda: self.set_mode("plan"),
+            "theme": self.app.action_change_theme,
+            **{name: self._manage_opener(name) for name in ("mcp", "context", "permissions", "hooks")},
+        }, lambda line: self.notify(line, timeout=8))
+
+    def _manage_opener(self, name: str) -> Callable[[], None]:
+        def open_screen() -> None:
+            from claude_tui.ui.manage.routing import open_for
+
+            open_for(self.app, self.session, f"/{name}")
+
+        return open_screen
+
+    def _export_said(self) -> None:
+        self.export_transcript("md")
+
+    async def _quit(self) -> None:
+        await self.app.run_action("app.quit_app")
 
     async def send_slash(self, command: str) -> None:
         """Send `/command` the way a prompt is sent; the draft in the prompt is left alone."""

@@ -161,6 +161,8 @@ def chat_commands(chat: ChatView) -> list[Command]:
                 "Comments on diffs waiting to go to Claude: s sends, d deletes"),
         Command("Toggle sidebar", chat.action_toggle_sidebar, "Tasks and agents (Ctrl+B)"),
         Command("Toggle thinking", chat.action_toggle_thinking, "Open or close the latest thinking block (Ctrl+T)"),
+        Command("Toggle vim mode", chat.prompt.toggle_vim,
+                f"Now: {'on' if chat.prompt.vim else 'off'} (/vim; config vim_mode for every start)", True),
         Command("Toggle split diffs", host.action_toggle_split_diffs,
                 f"Now: {'side by side' if host.diff_split else 'unified' if host.diff_split is False else 'by width'}"),
         Command("Restart Claude Code", chat.action_restart, "Same session, new process (Ctrl+R)"),

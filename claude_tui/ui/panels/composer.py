@@ -23,6 +23,8 @@ from claude_tui.protocol.sanitize import printable, printable_name, prompt_text,
 from claude_tui.store import PromptHistory
 from claude_tui.ui.kit.keys_in_order import KeysInOrder
 from claude_tui.ui.kit.quiet_cursor import QuietCursorTextArea
+from claude_tui.ui.panels.vim_prompt import MODE_LABELS, VimKeys
+from claude_tui.vim_mode import INSERT
 
 _NEWLINE_KEYS = {"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"}
 TYPING_KEYS = frozenset({"enter", "backspace", *_NEWLINE_KEYS})
@@ -105,6 +107,25 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         self.recalled: str | None = None
         """The history entry Up/Down last put here: while the text is still it, Up/Down go on
         walking the history (a recalled "/command" opens no menu to take them), as in Claude Code."""
+        self.vim: VimKeys | None = None
+        """Vim mode (`/vim`, the palette, config `vim_mode`): None when off."""
+
+    def toggle_vim(self) -> None:
+        self.set_vim(self.vim is None)
+        self.notify("Vim mode on: Esc for normal mode, i to insert; Enter sends in either mode." if self.vim
+                    else "Vim mode off.", timeout=4)
+
+    def set_vim(self, on: bool) -> None:
+        if on == (self.vim is not None):
+            return
+        if on:
+            self.vim = VimKeys(self, self._show_vim_mode)
+        else:
+            self.vim = None
+            self.border_subtitle = ""
+
+    def _show_vim_mode(self, mode: str) -> None:
+        self.border_subtitle = MODE_LABELS[mode]
 
     def submit(self) -> None:
         """Enter: the text leaves the prompt now, in this key's turn, and goes to the view.
@@ -208,6 +229,11 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
                 event.prevent_default()
                 menu.close()
                 return
+        if (self.vim is not None and event.key != "enter" and event.key not in _NEWLINE_KEYS
+                and not self.read_only and self.vim.key(event.key, event.character)):
+            event.stop()
+            event.prevent_default()
+            return
         if event.key == "enter":
             event.stop()
             event.prevent_default()
@@ -255,7 +281,7 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
             return
         if message.paste is not None:
             self._paste(message.paste)
-        elif message.key == "backspace":
+        elif message.key == "backspace" and (self.vim is None or self.vim.mode == INSERT):
             self.action_delete_left()
         elif message.key in EDIT_KEYS and message.key not in TYPING_KEYS and not self._menu_takes(message.key):
             # An editing key: what its binding would do if the prompt had focus (Up/Down at an
