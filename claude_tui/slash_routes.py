@@ -143,6 +143,9 @@ LOCAL: dict[str, Route] = {
     "terminal-setup": Route("Set up the terminal for newlines",
                             says="/terminal-setup: not needed in claude-tui; Ctrl+J or Shift+Enter adds a "
                                  "newline (F1 lists the keys)."),
+    "statusline": Route("Set up your own status line",
+                        says="/statusline: ask Claude to write a `statusLine` command into ~/.claude/settings.json "
+                             "(it reads the session's JSON on stdin); Ctrl+R restarts Claude Code to use it."),
     "feedback": Route("Send feedback or report a bug",
                       says="/feedback: claude-tui's issues go to its repository; Claude Code's own: run "
                            "`claude` in a shell and type /feedback there."),
@@ -176,7 +179,6 @@ THROUGH_CLI: dict[str, str] = {
     "review": "Review a pull request",
     "security-review": "Review the pending changes for security",
     "skill-doctor": "Which loaded skills are unused and cost context",
-    "statusline": "Ask Claude to set up your status line",
     "team-onboarding": "A guide for teammates from your usage",
     "version": "This session's Claude Code version",
     "workflow-launch-exec": "Execute a server-launched workflow handoff",
