@@ -105,3 +105,30 @@ async def test_palette_command_toggles_vim(tmp_path: Path) -> None:
         command.callback()
         await pilot.pause()
         assert _prompt(app).vim is None and _prompt(app).border_subtitle == ""
+
+
+async def test_slash_vim_typed_in_one_burst_is_not_completed_to_another_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual import events
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(pilot, app)
+        view = chat(app)
+        sent: list[str] = []
+        monkeypatch.setattr(view.session, "send", lambda text: _record(sent, text))
+        prompt = _prompt(app)
+        prompt.focus()
+        await pilot.press("slash")
+        menu = view.composer.menu
+        await wait_for(pilot, lambda: menu.display, what="the / menu open")
+        driver = app._driver
+        assert driver is not None
+        # The rest as one write from the terminal: every key queued before the first is handled,
+        # and the menu (ranked for "/", /access first) has not followed them when Enter comes.
+        for key, character in [("v", "v"), ("i", "i"), ("m", "m"), ("enter", "\r")]:
+            event = events.Key(key, character)
+            event.set_sender(app)
+            driver.send_message(event)
+        await wait_for(pilot, lambda: prompt.vim is not None, what="vim mode on")
+        assert prompt.text == "" and sent == []

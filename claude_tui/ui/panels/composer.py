@@ -27,6 +27,7 @@ from claude_tui.ui.panels.vim_prompt import MODE_LABELS, VimKeys
 from claude_tui.vim_mode import INSERT
 
 _NEWLINE_KEYS = {"ctrl+j", "shift+enter", "alt+enter", "ctrl+enter"}
+_MENU_KEYS = frozenset({"up", "down", "tab", "enter", "escape"})
 TYPING_KEYS = frozenset({"enter", "backspace", *_NEWLINE_KEYS})
 """Non-printable keys that are part of typing a prompt (the chat screen forwards them with the text)."""
 EDIT_KEYS: dict[str, str] = {binding.key: binding.action for binding in Binding.make_bindings(TextArea.BINDINGS)}
@@ -107,6 +108,8 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         self.recalled: str | None = None
         """The history entry Up/Down last put here: while the text is still it, Up/Down go on
         walking the history (a recalled "/command" opens no menu to take them), as in Claude Code."""
+        self.menu_refresh: Callable[[], None] | None = None
+        """Set by the composer: brings the menu up to the text now (its own update lags a burst)."""
         self.vim: VimKeys | None = None
         """Vim mode (`/vim`, the palette, config `vim_mode`): None when off."""
 
@@ -210,6 +213,10 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
         menu = self.menu
         if menu is not None and menu.display and self.walking_history():
             menu.close()  # a recalled entry is not being typed: its keys walk on
+        if menu is not None and menu.display and event.key in _MENU_KEYS and self.menu_refresh is not None:
+            # The menu follows `Edited`, handled after the keys of a burst: "/vim⏎" in one write
+            # found the menu still ranked for "/" and Enter accepted its first entry.
+            self.menu_refresh()
         if menu is not None and menu.display:
             if event.key in ("up", "down"):
                 event.stop()
@@ -410,6 +417,7 @@ class Composer(Vertical):
         menu = CompletionMenu(id="completion-menu")
         prompt = PromptInput(history=self.history, id="prompt")
         prompt.menu = menu
+        prompt.menu_refresh = self._update_menu
         menu.on_accept = self._accept
         yield menu
         yield prompt
