@@ -132,3 +132,34 @@ async def test_slash_vim_typed_in_one_burst_is_not_completed_to_another_command(
             driver.send_message(event)
         await wait_for(pilot, lambda: prompt.vim is not None, what="vim mode on")
         assert prompt.text == "" and sent == []
+
+
+async def test_keys_typed_while_a_dialog_waits_go_through_vim_in_order(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual import events
+
+    from tests.pilot.test_dialogs import request_from
+
+    app = make_app(tmp_path, guard_ms=400, vim_mode=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot, app)
+        view = chat(app)
+        answered: list[object] = []
+
+        async def answer_permission(payload: object) -> bool:
+            answered.append(payload)
+            return False
+
+        view.session.connection.answer_permission = answer_permission  # type: ignore[method-assign]
+        prompt = _prompt(app)
+        prompt.focus()
+        await pilot.press(*"one two", "escape", "0")
+        assert prompt.vim is not None and prompt.vim.mode == NORMAL
+        view.dialogs.asked(request_from("bash-allow", "Bash", request_id="vim-1"))
+        dialog = view.dialogs.dialog
+        # y, n and a answer a dialog moved to; this one waits: they are vim's keys in the prompt.
+        for character in "yypdwAyes":
+            app.post_message(events.Key(character, character))
+        await wait_for(pilot, lambda: prompt.text == "one two\ntwoyes", what="yyp, dw, A typed through vim")
+        assert app.screen is dialog and dialog is not None and dialog.waiting and not dialog.settled
+        assert answered == []
