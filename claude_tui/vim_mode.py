@@ -216,7 +216,9 @@ class VimMachine:
         if head == "g":
             if len(rest) < 2:
                 return None
-            return (text, _motion(text, cursor, "gg", count, has_count), False) if rest[1] == "g" else (text, cursor, False)
+            if rest[1] != "g":
+                return text, cursor, False
+            return text, _motion(text, cursor, "gg", count, has_count), False
         if head in _MOTIONS:
             return text, _motion(text, cursor, head, count, has_count), False
         if head == "r":

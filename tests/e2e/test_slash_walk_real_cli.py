@@ -11,10 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from claude_tui.slash_routes import BUILTINS, local_route
 from tests.e2e.mock_api import MockApi
 from tests.e2e.raw_cli import RawCli, is_type
-
-from claude_tui.slash_routes import BUILTINS, local_route
 
 Start = Callable[..., RawCli]
 UNAVAILABLE = re.compile(r"isn't available|is not available in this environment")

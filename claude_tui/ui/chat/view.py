@@ -444,8 +444,10 @@ class ChatView(Widget):
     @property
     def local_commands(self) -> LocalCommands:
         def later(job: Callable[[], Awaitable[None]]) -> Callable[[], None]:
-            # An app worker, as the palette runs them: the switch replaces this view half-way.
-            return lambda: self.app.run_worker(job(), group="switch-session", exclusive=True, exit_on_error=False)
+            def run() -> None:  # an app worker, as the palette runs them: the switch replaces this view
+                self.app.run_worker(job(), group="switch-session", exclusive=True, exit_on_error=False)
+
+            return run
 
         return LocalCommands({
             "sessions": self.host.action_open_sessions, "usage": self.host.action_usage,
