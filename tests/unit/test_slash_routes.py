@@ -30,7 +30,7 @@ def test_command_name(typed: str, name: str | None) -> None:
 
 
 def test_commands_the_cli_answers_itself_stay_the_clis() -> None:
-    for name in ("context", "compact", "model", "mcp", "config", "cost", "init", "effort"):
+    for name in ("clear", "context", "compact", "model", "mcp", "config", "cost", "init", "effort"):
         assert local_route(f"/{name}") is None, name
 
 

@@ -454,7 +454,7 @@ class ChatView(Widget):
             "help": self.host.action_help, "export": self._export_said, "rewind": self.rewind_conversation,
             "vim": self.composer.prompt.toggle_vim, "copy": self.action_copy_last_answer,
             "changes": self.action_what_changed, "fork": later(self.fork_session),
-            "new": later(self.new_session), "quit": later(self._quit),
+            "quit": later(self._quit),
             "sidebar": self.action_toggle_sidebar, "plan": lambda: self.set_mode("plan"),
             "theme": self.app.action_change_theme,
             **{name: self._manage_opener(name) for name in ("mcp", "context", "permissions", "hooks")},
