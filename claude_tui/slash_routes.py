@@ -142,7 +142,8 @@ LOCAL: dict[str, Route] = {
                                  "newline (F1 lists the keys)."),
     "statusline": Route("Set up your own status line",
                         says="/statusline: ask Claude to write a `statusLine` command into ~/.claude/settings.json "
-                             "(it reads the session's JSON on stdin); Ctrl+R restarts Claude Code to use it."),
+                             "(it reads the session's JSON on stdin); claude-tui shows its line above the status "
+                             "bar from the next tab or start."),
     "feedback": Route("Send feedback or report a bug",
                       says="/feedback: claude-tui's issues go to its repository; Claude Code's own: run "
                            "`claude` in a shell and type /feedback there."),

@@ -71,7 +71,8 @@ async def test_config_vim_mode_starts_in_insert_and_enter_sends(tmp_path: Path,
 
 
 async def test_escape_in_normal_mode_interrupts_a_running_turn(tmp_path: Path) -> None:
-    app = make_app(tmp_path, vim_mode=True)
+    # A slow stream: the turn is still running at the second Esc however busy the machine is.
+    app = make_app(tmp_path, vim_mode=True, env={"FAKE_CLAUDE_DELAY_MS": "300"})
     async with app.run_test(size=(100, 30)) as pilot:
         await _ready(pilot, app)
         view = chat(app)

@@ -26,9 +26,11 @@ from textual.widgets import Input
 
 from claude_tui.attachments import ImageSlots
 from claude_tui.completion import project_files, slash_candidates
+from claude_tui.history.paths import cli_config_root
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.changes import Change, ItemChanged, TurnEnded
 from claude_tui.session.items import ShellItem, UserItem
+from claude_tui.status_line import find_setting, status_input
 from claude_tui.transport.locate import installed_version
 from claude_tui.ui.chat.agents import AgentTranscripts
 from claude_tui.ui.chat.bash_mode import BashMode
@@ -46,6 +48,7 @@ from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.chat.slash_local import LocalCommands
 from claude_tui.ui.chat.transcript_tools import Copier, export_transcript, item_by_id
 from claude_tui.ui.chat.typeahead import TypeaheadRouter
+from claude_tui.ui.chat.user_status import UserStatusLine, transcript_path
 from claude_tui.ui.chat.welcome import welcome_text
 from claude_tui.ui.kit.modes import bypass_allowed, next_mode
 from claude_tui.ui.log.chat_log import ChatLog
@@ -140,6 +143,7 @@ class ChatView(Widget):
         self.bash = BashMode(self)
         self.images = ImageSlots()
         self.queued_prompts = QueuedPrompts(id="queued-prompts")
+        self.user_status = self._user_status_line()
         self.navigator = LogNavigator(self, self.log_widget, self.composer, session.conversation)
         self._draft_timer: Timer | None = None
         self._ticker: Timer | None = None
@@ -159,6 +163,8 @@ class ChatView(Widget):
             yield self.sidebar
         yield self.queued_prompts
         yield self.composer
+        if self.user_status is not None:
+            yield self.user_status
         yield self.status_bar
 
     def on_mount(self) -> None:
@@ -189,6 +195,7 @@ class ChatView(Widget):
         self.status_bar.show(session.conversation.status)
         self._ticker = self.set_interval(0.25, self._tick)
         session.start(self)
+        self.refresh_user_status()
 
     async def shutdown(self) -> None:
         """Stop the session's CLI (and a `!command` still running), the prompt's text saved as its draft."""
@@ -261,11 +268,34 @@ class ChatView(Widget):
     def _needs_attention(self) -> None:
         self.post_message(self.NeedsAttention(self))
 
+    def _user_status_line(self) -> UserStatusLine | None:
+        """The user's `statusLine` command, when the settings have one (local sessions: over ssh the
+        settings are the remote machine's)."""
+        options = self.session.options
+        if options.ssh is not None:
+            return None
+        project = Path(options.cwd or ".").resolve()
+        setting = find_setting(project, cli_config_root(options.env))
+        if setting is None:
+            return None
+        return UserStatusLine(setting, str(project), lambda line: self.notify(line, severity="warning", timeout=8),
+                              id="user-status")
+
+    def refresh_user_status(self) -> None:
+        if self.user_status is None:
+            return
+        status, options = self.session.conversation.status, self.session.options
+        project = str(Path(options.cwd or ".").resolve())
+        self.user_status.changed(status_input(
+            status, project=project,
+            transcript=transcript_path(cli_config_root(options.env), status.cwd or project, status.session_id)))
+
     def _turn_ended(self, change: TurnEnded) -> None:
         self.host.notify_turn_ended(self.session, change)
         from claude_tui.ui.manage.base import turn_ended
 
         turn_ended(self.app, self.session)  # an open /context or /usage asks again
+        self.refresh_user_status()
         # Collection is tuned down while streaming (see app._tune_gc); sweep the
         # turn's young cyclic garbage once the turn is over and you are reading.
         self.set_timer(1.0, self.collect_garbage)
