@@ -35,7 +35,7 @@ async def test_every_screen_a_route_names_is_one_the_view_has(tmp_path: Path) ->
         assert {route.screen for route in LOCAL.values() if route.screen} <= screens
 
 
-async def test_resume_opens_the_browser_and_hooks_says_one_line(tmp_path: Path,
+async def test_resume_opens_the_browser_and_memory_says_one_line(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -44,12 +44,12 @@ async def test_resume_opens_the_browser_and_hooks_says_one_line(tmp_path: Path,
                        what="CLI ready")
         sent: list[str] = []
         monkeypatch.setattr(view.session, "send", lambda text: _record(sent, text))
-        await _typed(pilot, app, "/hooks")
-        await wait_for(pilot, lambda: any(n.startswith("/hooks: ") for n in _notes(app)), what="the /hooks line")
+        await _typed(pilot, app, "/memory")
+        await wait_for(pilot, lambda: any(n.startswith("/memory: ") for n in _notes(app)), what="the /memory line")
         await _typed(pilot, app, "/resume")
         await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the session browser")
         assert sent == []  # neither reached Claude Code (it would say "isn't available")
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, SessionBrowserScreen), what="back")
-        await _typed(pilot, app, "/context")
-        await wait_for(pilot, lambda: sent == ["/context"], what="/context goes to Claude Code")
+        await _typed(pilot, app, "/context all")
+        await wait_for(pilot, lambda: sent == ["/context all"], what="/context all goes to Claude Code")

@@ -30,8 +30,14 @@ def test_command_name(typed: str, name: str | None) -> None:
 
 
 def test_commands_the_cli_answers_itself_stay_the_clis() -> None:
-    for name in ("clear", "context", "compact", "model", "mcp", "config", "cost", "init", "effort"):
+    for name in ("clear", "compact", "model", "config", "cost", "init", "effort"):
         assert local_route(f"/{name}") is None, name
+
+
+def test_a_screens_command_with_arguments_is_claude_codes() -> None:
+    assert local_route("/mcp") is not None and local_route("/context") is not None
+    assert local_route("/mcp reconnect notes") is None
+    assert local_route("/context all") is None
 
 
 def test_the_menu_lists_every_local_command_with_what_it_does_here() -> None:
