@@ -43,7 +43,7 @@ async def test_resume_opens_the_browser_and_memory_says_one_line(tmp_path: Path,
         await wait_for(pilot, lambda: view.session.connection.alive and view.session.conversation.commands,
                        what="CLI ready")
         sent: list[str] = []
-        monkeypatch.setattr(view.session, "send", lambda text: _record(sent, text))
+        monkeypatch.setattr(view.session, "send", lambda text, **_: _record(sent, text))
         await _typed(pilot, app, "/memory")
         await wait_for(pilot, lambda: any(n.startswith("/memory: ") for n in _notes(app)), what="the /memory line")
         await _typed(pilot, app, "/resume")

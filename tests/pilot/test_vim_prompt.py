@@ -33,7 +33,7 @@ async def test_slash_vim_turns_it_on_and_normal_mode_edits(tmp_path: Path, monke
         await _ready(pilot, app)
         view = chat(app)
         sent: list[str] = []
-        monkeypatch.setattr(view.session, "send", lambda text: _record(sent, text))
+        monkeypatch.setattr(view.session, "send", lambda text, **_: _record(sent, text))
         prompt = _prompt(app)
         prompt.focus()
         await pilot.press("slash", *"vim", "enter")
@@ -62,7 +62,7 @@ async def test_config_vim_mode_starts_in_insert_and_enter_sends(tmp_path: Path,
         await _ready(pilot, app)
         view = chat(app)
         sent: list[str] = []
-        monkeypatch.setattr(view.session, "send", lambda text: _record(sent, text))
+        monkeypatch.setattr(view.session, "send", lambda text, **_: _record(sent, text))
         prompt = _prompt(app)
         prompt.focus()
         assert prompt.vim is not None and prompt.vim.mode == INSERT
@@ -117,7 +117,7 @@ async def test_slash_vim_typed_in_one_burst_is_not_completed_to_another_command(
         await _ready(pilot, app)
         view = chat(app)
         sent: list[str] = []
-        monkeypatch.setattr(view.session, "send", lambda text: _record(sent, text))
+        monkeypatch.setattr(view.session, "send", lambda text, **_: _record(sent, text))
         prompt = _prompt(app)
         prompt.focus()
         await pilot.press("slash")
