@@ -293,7 +293,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
         last = last_key(self.app)
         self._ready_at = type(self).clock()
-        self._keys_before = last.count if last is not None else 0
+        self._keys_before = last.seen if last is not None else 0
         self.call_later(self._keys_arrived)
 
     def _keys_arrived(self) -> None:
@@ -319,7 +319,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             return None
         # This key must be the only one since the keys in flight (a second one already taken by the
         # app means typing), and come REACT_MS after the dialog appeared, by when the app took it.
-        if last.count != self._keys_before + 1 or last.at - ready_at < REACT_MS / 1000:
+        if last.seen != self._keys_before + 1 or last.at - ready_at < REACT_MS / 1000:
             return None
         return key_actions(type(self)).get(event.key)
 

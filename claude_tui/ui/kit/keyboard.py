@@ -15,7 +15,7 @@ class LastKey(NamedTuple):
     at: float
     key: str
     """The key's name ("enter", "y", …); "paste" for a paste."""
-    count: int
+    seen: int
     """How many keys and pastes reached the app so far, this one included."""
 
 
@@ -25,7 +25,7 @@ _LAST: WeakKeyDictionary[object, LastKey] = WeakKeyDictionary()
 def note_key(app: object, now: float, key: str) -> None:
     """A key (or a paste, ``key="paste"``) reached ``app`` at ``now``."""
     last = _LAST.get(app)
-    _LAST[app] = LastKey(now, key, (last.count if last is not None else 0) + 1)
+    _LAST[app] = LastKey(now, key, (last.seen if last is not None else 0) + 1)
 
 
 def last_key(app: object) -> LastKey | None:
