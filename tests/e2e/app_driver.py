@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from rich.console import Console
+from textual import events
 from textual.pilot import Pilot
 from textual.screen import Screen
 
@@ -183,8 +184,11 @@ class AppDriver:
         await self.pilot.pause()
         await self.pilot.press(*list(text))
 
-    async def send(self, text: str) -> None:
-        """Put ``text`` in the prompt and press Enter (as a user would), then check it left."""
+    async def send(self, text: str, then: tuple[events.Key, ...] = ()) -> None:
+        """Put ``text`` in the prompt and press Enter (as a user would), then check it left.
+
+        ``then``: keys typed on the heels of the Enter (the user goes straight on typing), queued
+        behind it at once, as a terminal delivers them (Pilot's own presses wait for the app between keys)."""
         prompt = self.prompt
         prompt.focus()
         prompt.text = text
@@ -195,7 +199,12 @@ class AppDriver:
         def arrived() -> bool:
             return any(isinstance(i, UserItem) and i.text == text for i in self.items[before:])
 
-        await self.pilot.press("enter")
+        if then:
+            self.pilot.app.post_message(events.Key("enter", "\r"))
+            for key in then:
+                self.pilot.app.post_message(key)
+        else:
+            await self.pilot.press("enter")
         await self.pilot.pause()
         if not arrived() and prompt.text.strip() == text:
             # A "/command" opens the completion menu: the first Enter completes it, the second sends.

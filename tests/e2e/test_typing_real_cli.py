@@ -3,7 +3,8 @@
 Fewer runs than the pilot tier (12: each is a real turn of the real CLI, in real time): a prompt
 that makes the CLI ask (a Bash permission, an AskUserQuestion, a plan; and the quit question on
 top of a waiting permission), then generated prose holding every dialog key typed with random
-per-key delays and pauses of up to 3 s, during which the request arrives when the CLI sends it.
+per-key delays and pauses of up to 3 s, begun on the heels of the prompt's Enter, during which the
+request arrives when the CLI sends it.
 Each run: the request is still unanswered on the wire, the prompt holds exactly what was typed;
 then Tab and n answer it deliberately, so the turn ends and the next run starts clean.
 """
@@ -52,14 +53,19 @@ async def test_typing_through_real_cli_dialogs_answers_nothing(app_options: Opti
             if d.conversation.status.permission_mode != mode:
                 d.chat.set_mode(mode)
                 await d.wait(lambda mode=mode: d.conversation.status.permission_mode == mode, mode)
-            await d.send(prompt_text)
             text = prose(rng)
+            # The user goes straight on typing after the Enter, so the request arrives while they
+            # type (a request that arrives on an idle keyboard over an empty prompt is the one-key
+            # case, by design: tests/pilot/test_one_key_answers.py).
+            first = () if kind == "quit" else (key_for(text[0]),)
+            await d.send(prompt_text, then=first)
             if kind == "quit":  # the quit question arrives on top of the waiting permission
                 await d.wait_screen(GuardedModal, move_to=False)
                 await d.pilot.press("ctrl+q")
                 await d.wait_screen(ConfirmScreen, move_to=False)
-            for character in text:
-                await d.pilot.press(key_for(character).key)
+            for index, character in enumerate(text):
+                if index >= len(first):
+                    await d.pilot.press(key_for(character).key)
                 typed += 1
                 roll = rng.random()
                 delay = rng.uniform(0.6, 3.0) if roll < 0.06 else (0 if roll < 0.3 else rng.uniform(0.02, 0.2))

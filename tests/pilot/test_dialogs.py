@@ -171,12 +171,12 @@ async def test_n_and_escape_deny(key: str) -> None:
     assert app.results == [PermissionDecision(request.request_id, False, message=DENY_MESSAGE, words="Denied")]
 
 
-async def test_s_denies_and_stops() -> None:
+async def test_x_denies_and_stops() -> None:
     request = bash_request()
     app = DialogHost(PermissionScreen(request, guard_ms=0))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("s")
+        await pilot.press("x")
         await settle(pilot)
     [decision] = app.results
     assert decision == PermissionDecision(
@@ -312,14 +312,23 @@ async def test_edit_preview_diffs_against_the_file_on_disk(tmp_path: Path) -> No
         await app.workers.wait_for_complete()
         await settle(pilot)
         view = app.dialog.query_one(DiffView)
-        assert view.can_focus is False  # its n/s keys must not shadow deny/stop
+        assert view.can_focus is False  # its n key must not shadow deny
         [diff] = view.diffs
         assert (diff.kind, diff.added, diff.removed) == ("edit", 1, 1)
         text = screen_text(app)
         lines = text.splitlines()
         assert any("beta" in line and "-" in line for line in lines)
         assert any("BETA" in line and "+" in line for line in lines)
+        # s means what it means in every diff (issue 27, defect 5): split / unified, no answer.
+        assert not view.is_split
         await pilot.press("s")
+        await settle(pilot)
+        assert view.is_split and app.results == []
+        assert any("beta" in line and "BETA" in line for line in screen_text(app).splitlines())  # side by side
+        await pilot.press("s")
+        await settle(pilot)
+        assert not view.is_split and app.results == []
+        await pilot.press("x")
         await settle(pilot)
     assert app.results[0] is not None and app.results[0].interrupt
 
@@ -441,15 +450,13 @@ async def test_typeahead_is_ignored_until_the_guard_passes(make: Any, clock: Fak
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("y", "n", "escape", "t", "a")
         await settle(pilot)
-        # The first letter in the guard said "still typing": back to waiting, nothing answered.
-        assert app.results == [] and dialog.waiting and dialog.mode == "main"
-        clock.now += 1
+        # Every key in the guard is swallowed (none answers, none is passed on) and keeps it up.
+        assert app.results == [] and not dialog.waiting and dialog.mode == "main"
+        assert dialog.has_class("-armed") and "keys paused" in screen_text(app)
+        clock.now += 0.29
         await pilot.press("y")
         await settle(pilot)
-        assert app.results == []  # waiting: no key answers, however long the pause
-        await pilot.press("tab")
-        await settle(pilot)
-        assert not dialog.waiting and dialog.has_class("-armed") and "keys paused" in screen_text(app)
+        assert app.results == []  # 0.29 s after the last key: still inside the re-armed guard
         clock.now += 0.3
         await pilot.pause(0.4)  # the notice goes when the guard timer next checks (real time)
         assert not dialog.has_class("-armed")
@@ -464,8 +471,7 @@ async def test_guard_in_real_time() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("y")
         await settle(pilot)
-        assert app.results == [] and dialog.waiting
-        await pilot.press("tab")
+        assert app.results == [] and not dialog.waiting
         await pilot.pause(1.05)
         await pilot.press("y")
         await settle(pilot)
@@ -605,11 +611,7 @@ async def test_question_single_choice_with_numbers_and_review() -> None:
         await settle(pilot)
         text = screen_text(app)
         assert "Which color?" in text and "Red" in text and "warm" in text and "Other…" in text
-        await pilot.press("2", "enter")
-        await settle(pilot)
-        assert app.dialog.on_review and "→ Blue" in screen_text(app)
-        assert app.results == []
-        await pilot.press("enter")
+        await pilot.press("2")  # one question, one choice: the number is the answer (no Enter, no review)
         await settle(pilot)
     [decision] = app.results
     assert decision is not None and decision.allow
@@ -623,8 +625,6 @@ async def test_question_arrows_and_enter_pick_the_highlighted_option() -> None:
         await settle(pilot)
         await pilot.press("down", "enter")
         await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
     assert app.results[0] is not None and app.results[0].updated_input["answers"] == {"Which color?": "Blue"}
 
 
@@ -633,7 +633,7 @@ async def test_question_multi_toggles_and_back() -> None:
     app = DialogHost(QuestionScreen(request, guard_ms=0))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("1", "enter")  # Red
+        await pilot.press("1")  # Red: a number on a single-choice question goes on at once
         await settle(pilot)
         assert "Which toppings?" in screen_text(app)
         await pilot.press("enter")  # nothing toggled yet: stays
@@ -643,7 +643,7 @@ async def test_question_multi_toggles_and_back() -> None:
         await pilot.press("backspace")  # back to the colour: the answer is kept
         await settle(pilot)
         assert app.dialog.step == 0
-        await pilot.press("2", "enter")  # change to Blue
+        await pilot.press("2")  # change to Blue
         await settle(pilot)
         assert app.dialog.step == 1
         await pilot.press("space")  # toggles the highlighted option (Cheese, first picked) off
@@ -678,9 +678,6 @@ async def test_question_other_answer_is_typed() -> None:
         await type_text(pilot, "green 2")  # digits type, they do not pick
         await pilot.press("enter")
         await settle(pilot)
-        assert app.dialog.on_review and "green 2" in screen_text(app)
-        await pilot.press("enter")
-        await settle(pilot)
     assert app.results[0] is not None and app.results[0].updated_input["answers"] == {"Which color?": "green 2"}
 
 
@@ -699,15 +696,17 @@ async def test_question_escape_declines_but_first_leaves_the_other_box() -> None
 
 
 async def test_question_guard_and_review_rearm(clock: FakeClock) -> None:
-    app = DialogHost(QuestionScreen(ask_request("ask-single"), guard_ms=300))
+    app = DialogHost(QuestionScreen(ask_request("ask-multi"), guard_ms=300))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("2", "enter", "enter")
         await settle(pilot)
         assert app.dialog.step == 0 and app.results == [] and app.dialog.answers[0].picked == set()
-        assert app.dialog.waiting  # the "2" in the guard: back to waiting
-        await pilot.press("tab")
+        assert not app.dialog.waiting  # swallowed by the guard
         clock.now += 0.31
-        await pilot.press("2", "enter", "enter", "enter")  # the review re-arms: these Enters do not send
+        await pilot.press("2")  # a single-choice question: the number goes on
+        await settle(pilot)
+        assert app.dialog.step == 1
+        await pilot.press("1", "enter", "enter", "enter")  # the review re-arms: these Enters do not send
         await settle(pilot)
         assert app.dialog.on_review and app.results == [] and app.dialog.has_class("-armed")
         clock.now += 0.31
@@ -879,9 +878,9 @@ async def test_cancel_then_next_dialog_gets_its_own_answer() -> None:
     assert [d.request_id for d in app.results] == ["second"]
 
 
-async def test_typing_through_the_guard_steps_back_to_waiting(clock: FakeClock) -> None:
-    # Someone still typing when the dialog was moved to ("yyyy…" every 100 ms for 2 s) approves
-    # nothing: the first key sends the dialog back to waiting. Tab, a pause, then a key acts.
+async def test_typing_through_the_guard_answers_nothing(clock: FakeClock) -> None:
+    # Keys on the heels of the move to the dialog ("yyyy…" every 100 ms for 2 s) approve nothing:
+    # each one is swallowed and keeps the guard up. A pause, then a key acts.
     dialog = PermissionScreen(bash_request(), guard_ms=300)
     app = DialogHost(dialog)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -890,12 +889,7 @@ async def test_typing_through_the_guard_steps_back_to_waiting(clock: FakeClock) 
             clock.now += 0.1
             await pilot.press("y")
             await settle(pilot)
-        assert app.results == [] and dialog.waiting
-        clock.now += 0.31
-        await pilot.press("y")
-        await settle(pilot)
-        assert app.results == []
-        await pilot.press("tab")
+        assert app.results == [] and not dialog.waiting and dialog.has_class("-armed")
         clock.now += 0.31
         await pilot.press("y")
         await settle(pilot)
@@ -908,9 +902,9 @@ async def test_unbound_letters_keep_the_guard_up_too(clock: FakeClock) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         clock.now += 0.25
-        await pilot.press("h")  # not a dialog key: still typing
+        await pilot.press("h")  # not a dialog key: swallowed too, and the guard stays up
         await settle(pilot)
-        assert dialog.waiting  # a letter in the guard: back to waiting
+        assert not dialog.waiting and dialog.has_class("-armed")
         clock.now += 0.25  # 0.5 s after the dialog appeared, but only 0.25 s after the last key
         await pilot.press("y")
         await settle(pilot)

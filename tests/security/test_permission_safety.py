@@ -36,6 +36,7 @@ from tests.reliability.harness import (
     prompt_text,
     submit,
     tools,
+    type_prompt,
     wait_for,
     wait_ready,
     wait_turn_end,
@@ -73,9 +74,15 @@ class Harness:
         self.log = tmp_path / "debug.log"
         self.app = make_app(fake_options(tmp_path, **env), Config(typeahead_guard_ms=guard_ms), debug_log=self.log)
 
-    async def ask(self, pilot: Pilot[Any]) -> PermissionScreen:
+    async def ask(self, pilot: Pilot[Any], draft: str = "") -> PermissionScreen:
+        """Send the prompt that asks for Bash; ``draft``: keys typed right after its Enter (the user
+        goes on typing, so the dialog appears over a draft and waits for Tab)."""
         await wait_ready(pilot, self.app)
-        await submit(pilot, self.app, "run it kw:bash")
+        if draft:
+            await type_prompt(pilot, self.app, "run it kw:bash")
+            await pilot.press("enter", *draft)
+        else:
+            await submit(pilot, self.app, "run it kw:bash")
         await wait_for(pilot, lambda: isinstance(self.app.screen, PermissionScreen), 10, "the permission dialog")
         return self.app.screen  # type: ignore[return-value]
 
@@ -98,7 +105,7 @@ def _assert_nothing_ran(h: Harness) -> None:
 async def test_tool_runs_only_after_an_explicit_key_on_the_visible_dialog(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     async with h.app.run_test(size=SIZE) as pilot:
-        dialog = await h.ask(pilot)
+        dialog = await h.ask(pilot, draft="x")
         await pilot.pause(1.0)  # the CLI waits; nothing runs on its own
         assert h.app.screen is dialog
         _assert_nothing_ran(h)
@@ -121,18 +128,17 @@ async def test_typeahead_within_the_guard_is_ignored(tmp_path: Path) -> None:
     guard = 3000  # Pilot needs ~0.15 s a key: a long guard keeps every key inside it
     h = Harness(tmp_path, guard_ms=guard)
     async with h.app.run_test(size=SIZE) as pilot:
-        dialog = await h.ask(pilot)
+        dialog = await h.ask(pilot, draft="x")
         await pilot.press("y", "a", "1", "y")  # waiting: all typing
         await pilot.press("tab")
         shown = time.monotonic()
-        await pilot.press("y", "a", "1", "y")  # on the heels of Tab: still typing, back to waiting
+        await pilot.press("y", "a", "1", "y")  # on the heels of Tab: swallowed, neither answers nor stray letters
         last = time.monotonic()
         assert last - shown < guard / 1000, "the keys were not typed within the guard"
         await pilot.pause(0.1)
-        assert h.app.screen is dialog and dialog.waiting
+        assert h.app.screen is dialog and not dialog.waiting and dialog.has_class("-armed")
         _assert_nothing_ran(h)
-        assert prompt_text(h.app).endswith("ya1yya1y")
-        await pilot.press("tab")
+        assert prompt_text(h.app).endswith("xya1y")
         await pilot.pause(guard / 1000 + 0.25)
         assert h.app.screen is dialog  # nothing typed earlier fires late either
         _assert_nothing_ran(h)
@@ -146,7 +152,7 @@ async def test_a_sentence_typed_as_the_dialog_appears_goes_on_in_the_prompt(tmp_
     guard = 3000
     h = Harness(tmp_path, guard_ms=guard)
     async with h.app.run_test(size=SIZE) as pilot:
-        dialog = await h.ask(pilot)
+        dialog = await h.ask(pilot, draft="x")
         before = prompt_text(h.app)
         await pilot.press(*"now yes", "space", *"again")  # y, a and n are dialog keys: all swallowed
         assert h.app.screen is dialog

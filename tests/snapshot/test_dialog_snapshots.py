@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from claude_tui.session.permissions import PermissionRequest
@@ -13,6 +14,8 @@ from claude_tui.ui.dialogs.permission import PermissionScreen
 from claude_tui.ui.dialogs.plan import PlanScreen
 from claude_tui.ui.dialogs.question import QuestionScreen
 from tests.pilot.test_dialogs import DialogHost, request_from
+from tests.snapshot.chat_states import StateApp, line_index
+from tests.snapshot.settle import settle
 
 WIDE = (120, 40)
 SMALL = (80, 24)
@@ -117,6 +120,13 @@ def test_edit_with_diff_preview(snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(app, terminal_size=WIDE, run_before=settled())
 
 
+def test_edit_with_split_preview(snap_compare: Any, tmp_path: Path) -> None:
+    # s switches the preview to split, as in every diff of the app (issue 27, defect 5).
+    request, cwd = edit_request(tmp_path)
+    app = DialogHost(PermissionScreen(request, guard_ms=0, cwd=cwd))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled("s"))
+
+
 def test_edit_with_diff_preview_light(snap_compare: Any, tmp_path: Path) -> None:
     request, cwd = edit_request(tmp_path)
     app = DialogHost(PermissionScreen(request, guard_ms=0, cwd=cwd), theme="textual-light")
@@ -168,22 +178,22 @@ def test_long_command_waiting_small(snap_compare: Any) -> None:
 
 def test_question_single(snap_compare: Any) -> None:
     app = DialogHost(QuestionScreen(request_from("ask-single", "AskUserQuestion"), guard_ms=0))
-    assert snap_compare(app, terminal_size=WIDE, run_before=settled("2"))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled("down"))  # a number would answer it
 
 
 def test_question_multi(snap_compare: Any) -> None:
     app = DialogHost(QuestionScreen(request_from("ask-multi", "AskUserQuestion"), guard_ms=0, position=1, total=2))
-    assert snap_compare(app, terminal_size=WIDE, run_before=settled("2", "enter", "1", "3", "4"))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled("2", "1", "3", "4"))
 
 
 def test_question_review(snap_compare: Any) -> None:
     app = DialogHost(QuestionScreen(request_from("ask-multi", "AskUserQuestion"), guard_ms=0))
-    assert snap_compare(app, terminal_size=WIDE, run_before=settled("2", "enter", "1", "2", "enter"))
+    assert snap_compare(app, terminal_size=WIDE, run_before=settled("2", "1", "2", "enter"))
 
 
 def test_question_review_light_small(snap_compare: Any) -> None:
     app = DialogHost(QuestionScreen(request_from("ask-multi", "AskUserQuestion"), guard_ms=0), theme="textual-light")
-    assert snap_compare(app, terminal_size=SMALL, run_before=settled("1", "enter", "3", "enter"))
+    assert snap_compare(app, terminal_size=SMALL, run_before=settled("1", "3", "enter"))
 
 
 def test_plan(snap_compare: Any) -> None:
@@ -194,3 +204,22 @@ def test_plan(snap_compare: Any) -> None:
 def test_plan_small(snap_compare: Any) -> None:
     app = DialogHost(PlanScreen(request_from("plan-exit", "ExitPlanMode", plan=PLAN), guard_ms=0))
     assert snap_compare(app, terminal_size=SMALL, run_before=settled())
+
+
+# ---------------------------------------------------------------- in the app: where the eye is
+
+
+async def _feed(pilot: Pilot[Any]) -> None:
+    await pilot.pause()
+    await pilot.app.feed()  # type: ignore[attr-defined]
+    await settle(pilot)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [SMALL, (160, 48)], ids=["80x24", "160x48"])
+def test_waiting_bash_dialog_sits_above_the_prompt(snap_compare: Any, size: tuple[int, int]) -> None:
+    # As in Claude Code: just above the prompt (the draft readable below it), the command readable,
+    # the chat's last lines above it.
+    cut = line_index("bash-allow", '"can_use_tool"')
+    app = StateApp([("kw:bash please", "bash-allow", cut)], after="and then")
+    assert snap_compare(app, terminal_size=size, run_before=_feed)

@@ -32,7 +32,9 @@ from claude_tui.ui.app.shutdown import EARLY_SIGNALS, EXIT_BUDGET, SIGNAL_BUDGET
 from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.kit.attention import request_attention
+from claude_tui.ui.dialogs.base import GuardedModal
 from claude_tui.ui.kit.inert import TerminalSafe
+from claude_tui.ui.kit.keyboard import note_key
 from claude_tui.ui.kit.keys_in_order import hand_to_field
 from claude_tui.ui.kit.modes import bypass_allowed
 from claude_tui.ui.kit.screen_once import opened_before
@@ -163,6 +165,12 @@ class ClaudeTuiApp(App[None]):
                                 new_tab=new_tab)
 
     async def on_event(self, event: events.Event) -> None:
+        # Every key and paste passes here first, wherever it goes next: a dialog that appears reads
+        # when the last one came to tell whether the user is typing (`GuardedModal`, one key answers).
+        if isinstance(event, events.Key):
+            note_key(self, GuardedModal.clock(), event.key)
+        elif isinstance(event, events.Paste):
+            note_key(self, GuardedModal.clock(), "paste")
         # Textual's own text fields (the palette's search box) take a burst in order too: see
         # `widgets/keys_in_order.py` (ours run their bindings in order themselves).
         if isinstance(event, events.Key) and hand_to_field(self, event):

@@ -15,7 +15,7 @@ Ways out
 Typing never answers
 --------------------
 Every guarded modal opens *waiting*: it is shown, but it has no focus and takes no
-answer. What the user types meanwhile (letters, digits, Space, Enter, Backspace, a
+answer typed while the user is typing. What the user types meanwhile (letters, digits, Space, Enter, Backspace, a
 paste, and the prompt's editing keys: arrows, Home/End, Delete, Ctrl+W/U/K/Z …) goes on
 into the chat prompt, in order, through the prompt's own queue (`PromptInput.Typed`); no
 answer key does anything. An editing key the dialog binds itself (the question's Left,
@@ -26,15 +26,30 @@ moves to it too. Once there, Tab goes back to the prompt. Esc on a waiting permi
 or plan dialog is the chat's Esc (close the prompt's menu, else interrupt the turn, which withdraws
 the request); on the other modals it does nothing.
 
+One key, when the user is not typing
+------------------------------------
+A permission, question or plan dialog (``ONE_KEY``) that appears while the user is *not typing*
+takes its first key as the answer, with no Tab and no guard: ``y``, a question's option number.
+Not typing means all of: the prompt was empty when the dialog appeared, no key or paste reached
+the app for ``QUIET_MS`` before that (or the last one was the Enter that sent a prompt, and nothing
+came since: the user waits for Claude), every key already on its way when it appeared has arrived
+(a marker posted behind them came back: those keys were typed blind, and they go to the prompt),
+and the key comes at least ``REACT_MS`` after the dialog appeared, by the time the app took it,
+with no other key taken meanwhile (no one reads a dialog faster; a key sooner than that was typed
+before it was seen, and two keys are typing). Only the first key decides: an answer key answers;
+anything else (a letter that starts a sentence) goes to the prompt and the dialog waits, as
+above, until Tab. A dialog that appears while keys are arriving, or over a draft, waits.
+
 Typeahead guard
 ---------------
 Each time the dialog is moved to (or becomes active again after another screen)
 it is *armed* for ``guard_ms``: actions run in that window are swallowed (not passed
 on — an Esc meant for the prompt must not reach an app-level binding either), and the
-screen carries the ``-armed`` class so the key bar can say "keys paused". A
-printable key in that window means the Tab was not meant for the dialog (a
-completion Tab, say): the key goes to the prompt and the dialog steps back to
-waiting. Clicks on key hints go through the same actions, so they obey the guard too.
+screen carries the ``-armed`` class so the key bar can say "keys paused". A key in that
+window is swallowed too and re-arms it, letters included: the user pressed Tab to come
+here (a completion Tab completes in the prompt's menu instead), so a letter on its heels
+is neither an answer nor text for the prompt, where it would land as a stray letter.
+Clicks on key hints go through the same actions, so they obey the guard too.
 The guard reads :attr:`GuardedModal.clock` (``time.monotonic``; tests may replace it).
 
 Keys after the answer
@@ -87,7 +102,23 @@ module finds it: each subclass that adds its own file lists this one first in it
 STEP_IN_KEY = "tab"
 """The one key that moves from the prompt to a waiting dialog (and back)."""
 WAITING_WORDS = "Tab to answer · until then your typing goes to the prompt"
+READY_WORDS = "Press a key to answer · typing anything else goes to the prompt"
 STEPPED_IN_WORDS = "Tab back to the prompt"
+QUIET_MS = 500
+"""Not typing: no key reached the app for this long before the dialog appeared (see the module docstring)."""
+REACT_MS = 250
+"""Not typing: the first key came at least this long after the dialog appeared and the keys on their
+way had arrived (no one reads a dialog and presses a key faster: a sooner key was typed blind)."""
+
+
+@cache
+def key_actions(modal: type[Screen[object]]) -> dict[str, str]:
+    """Each key of a modal's own bindings -> its action (a subclass's binding wins over its base's)."""
+    actions: dict[str, str] = {}
+    for cls in modal.__mro__:
+        for binding in Binding.make_bindings(vars(cls).get("BINDINGS", [])):
+            actions.setdefault(binding.key, binding.action)
+    return actions
 
 
 @cache
@@ -102,6 +133,19 @@ def waiting_notice(waiting: bool = True) -> Static:
     return Static(WAITING_WORDS if waiting else STEPPED_IN_WORDS, classes="waiting-notice", markup=False)
 
 
+def not_typing(app: object, now: float) -> bool:
+    """The prompt is empty, and no key reached the app for ``QUIET_MS`` or the last was the Enter that
+    sent a prompt (the user now waits for Claude): the first half of the rule."""
+    from claude_tui.ui.kit.keyboard import last_key
+    from claude_tui.ui.panels.prompt_typing import chat_prompt
+
+    prompt = chat_prompt(app)  # type: ignore[arg-type]
+    if prompt is None or prompt.text:
+        return False
+    last = last_key(app)
+    return last is None or last.key == "enter" or now - last.at >= QUIET_MS / 1000
+
+
 class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     """A modal whose answer keys obey the typeahead guard (see the module docstring).
 
@@ -114,6 +158,9 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     CSS_PATH: ClassVar[str | PurePath | list[str | PurePath] | None] = DIALOG_CSS
     MARK_PAUSED: ClassVar[bool] = True
     """Set ``-paused`` on a swallowed key (a class change restyles the screen: off where unused)."""
+    ONE_KEY: ClassVar[frozenset[str]] = frozenset()
+    """Keys that answer at once when the dialog appeared while the user was not typing (see the
+    module docstring); empty: the modal always waits for Tab."""
     clock: ClassVar[Callable[[], float]] = staticmethod(lambda: time.monotonic())  # read late: tests replace `time`
     """The guard's clock (seconds). Tests replace it to run long pauses in no time."""
 
@@ -131,6 +178,14 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         """Shown without focus: typing goes to the prompt, no key answers (see the module docstring)."""
         self._focus_later: Widget | None = None
         """What the modal wanted focused while waiting: focused when the user moves to it."""
+        self.ready = False
+        """Appeared while the user was not typing: its first key may answer (``ONE_KEY``)."""
+        self._ready_at: float | None = None
+        """When the app had taken every key on its way as the dialog appeared (None: not yet)."""
+        self._keys_before = 0
+        """How many keys the app had taken by then (`kit/keyboard.py` counts them)."""
+        self._keys_arrived_here = False
+        """Those keys have reached this screen too (they count as typing, not as its first key)."""
         self.set_class(True, "-waiting")
 
     @property
@@ -203,10 +258,12 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     # ------------------------------------------------------------------ waiting / moved to
 
-    def step_in(self) -> None:
-        """Move from the prompt to the dialog: focus its part, and arm the guard."""
+    def step_in(self, guard: bool = True) -> None:
+        """Move from the prompt to the dialog: focus its part, and arm the guard (unless a key that
+        answers at once brought the user here, ``guard=False``)."""
         if not self.waiting or self._settled:
             return
+        self._not_ready()
         self.waiting = False
         self.set_class(False, "-waiting")
         self._show_waiting()
@@ -215,7 +272,56 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             target = self.focus_target()
         if target is not None:
             super().set_focus(target)
-        self.arm()
+        self.arm(None if guard else 0)
+
+    # ------------------------------------------------------------------ one key (not typing)
+
+    def _get_ready(self) -> None:
+        """As the dialog first appears: may its first key answer? (See the module docstring.)"""
+        if not self.ONE_KEY or not self.waiting or not not_typing(self.app, type(self).clock()):
+            return
+        self.ready = True
+        self.set_class(True, "-ready")
+        self._show_waiting()
+        # Keys already queued for the app are ahead of this marker, and once the app has taken them,
+        # ahead of its second leg in this screen's queue: they reach on_key first, and count as typing.
+        # The times are the app's (its queue stays quick while this screen is busy mounting a preview).
+        self.app.call_later(self._app_took_keys)
+
+    def _app_took_keys(self) -> None:
+        from claude_tui.ui.kit.keyboard import last_key
+
+        last = last_key(self.app)
+        self._ready_at = type(self).clock()
+        self._keys_before = last.seen if last is not None else 0
+        self.call_later(self._keys_arrived)
+
+    def _keys_arrived(self) -> None:
+        self._keys_arrived_here = True
+
+    def _not_ready(self) -> None:
+        if self.ready:
+            self.ready = False
+            self.set_class(False, "-ready")
+            self._show_waiting()
+
+    def _one_key_action(self, event: events.Key) -> str | None:
+        """The action the first key runs at once, if the dialog is ready and the key answers; it
+        also ends readiness (only the first key decides)."""
+        if not self.ready:
+            return None
+        from claude_tui.ui.kit.keyboard import last_key
+
+        ready_at, arrived = self._ready_at, self._keys_arrived_here
+        self._not_ready()
+        last = last_key(self.app)
+        if event.key not in self.ONE_KEY or ready_at is None or not arrived or last is None:
+            return None
+        # This key must be the only one since the keys in flight (a second one already taken by the
+        # app means typing), and come REACT_MS after the dialog appeared, by when the app took it.
+        if last.seen != self._keys_before + 1 or last.at - ready_at < REACT_MS / 1000:
+            return None
+        return key_actions(type(self)).get(event.key)
 
     def step_out(self) -> None:
         """Back to the prompt: the dialog stays shown, waiting, and keeps its place (mode, step)."""
@@ -237,8 +343,9 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         return None
 
     def _show_waiting(self) -> None:
+        words = (READY_WORDS if self.ready else WAITING_WORDS) if self.waiting else STEPPED_IN_WORDS
         for notice in self.query(".waiting-notice").results(Static):
-            notice.update(WAITING_WORDS if self.waiting else STEPPED_IN_WORDS)
+            notice.update(words)
 
     def set_focus(self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
         # While waiting nothing in the dialog may take focus (a focused list would take digits and
@@ -256,6 +363,12 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             event.stop()
             event.prevent_default()
             self._type_below(event, keep=frozenset())
+            return
+        if self.waiting and (action := self._one_key_action(event)) is not None:
+            event.stop()
+            event.prevent_default()
+            self.step_in(guard=False)
+            await self.run_action(action)
             return
         if event.key == STEP_IN_KEY:
             event.stop()
@@ -278,14 +391,11 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             else:
                 self._type_below(event)
             return
-        # Keys no action binds (letters of a sentence) count as typing too. A letter typed in the
-        # guard after Tab says the Tab was not meant for the dialog: back to waiting, the letter
-        # goes on in the prompt.
+        # Keys no action binds (letters of a sentence) are swallowed by the guard too: after a Tab
+        # that came here, a letter is no answer, and in the prompt it would be a stray letter.
         if self._swallow() and event.is_printable and event.character:
             event.stop()
             event.prevent_default()
-            self.step_out()
-            self._type_below(event)
             return
         await self._run_binding(event)
 
@@ -344,7 +454,13 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             self.arm()
         if not self._shown:
             self._shown = True
+            self._get_ready()
             self.first_shown()
+
+    def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
+        # Covered (the quit question, help): the first key after it comes back is no reply to how it
+        # first appeared, so one key no longer answers; Tab does.
+        self._not_ready()
 
     def resumed_settled(self) -> None:
         """Hook: the modal became active again after it was settled."""

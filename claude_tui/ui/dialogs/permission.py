@@ -1,14 +1,16 @@
 """The permission dialog for one ``can_use_tool`` request.
 
-Keys (all behind the typeahead guard of :class:`GuardedDialog`):
+Keys (all behind the typeahead guard of :class:`GuardedDialog`; when the dialog appears while the
+user is not typing, the first of y a n t x e answers at once, see :mod:`.base`):
 
 ====  ===========================================================================
 y     allow once
 a     allow always: the request's only suggestion, or a picker when it has several
 n     deny (Esc too)
 t     deny and tell Claude what to do instead (a message box; Enter sends)
-s     deny and stop the turn (``interrupt: true``)
+x     deny and stop the turn (``interrupt: true``)
 e     edit the input (Bash command, Edit new_string, Write content) and allow it
+s     the preview: split / unified, as in every diff of the app (no answer)
 ====  ===========================================================================
 
 A file tool's preview is reviewed hunk by hunk (`diff/partial.py`): ↑↓ or j k move the hunk
@@ -102,7 +104,8 @@ class PermissionScreen(TellDialog):
         Binding("n", "deny", "Deny"),
         Binding("escape", "escape", "Deny / back", show=False),
         Binding("t", "tell", "Tell Claude"),
-        Binding("s", "stop", "Deny and stop"),
+        Binding("x", "stop", "Deny and stop"),
+        Binding("s", "toggle_split", "Split/unified", show=False),
         Binding("e", "edit", "Edit"),
         Binding("ctrl+s", "submit_edit", "Allow edited", show=False),
         *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)],
@@ -111,7 +114,8 @@ class PermissionScreen(TellDialog):
     TELL_PROMPT = "Deny, and tell Claude what to do instead:"
     TELL_PLACEHOLDER = "e.g. use ripgrep instead"
     TELL_WORDS = "Denied"
-    MAIN_ACTIONS = frozenset({"allow", "always", "deny", "stop", "edit"})
+    MAIN_ACTIONS = frozenset({"allow", "always", "deny", "stop", "edit", "toggle_split"})
+    ONE_KEY = frozenset({"y", "a", "n", "t", "x", "e"})
 
     class PreviewReady(Message):
         """A file preview finished loading in its thread."""
@@ -152,8 +156,10 @@ class PermissionScreen(TellDialog):
         hints += [
             Hint("n", "Deny", "deny", "deny"),
             Hint("t", "Tell Claude…", "tell", "deny"),
-            Hint("s", "Deny and stop", "stop", "deny"),
+            Hint("x", "Deny and stop", "stop", "deny"),
         ]
+        if self.file_path is not None:
+            hints.append(Hint("s", "Split/unified", "toggle_split"))
         return hints
 
     def ends_with(self) -> str:
@@ -247,8 +253,9 @@ class PermissionScreen(TellDialog):
         if event.diff is None:
             await loading.remove()
             return
-        view = DiffView(event.diff, split=False, id="preview")
-        view.can_focus = False  # DiffView binds n/s/p; in this dialog those keys must mean deny/stop.
+        # split=None: the app-wide choice (palette), else by width; `s` here switches it, as in every diff.
+        view = DiffView(event.diff, split=None, id="preview")
+        view.can_focus = False  # DiffView binds n/p too: in this dialog n denies, so the dialog holds the keys.
         await body.mount(view, before=loading.first() if loading else None)
         await loading.remove()
         diff = event.diff
@@ -399,6 +406,11 @@ class PermissionScreen(TellDialog):
                     self.request.request_id, False, message=STOP_MESSAGE, interrupt=True, words="Denied and stopped"
                 )
             )
+
+    def action_toggle_split(self) -> None:
+        # No answer and nothing sent, so no guard: the preview only changes how it is drawn.
+        for view in self.query("#preview").results(DiffView):
+            view.action_toggle_split()
 
     def refuse(self) -> None:
         self.action_deny()

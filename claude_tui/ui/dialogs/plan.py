@@ -62,6 +62,7 @@ class PlanScreen(TellDialog):
     TELL_PLACEHOLDER = "e.g. also add tests for the parser"
     TELL_WORDS = "Kept planning"
     MAIN_ACTIONS = frozenset({"approve", "approve_accept", "keep"})
+    ONE_KEY = frozenset({"y", "a", "n", "t"})
 
     def __init__(self, request: PermissionRequest, *, accept_edits: bool = True, **dialog: Any) -> None:
         """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes).

@@ -1,10 +1,13 @@
 """The AskUserQuestion dialog: one step per question, then a review step that sends.
 
-Keys (behind the typeahead guard): number keys pick an option (toggle on a
-multiple-choice question), arrows move, Space picks/toggles, Enter goes to the
-next step (picking the highlighted option on a single-choice question) and, on
-the review, sends; Backspace or ← goes back; Esc declines. "Other…" opens a line
-for a free answer. Entering the review re-arms the guard, so a burst of Enters
+Keys (behind the typeahead guard): a number key on a single-choice question picks
+that option and goes on (toggles on a multiple-choice one), arrows move, Space
+picks/toggles, Enter goes to the next step (picking the highlighted option on a
+single-choice question) and, on the review, sends; Backspace or ← goes back; Esc
+declines. "Other…" opens a line for a free answer. A single question needs no
+review: its answer is sent as it is picked, so a single-choice question is one key
+(with no Tab when it appears while the user is not typing, see :mod:`.base`). With
+several questions, entering the review re-arms the guard, so a burst of Enters
 cannot run through every question and send.
 """
 
@@ -52,6 +55,7 @@ class QuestionScreen(GuardedDialog):
         *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)],
     ]
     DIALOG_CLASSES = "question-dialog"
+    ONE_KEY = frozenset(str(n) for n in range(1, 10))
 
     step: reactive[int] = reactive(0, init=False)
 
@@ -104,7 +108,7 @@ class QuestionScreen(GuardedDialog):
         return [
             Hint(f"1–{count}", "Toggle" if question.multi else "Pick", ""),
             Hint("↑↓", "Move", ""),
-            Hint("Enter", "Review" if last else "Next", "next", "allow"),
+            Hint("Enter", ("Send" if len(self.questions) == 1 else "Review") if last else "Next", "next", "allow"),
             *back,
             Hint("Esc", "Decline", "decline", "deny"),
         ]
@@ -151,7 +155,8 @@ class QuestionScreen(GuardedDialog):
             mark = "✓ " if done else f"{index + 1} "
             style = "bold reverse" if index == self.step else ("" if done else "dim")
             parts.append(Content.styled(f" {mark}{header} ", style))
-        parts.append(Content.styled(" Review ", "bold reverse" if self.on_review else "dim"))
+        if len(self.questions) > 1:  # one question is sent as it is answered: no review step
+            parts.append(Content.styled(" Review ", "bold reverse" if self.on_review else "dim"))
         return Content(" › ").join(parts)
 
     def _option(self, question: Question, answer: Answer, index: int) -> Option:
@@ -248,7 +253,9 @@ class QuestionScreen(GuardedDialog):
 
     def action_pick(self, index: int) -> None:
         if self.keys_open() and self.focused is not self.query_one("#other", Input):
-            self._pick(index, confirm=False)
+            # A number is the choice itself on a single-choice question (as in Claude Code): no Enter.
+            question = self.question
+            self._pick(index, confirm=question is not None and not question.multi)
 
     @on(Input.Changed, "#other")
     def _other_changed(self, event: Input.Changed) -> None:
@@ -272,6 +279,9 @@ class QuestionScreen(GuardedDialog):
         if not is_complete(question, answer):
             other = len(question.choices) in answer.picked
             self._note("Type your answer for Other first." if other else "Pick an answer first.")
+            return
+        if len(self.questions) == 1:
+            self._send()  # one answer: the review would only show what was just picked
             return
         self.step += 1
 

@@ -1,0 +1,159 @@
+"""One key answers a dialog that appears while the user is not typing (issue 27), and only then.
+
+Not typing: the prompt is empty, no key came for ``QUIET_MS`` before the dialog appeared, and the
+key comes ``REACT_MS`` after it (see `claude_tui.ui.dialogs.base`). Everything else waits for Tab,
+as tests/pilot/test_typing_never_answers.py (the fuzzer) holds for typing of every kind. Time is
+virtual (`GuardedModal.clock`, which the app's record of the last key reads too).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import TextArea
+
+from claude_tui.ui.dialogs import base
+from claude_tui.ui.dialogs.base import GuardedModal
+from tests.pilot.helpers import chat, make_app, wait_for
+from tests.pilot.test_dialogs import request_from
+from tests.pilot.test_typing_never_answers import VirtualClock
+
+QUIET = getattr(base, "QUIET_MS", 500) / 1000  # getattr: the module runs (and fails) on a tree without the rule
+REACT = getattr(base, "REACT_MS", 250) / 1000
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> VirtualClock:
+    fake = VirtualClock()
+    monkeypatch.setattr(GuardedModal, "clock", fake)
+    return fake
+
+
+class Run:
+    def __init__(self, app: Any, pilot: Any, clock: VirtualClock) -> None:
+        self.app, self.pilot, self.clock = app, pilot, clock
+        self.screen = chat(app)
+        self.prompt = self.screen.query_one("#prompt", TextArea)
+        self.sent: list[dict[str, Any]] = []
+
+        async def answer_permission(payload: dict[str, Any]) -> bool:
+            self.sent.append(payload["response"]["response"])  # the can_use_tool answer itself
+            return True
+
+        self.screen.session.connection.answer_permission = answer_permission  # type: ignore[method-assign]
+
+    async def show(self, name: str, tool: str, quiet: float) -> GuardedModal[Any]:
+        """The CLI asks ``quiet`` seconds after the last key; returns the dialog once shown and ready
+        to read keys (the keys on their way, none here, have arrived)."""
+        self.clock.now += quiet
+        self.screen.dialogs.asked(request_from(name, tool, request_id=f"{name}-1"))
+        dialog = self.screen.dialogs.dialog
+        assert dialog is not None
+        await wait_for(self.pilot, lambda: self.app.screen is dialog and dialog.is_active, what="the dialog")
+        await self.pilot.pause()
+        await self.pilot.pause()
+        return dialog
+
+    async def press(self, *keys: str, after: float) -> None:
+        self.clock.now += after
+        await self.pilot.press(*keys)
+        await self.pilot.pause()
+
+
+async def started(tmp_path: Path, pilot: Any, clock: VirtualClock) -> Run:
+    app = pilot.app
+    screen = chat(app)
+    await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="CLI ready")
+    return Run(app, pilot, clock)
+
+
+async def test_one_key_allows_a_bash_command_when_not_typing(tmp_path: Path, clock: VirtualClock) -> None:
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(120, 40)) as pilot:
+        run = await started(tmp_path, pilot, clock)
+        dialog = await run.show("bash-allow", "Bash", quiet=QUIET + 0.1)
+        assert dialog.ready and dialog.waiting and "Press a key to answer" in str(dialog.query_one(".waiting-notice").render())
+        await run.press("y", after=REACT + 0.05)
+        await wait_for(pilot, lambda: run.sent, what="the answer")
+        assert [p["behavior"] for p in run.sent] == ["allow"]
+        assert run.prompt.text == ""  # nothing stray in the prompt
+
+
+async def test_one_key_right_after_sending_a_prompt(tmp_path: Path, clock: VirtualClock) -> None:
+    # The Enter that sent a prompt leaves the user waiting for Claude, not typing: a dialog that comes
+    # at once (a fast model) still takes one key, once it has been in view long enough to be read.
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(120, 40)) as pilot:
+        run = await started(tmp_path, pilot, clock)
+        await pilot.press("enter")  # on the empty prompt: nothing is sent, but it is the last key
+        dialog = await run.show("bash-allow", "Bash", quiet=0.05)
+        assert dialog.ready
+        await run.press("y", after=REACT + 0.05)
+        await wait_for(pilot, lambda: run.sent, what="the answer")
+        assert [p["behavior"] for p in run.sent] == ["allow"] and run.prompt.text == ""
+
+
+async def test_one_number_answers_a_single_choice_question(tmp_path: Path, clock: VirtualClock) -> None:
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(120, 40)) as pilot:
+        run = await started(tmp_path, pilot, clock)
+        await run.show("ask-single", "AskUserQuestion", quiet=2.0)
+        await run.press("2", "enter", after=0.8)  # a Claude Code habit: "2⏎"
+        await wait_for(pilot, lambda: run.sent, what="the answer")
+        [payload] = run.sent
+        assert payload["behavior"] == "allow" and payload["updatedInput"]["answers"] == {"Which color?": "Blue"}
+        assert run.prompt.text == ""  # the Enter sent nothing either (an empty prompt)
+
+
+@pytest.mark.parametrize(
+    ("quiet", "draft", "after", "why"),
+    [
+        (QUIET - 0.05, "", REACT + 0.05, "a key came just before the dialog appeared"),
+        (5.0, "fix the", REACT + 0.05, "the dialog appeared over a draft"),
+        (5.0, "", REACT - 0.05, "the key came too soon after the dialog to be a reply to it"),
+    ],
+)
+async def test_while_typing_the_key_goes_to_the_prompt(tmp_path: Path, clock: VirtualClock, quiet: float,
+                                                      draft: str, after: float, why: str) -> None:
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(120, 40)) as pilot:
+        run = await started(tmp_path, pilot, clock)
+        if draft:
+            await pilot.press(*draft.replace(" ", "_"))
+            run.prompt.text = draft  # the words, whatever the key names
+        await pilot.press("end")  # a key: the keyboard's last word, `quiet` before the dialog
+        dialog = await run.show("bash-allow", "Bash", quiet=quiet)
+        assert dialog.ready == (after < REACT), why  # only the last case was ready, for a key later than that
+        await run.press("y", after=after)
+        await wait_for(pilot, lambda: run.prompt.text == draft + "y", what=f"the y in the prompt ({why})")
+        assert app.screen is dialog and dialog.waiting and not dialog.settled and run.sent == []
+
+
+async def test_only_the_first_key_decides(tmp_path: Path, clock: VirtualClock) -> None:
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(120, 40)) as pilot:
+        run = await started(tmp_path, pilot, clock)
+        dialog = await run.show("bash-allow", "Bash", quiet=3.0)
+        assert dialog.ready
+        await run.press("h", after=1.0)  # a sentence starts: it goes on in the prompt
+        await run.press("y", "e", "s", after=1.0)
+        await wait_for(pilot, lambda: run.prompt.text == "hyes", what="the sentence in the prompt")
+        assert app.screen is dialog and dialog.waiting and not dialog.ready and run.sent == []
+
+
+async def test_a_key_inside_the_guard_after_tab_is_never_a_stray_letter(tmp_path: Path, clock: VirtualClock) -> None:
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(120, 40)) as pilot:
+        run = await started(tmp_path, pilot, clock)
+        run.prompt.text = "draft"
+        dialog = await run.show("bash-allow", "Bash", quiet=3.0)
+        assert not getattr(dialog, "ready", False)  # over a draft: it waits for Tab
+        await run.press("tab", after=1.0)
+        await run.press("y", after=0.1)  # inside the guard: swallowed
+        await pilot.pause()
+        assert run.prompt.text == "draft" and run.sent == [] and not dialog.waiting and dialog.has_class("-armed")
+        await run.press("y", after=0.45)
+        await wait_for(pilot, lambda: run.sent, what="the answer")
+        assert [p["behavior"] for p in run.sent] == ["allow"] and run.prompt.text == "draft"
