@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from vs_claude_code import Bench, Screen  # noqa: E402
+from vs_claude_code import Bench  # noqa: E402
 
 from tests.e2e.cli_install import ensure_cli  # noqa: E402
 

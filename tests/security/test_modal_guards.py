@@ -15,7 +15,7 @@ from claude_tui.ui.dialogs.base import GuardedModal
 from claude_tui.ui.dialogs.confirm import ConfirmScreen
 from claude_tui.ui.dialogs.rewind import RewindScreen
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
-from tests.pilot.test_rewind import _record_requests, _select_prompt
+from tests.pilot.test_rewind import _record_requests
 
 GUARD_MS = 400
 PAST_GUARD = 0.6
@@ -53,9 +53,9 @@ async def test_y_typed_right_after_r_never_rewinds(tmp_path: Path, monkeypatch: 
         screen = chat(app)
         prompt = screen.query_one("#prompt", TextArea)
         sent = _record_requests(screen)
-        await _select_prompt(pilot, "kw:edit the file")
-        # In select mode `y` copies and `r` rewinds: "ry" typed fast, then another y as the dialog shows.
-        await pilot.press("r", "y")
+        # The files-only rewind (the palette's "Rewind files to before the last prompt…"; select mode's
+        # `r` opens the conversation rewind's choice now), then a y typed fast as the dialog shows.
+        screen.rewind_last_prompt()
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
         dialog = app.screen
         assert isinstance(dialog, RewindScreen)

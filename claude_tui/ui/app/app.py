@@ -31,8 +31,8 @@ from claude_tui.ui.app.bindings import APP_BINDINGS
 from claude_tui.ui.app.shutdown import EARLY_SIGNALS, EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog, terminal_gone
 from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.chat.view import ChatView
-from claude_tui.ui.kit.attention import request_attention
 from claude_tui.ui.dialogs.base import GuardedModal
+from claude_tui.ui.kit.attention import request_attention
 from claude_tui.ui.kit.inert import TerminalSafe
 from claude_tui.ui.kit.keyboard import note_key
 from claude_tui.ui.kit.keys_in_order import hand_to_field
