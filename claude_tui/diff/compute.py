@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from claude_tui.diff.model import NO_NEWLINE, DiffKind, FileDiff, Hunk
+from claude_tui.protocol import units
 
 MAX_CHARS = 2_000_000
 """Content longer than this (characters or bytes) gets a guarded summary."""
@@ -61,13 +62,8 @@ def decode_content(content: Content) -> tuple[str | None, DiffKind | None]:
 
 def _size(content: Content) -> str:
     if content is None:
-        return "0 B"
-    size: float = len(content.encode("utf-8", "replace") if isinstance(content, str) else content)
-    for unit in ("B", "KB", "MB"):
-        if size < 1024 or unit == "MB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{size:.1f} MB"  # pragma: no cover
+        return units.size(0)
+    return units.size(len(content.encode("utf-8", "replace") if isinstance(content, str) else content))
 
 
 def guarded_diff(path: str, kind: DiffKind, *contents: Content) -> FileDiff:

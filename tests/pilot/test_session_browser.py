@@ -18,7 +18,7 @@ from claude_tui.session.items import TextItem
 from claude_tui.ui.browser.listing import fuzzy_match, sort_rows
 from claude_tui.ui.browser.preview import RenameScreen, SessionPreview
 from claude_tui.ui.browser.screen import BrowserChoice, SessionBrowserScreen, conversation_for
-from claude_tui.ui.browser.table import PAGE, Listing, SessionTable, ago
+from claude_tui.ui.browser.table import PAGE, Listing, SessionTable
 from claude_tui.ui.log.assistant_text import AssistantText
 from tests.conftest import FIXTURES
 from tests.styles import APP_CSS
@@ -338,13 +338,6 @@ async def test_hostile_titles_are_inert(tmp_path: Path) -> None:
 
 
 def test_pure_helpers() -> None:
-    assert ago(NOW - 10, NOW) == "just now"
-    assert ago(NOW - 180, NOW) == "3 min ago"
-    assert ago(NOW - 3 * 3600, NOW) == "3 h ago"
-    assert ago(NOW - 86400 * 1.5, NOW) == "1 day ago"
-    assert ago(NOW - 86400 * 15, NOW) == "2 weeks ago"
-    assert ago(NOW - 86400 * 400, NOW) == "1 year ago"
-    assert ago(NOW + 50, NOW) == "just now"  # clock skew
     assert fuzzy_match("bash", "kw:bash please") is not None
     assert fuzzy_match("kbp", "kw:bash please") is not None
     assert fuzzy_match("bash zzz", "kw:bash please") is None
@@ -397,7 +390,7 @@ async def test_number_columns_are_as_wide_as_their_numbers() -> None:
         table.show(Listing(rows))
         await pilot.pause()
         line = table.render_line(1).text
-        assert "35,149" in line and "$1,234.56" in line
+        assert "35,149" in line and "$1,235" in line  # whole dollars from $100 (protocol/units.py)
         rows[1].message_count = 1_234_567  # counted later, wider than the column
         table.set_counts({rows[1].path: 1_234_567})
         await pilot.pause()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from rich.cells import cell_len
 
+from claude_tui.protocol.units import cost
 from claude_tui.ui.chat.tab_summary import TabState, TabSummary
-from claude_tui.ui.window.tab_layout import ATTENTION, GLYPHS, MORE, Cell, cost_label, fit, lay_out
+from claude_tui.ui.window.tab_layout import ATTENTION, GLYPHS, MORE, Cell, fit, lay_out
 
 STATES = list(TabState)
 
@@ -58,7 +59,7 @@ def test_wide_terminal_shows_names_and_costs_whole() -> None:
     for tab in tabs:
         assert tab.name in line
         if tab.cost_usd:
-            assert cost_label(tab.cost_usd) in line
+            assert cost(tab.cost_usd) in line
 
 
 def test_costs_go_before_names_are_cut_short() -> None:
@@ -103,12 +104,6 @@ def test_names_are_drawn_printable() -> None:
 
 def test_no_tabs_draw_nothing() -> None:
     assert lay_out((), "", 80) == []
-
-
-@pytest.mark.parametrize(("cost", "label"), [(0.0, ""), (-1.0, ""), (float("nan"), ""), (0.004, "<$0.01"),
-                                              (0.42, "$0.42"), (12.0, "$12.00"), (1234.5, "$1,234")])
-def test_cost_label(cost: float, label: str) -> None:
-    assert cost_label(cost) == label
 
 
 def test_fit_cuts_with_an_ellipsis_in_cells() -> None:

@@ -23,12 +23,13 @@ from textual.widgets import Input, Static
 from claude_tui.history.index import SessionRow
 from claude_tui.history.search import SearchHit
 from claude_tui.history.transcript import load_transcript
+from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.session.log import Log
 from claude_tui.session.replay import RESUMED, note_other_branches, replay
-from claude_tui.ui.browser.table import ago, cost_label, snippet_text
+from claude_tui.ui.browser.table import snippet_text
 from claude_tui.ui.kit.safe_input import SafeInput
 from claude_tui.ui.log.chat_log import ChatLog
 
@@ -171,11 +172,11 @@ def header_text(row: SessionRow, now: float) -> Text:
         details.insert(1, f"fork of {row.forked_from[:8]}")
     details += [one_line(x) for x in (row.git_branch, row.model) if x]
     if row.cost_usd is not None:
-        details.append(cost_label(row.cost_usd))
+        details.append(units.cost(row.cost_usd))
     if row.message_count is not None:
         details.append(f"{row.message_count:,} messages")
     if row.created:
-        details.append(f"started {ago(row.created, now)}")
+        details.append(f"started {units.ago(row.created, now)}")
     if row.entrypoint:
         details.append(one_line(row.entrypoint))
     text.append("\n")

@@ -7,7 +7,6 @@ Every title, branch, path and snippet comes from a transcript, so cells are
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -21,26 +20,8 @@ from textual.widgets.data_table import RowKey
 
 from claude_tui.history.index import SessionRow
 from claude_tui.history.search import SearchHit
+from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import one_line, printable
-
-
-def ago(timestamp: float | None, now: float) -> str:
-    """``3 min ago`` style; no absolute dates, so the result only depends on ``now``."""
-    if not timestamp:
-        return ""
-    delta = max(0.0, now - timestamp)
-    if delta < 45:
-        return "just now"
-    if delta < 3600:
-        return f"{max(1, round(delta / 60))} min ago"
-    if delta < 86400:
-        return f"{int(delta // 3600)} h ago"
-    days = int(delta // 86400)
-    for size, unit in ((365, "year"), (30, "month"), (7, "week"), (1, "day")):
-        if days >= size:
-            count = days // size
-            return f"{count} {unit}{'s' if count != 1 else ''} ago"
-    return ""  # pragma: no cover - days >= 1 here
 
 
 def project_label(row: SessionRow) -> str:
@@ -49,12 +30,6 @@ def project_label(row: SessionRow) -> str:
         name = row.cwd.rstrip("/\\").rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
         return one_line(name or row.cwd)
     return one_line(row.project.lstrip("-")) or row.project
-
-
-def cost_label(cost: float | None) -> str:
-    if cost is None or not math.isfinite(cost):
-        return ""
-    return f"${cost:,.2f}"
 
 
 # ---------------------------------------------------------------------------- the table
@@ -144,9 +119,9 @@ class SessionTable(DataTable[Text]):
         if key == "messages":
             return len(f"{max(row.message_count or 0 for row in rows):,}")
         if key == "cost":
-            return max(len(cost_label(row.cost_usd)) for row in rows)
+            return max(len(units.cost(row.cost_usd)) for row in rows)
         now = self.now()
-        return max(len(ago(row.last_active, now)) for row in rows)
+        return max(len(units.ago(row.last_active, now)) for row in rows)
 
     def _compute_layout(self) -> tuple[tuple[Column, int], ...]:
         spec = _SEARCH_COLUMNS if self.search_mode else _LIST_COLUMNS
@@ -259,14 +234,14 @@ class SessionTable(DataTable[Text]):
         cells = {
             "title": title,
             "project": Text(project_label(row), no_wrap=True, overflow="ellipsis"),
-            "active": Text(ago(row.last_active, now), no_wrap=True),
+            "active": Text(units.ago(row.last_active, now), no_wrap=True),
         }
         if search:
             cells["match"] = snippet_text(hit, self._style("session-table--match")) if hit else Text()
         else:
             cells["branch"] = Text(one_line(row.git_branch), no_wrap=True, overflow="ellipsis")
             cells["messages"] = self._count_text(row.message_count)
-            cells["cost"] = Text(cost_label(row.cost_usd), justify="right", no_wrap=True)
+            cells["cost"] = Text(units.cost(row.cost_usd), justify="right", no_wrap=True)
         return cells
 
     def _has(self, column: str) -> bool:
@@ -301,7 +276,7 @@ class SessionTable(DataTable[Text]):
         for row in self._listing.rows:
             key = self._keys.get(row.path)
             if key is not None:
-                self.update_cell(key, "active", Text(ago(row.last_active, self.now()), no_wrap=True))
+                self.update_cell(key, "active", Text(units.ago(row.last_active, self.now()), no_wrap=True))
 
     @property
     def listing(self) -> Listing:

@@ -24,11 +24,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import one_line, printable
 from claude_tui.session.items import Item
 from claude_tui.session.tasks import AgentEntry
 from claude_tui.ui.log.chat_log import ChatLog
-from claude_tui.ui.panels.sidebar_rows import format_elapsed, status_color
+from claude_tui.ui.panels.sidebar_rows import status_color
 
 if TYPE_CHECKING:
     from claude_tui.session.conversation import Conversation
@@ -142,7 +143,7 @@ class AgentTranscriptScreen(Screen[None]):
         # The status is the CLI's word (an unknown one is kept): inert like any CLI text.
         details.append(one_line(entry.status), style=f"bold {status_color(self.app, entry.status)}")
         details.append(" · ", style="dim")
-        details.append(format_elapsed(entry.elapsed()))
+        details.append(units.elapsed(entry.elapsed()))
         grid.add_row(title, details)
         return grid
 

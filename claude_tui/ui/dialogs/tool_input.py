@@ -23,6 +23,7 @@ from textual.highlight import highlight
 
 from claude_tui.diff import compute, notebook
 from claude_tui.diff.model import FileDiff
+from claude_tui.protocol import units
 from claude_tui.protocol.reveal import conceals, escape_bytes, reveal
 from claude_tui.protocol.sanitize import SURROGATE_CLASS, printable
 
@@ -230,15 +231,6 @@ class DiskFile:
     """A ready summary when the file must not be read (too big, not a regular file, unreadable)."""
 
 
-def _size_words(size: int) -> str:
-    amount = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if amount < 1024 or unit == "GB":
-            return f"{size} B" if unit == "B" else f"{amount:.1f} {unit}"
-        amount /= 1024
-    return f"{size} B"  # pragma: no cover
-
-
 def read_guarded(path: Path, display_path: str, limit: int = compute.MAX_CHARS) -> DiskFile:
     """Read a file for a preview without ever blocking or loading something huge.
 
@@ -254,7 +246,7 @@ def read_guarded(path: Path, display_path: str, limit: int = compute.MAX_CHARS) 
     if not stat.S_ISREG(info.st_mode):
         return DiskFile(True, guard=FileDiff(display_path, "binary", note="Not a regular file — not shown."))
     if info.st_size > limit:
-        note = f"Large file ({_size_words(info.st_size)}) — diff not computed."
+        note = f"Large file ({units.size(info.st_size)}) — diff not computed."
         return DiskFile(True, guard=FileDiff(display_path, "huge", note=note))
     try:
         with path.open("rb") as handle:

@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
+from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import one_line, printable
 from claude_tui.protocol.tools import display_tool_name, tool_summary
 from claude_tui.session.items import ToolItem, ToolState
@@ -66,15 +67,6 @@ def _output(text: str, classes: str) -> list[Widget]:
     note = f"… {more:,} more lines (select this call with Ctrl+Up, then o copies the whole output)"
     return [Static(Text(printable(_clip(shown))), classes=classes),
             Static(Text(note, style="dim italic"), classes="tool-exit")]
-
-
-def _human_size(size: int) -> str:
-    amount = float(size)
-    for unit in ("B", "KB", "MB"):
-        if amount < 1024:
-            return f"{amount:.0f} {unit}" if unit == "B" else f"{amount:.1f} {unit}"
-        amount /= 1024
-    return f"{amount:.1f} GB"
 
 
 class ToolCard(Vertical):
@@ -300,7 +292,7 @@ class ToolCard(Vertical):
             classes = "tool-output tool-error" if item.result_is_error else "tool-output"
             widgets += _output(text, classes)
         for media, size in item.images:
-            widgets.append(Static(Text(f"[image: {printable(media)}, {_human_size(size)}]", style="italic"),
+            widgets.append(Static(Text(f"[image: {printable(media)}, {units.size(size)}]", style="italic"),
                                   classes="tool-image"))
         return widgets
 

@@ -32,7 +32,6 @@ from claude_tui.session.tasks import AgentEntry
 from claude_tui.ui.panels.sidebar_rows import (
     ACTIVE,
     RowPainter,
-    format_elapsed,
     status_color,
 )
 
@@ -41,7 +40,7 @@ if TYPE_CHECKING:
 
     from claude_tui.session.conversation import Conversation
 
-__all__ = ["SidebarMode", "TaskSidebar", "format_elapsed", "status_color"]
+__all__ = ["SidebarMode", "TaskSidebar", "status_color"]
 
 SidebarMode = Literal["auto", "show", "hide"]
 

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import App
 
+from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import one_line, printable
 from claude_tui.session.tasks import AgentEntry, TaskEntry, TodoEntry
 from claude_tui.ui.kit.theme import theme_color
@@ -28,16 +29,6 @@ TASK_TYPES = {"local_bash": "shell", "local_agent": "agent", "remote_agent": "re
 
 AgentRows = Sequence[tuple[str, AgentEntry]]
 """(option id, entry) pairs of one section of the agent list."""
-
-
-def format_elapsed(seconds: float) -> str:
-    """12s, 3m05s, 1h02m."""
-    whole = int(seconds)
-    if whole < 60:
-        return f"{whole}s"
-    if whole < 3600:
-        return f"{whole // 60}m{whole % 60:02d}s"
-    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
 
 
 def status_color(app: App[object], status: str) -> str:
@@ -136,7 +127,7 @@ class RowPainter:
         title = one_line(entry.description) or (one_line(entry.agent_type) or "agent" if entry.is_agent
                                                 else one_line(entry.task_id))
         grid.add_row(Text(icon, style=f"bold {color}"), Text(title, style="bold"),
-                     Text(format_elapsed(entry.elapsed()), style="dim"))
+                     Text(units.elapsed(entry.elapsed()), style="dim"))
         kind = one_line(entry.agent_type) if entry.is_agent and entry.agent_type else \
             TASK_TYPES.get(entry.task_type, one_line(entry.task_type) or "task")
         detail = Text(kind, style="dim")

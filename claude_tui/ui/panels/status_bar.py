@@ -9,6 +9,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
+from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.session.status import Activity, SessionStatus
 from claude_tui.ui.kit.cells import fit
@@ -51,11 +52,6 @@ def _tokens(count: int) -> str:
 def _dollars(amount: float) -> str:
     """Cents once it is a dollar or more, a hundredth of a cent below (a turn often costs less than one)."""
     return f"${amount:.2f}" if amount >= 1 else f"${amount:.4f}"
-
-
-def _elapsed(seconds: float) -> str:
-    whole = int(seconds)
-    return f"{whole}s" if whole < 60 else f"{whole // 60}m{whole % 60:02d}s"
 
 
 class _Detail(NamedTuple):
@@ -180,7 +176,7 @@ class StatusBar(Static):
         spinner = (_SPINNER[self._frame % len(_SPINNER)] if animate else "●") + " " if busy else ""
         words = printable(status.activity_words())
         if status.turn_running and self.turn_started_at is not None:
-            words += f" · {_elapsed(time.monotonic() - self.turn_started_at)}"  # "is it stuck?" at a glance
+            words += f" · {units.elapsed(time.monotonic() - self.turn_started_at)}"  # "is it stuck?" at a glance
         parts.append((spinner + words, _ACTIVITY_STYLES.get(status.activity, "")))
         parts.append(sep)
         parts.append(_dollars(status.cost_total))

@@ -8,7 +8,6 @@ question arrived) and the cursor stays on the same tab.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -26,9 +25,10 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.ui.chat.tab_summary import TabState, TabSummary
-from claude_tui.ui.window.tab_layout import GLYPHS, cost_label, state_role
+from claude_tui.ui.window.tab_layout import GLYPHS, state_role
 
 _STATE_WORDS = {
     TabState.STARTING: "starting",
@@ -51,20 +51,6 @@ _COLUMNS: tuple[tuple[str, str, int | None, int, bool], ...] = (
 _MIN_FLEX = 8
 ROW_HEIGHT = 2
 """Each row: the name over where it runs; the question waiting may take both lines."""
-
-
-def activity_ago(timestamp: float | None, now: float) -> str:
-    """"12 s ago", "3 min ago", "2 h ago", "4 d ago"; "" before any news. Depends on `now` only."""
-    if timestamp is None or not math.isfinite(timestamp):
-        return ""
-    seconds = max(0, int(now - timestamp))
-    if seconds < 60:
-        return f"{seconds} s ago"
-    if seconds < 3600:
-        return f"{seconds // 60} min ago"
-    if seconds < 86400:
-        return f"{seconds // 3600} h ago"
-    return f"{seconds // 86400} d ago"
 
 
 def where_label(summary: TabSummary) -> str:
@@ -131,10 +117,10 @@ class OverviewTable(DataTable[Text]):
         if key == "number":
             return len(str(len(self._tabs)))
         if key == "cost":
-            return max(len(cost_label(summary.cost_usd)) for summary in self._tabs)
+            return max(len(units.cost(summary.cost_usd)) for summary in self._tabs)
         if key == "activity":
             now = self.now()
-            return max(len(activity_ago(summary.last_activity, now)) for summary in self._tabs)
+            return max(len(units.ago(summary.last_activity, now)) for summary in self._tabs)
         return 0
 
     def _compute_widths(self) -> tuple[int, ...]:
@@ -173,7 +159,7 @@ class OverviewTable(DataTable[Text]):
         """Only the "ago" column moves with the clock: update those cells, keep everything else."""
         now = self.now()
         for summary in self._tabs:
-            self.update_cell(summary.tab_id, "activity", Text(activity_ago(summary.last_activity, now), no_wrap=True))
+            self.update_cell(summary.tab_id, "activity", Text(units.ago(summary.last_activity, now), no_wrap=True))
 
     def on_resize(self, event: Resize) -> None:
         if self._tabs and self._compute_widths() != self._widths:
@@ -197,8 +183,8 @@ class OverviewTable(DataTable[Text]):
             Text(str(position), justify="right", style=self._style("overview--active") if active else ""),
             name,
             Text(f"{GLYPHS[summary.state]} {_STATE_WORDS[summary.state]}", style=state_style, no_wrap=True),
-            Text(cost_label(summary.cost_usd), justify="right", no_wrap=True),
-            Text(activity_ago(summary.last_activity, now), no_wrap=True),
+            Text(units.cost(summary.cost_usd), justify="right", no_wrap=True),
+            Text(units.ago(summary.last_activity, now), no_wrap=True),
             Text(printable_name(summary.pending), overflow="ellipsis"),
         ]
 

@@ -20,9 +20,10 @@ from textual.message import Message
 from textual.reactive import reactive, var
 from textual.widget import Widget
 
+from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.ui.chat.tab_summary import TabState, TabSummary
-from claude_tui.ui.window.tab_layout import SPINNER, Cell, cost_label, lay_out, state_role
+from claude_tui.ui.window.tab_layout import SPINNER, Cell, lay_out, state_role
 
 
 class TabBar(Widget):
@@ -160,7 +161,7 @@ class TabBar(Widget):
 
 def _drawn(tabs: tuple[TabSummary, ...]) -> tuple[tuple[object, ...], ...]:
     """What the bar shows of each tab (the rest, like `last_activity`, is the overview's)."""
-    return tuple((t.tab_id, t.name, t.host, t.state, cost_label(t.cost_usd), t.attention) for t in tabs)
+    return tuple((t.tab_id, t.name, t.host, t.state, units.cost(t.cost_usd), t.attention) for t in tabs)
 
 
 def describe(summary: TabSummary) -> Content:
@@ -168,7 +169,7 @@ def describe(summary: TabSummary) -> Content:
     parts: list[str | tuple[str, str]] = [(printable_name(summary.name), "bold"), f" · {summary.state.value}"]
     if summary.host:
         parts.append(f" · on {printable_name(summary.host)}")
-    if cost := cost_label(summary.cost_usd):
+    if cost := units.cost(summary.cost_usd):
         parts.append(f" · {cost}")
     if summary.pending:
         parts.append(f"\n{printable_name(summary.pending)}")

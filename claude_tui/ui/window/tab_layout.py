@@ -15,11 +15,11 @@ Every tab keeps its position number and state glyph whatever the width (that is 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from rich.cells import cell_len
 
+from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.ui.chat.tab_summary import TabState, TabSummary
 from claude_tui.ui.kit.cells import MORE, fit
@@ -38,15 +38,6 @@ SEPARATOR = "│"
 
 _ROOMY_NAME = 6
 _TIGHT_NAME = 3
-
-
-def cost_label(cost: float) -> str:
-    """Cents, or whole dollars from $100 (the bar is narrow); "" when nothing was spent yet."""
-    if not math.isfinite(cost) or cost <= 0:
-        return ""
-    if cost < 0.01:
-        return "<$0.01"
-    return f"${cost:.2f}" if cost < 100 else f"${cost:,.0f}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +84,7 @@ def _tab(summary: TabSummary, position: int, active: bool, name_width: int | Non
     shown = name if name_width is None else fit(name, name_width)
     if shown:
         parts.append(Part(" " + shown, "name"))
-    cost = cost_label(summary.cost_usd) if show_cost else ""
+    cost = units.cost(summary.cost_usd) if show_cost else ""
     if cost:
         parts.append(Part(" " + cost, "cost"))
     attention = summary.attention and not active  # the contract clears it once shown; never mark the one in view
