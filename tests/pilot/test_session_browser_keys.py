@@ -6,11 +6,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from textual.app import App
 from textual.widgets import Input
 
 from claude_tui.history.synth import make_session, read_records
 from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.browser.screen import _open_session_id
+from claude_tui.ui.chat.app_host import register_app_host
 from tests.pilot.test_session_browser import (
     BASH,
     NOW,
@@ -102,13 +104,25 @@ async def test_a_current_session_not_listed_falls_back_to_the_newest(tree: Path,
         assert app.browser.table.current_row.session_id == RESUMED
 
 
-def test_the_open_session_comes_from_the_apps_chat_screen() -> None:
-    status = SimpleNamespace(session_id=BASH)
-    assert _open_session_id(SimpleNamespace(chat=SimpleNamespace(session=SimpleNamespace(
-        conversation=SimpleNamespace(status=status))))) == BASH
-    assert _open_session_id(SimpleNamespace(chat=None)) is None
-    assert _open_session_id(SimpleNamespace(chat=SimpleNamespace(conversation=SimpleNamespace(
-        status=SimpleNamespace(session_id=""))))) is None
+async def test_the_open_session_comes_from_the_apps_chat_screen() -> None:
+    """The browser asks the registered app host (`app_host`) for the active tab, nothing by name."""
+
+    class Running(App[None]):
+        chat: object = SimpleNamespace(session=SimpleNamespace(conversation=SimpleNamespace(
+            status=SimpleNamespace(session_id=BASH))))
+
+    app = Running()
+    register_app_host(app)  # type: ignore[arg-type]  # a stand-in: only .chat is read
+    async with app.run_test():
+        assert _open_session_id(app.screen) == BASH
+        app.chat = SimpleNamespace(session=SimpleNamespace(conversation=SimpleNamespace(
+            status=SimpleNamespace(session_id=""))))
+        assert _open_session_id(app.screen) is None
+        app.chat = None
+        assert _open_session_id(app.screen) is None
+    plain = App[None]()
+    async with plain.run_test():
+        assert _open_session_id(plain.screen) is None  # an app that registered no host: no open session
 
 
 # -- keys you can find -------------------------------------------------------------------------------

@@ -29,9 +29,11 @@ from claude_tui.transport.options import CliOptions
 from claude_tui.transport.reaper import kill_all_children
 from claude_tui.ui.app.bindings import APP_BINDINGS
 from claude_tui.ui.app.shutdown import EARLY_SIGNALS, EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog, terminal_gone
+from claude_tui.ui.chat.app_host import register_app_host
 from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.dialogs.base import GuardedModal
+from claude_tui.ui.kit.app_config import use_config
 from claude_tui.ui.kit.attention import request_attention
 from claude_tui.ui.kit.inert import TerminalSafe
 from claude_tui.ui.kit.keyboard import note_key
@@ -81,6 +83,7 @@ class ClaudeTuiApp(App[None]):
         self.launch_options = options
         """What the first session started with (`--worktree`, `--ssh` …); Ctrl+N starts from the active one's."""
         self.config = config or Config()
+        use_config(self, self.config)
         self.debug_log = debug_log
         self.initial_conversation = conversation
         self.open_browser = open_browser
@@ -100,6 +103,7 @@ class ClaudeTuiApp(App[None]):
         self.diff_split: bool | None = split if isinstance(split, bool) else None
         """Split/unified for every diff (palette: toggle split diffs); None: by width."""
         apply_startup_theme(self)
+        register_app_host(self)
 
     @property
     def options(self) -> CliOptions:

@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.keys import format_key
@@ -25,7 +25,9 @@ from textual.widgets import Input, Static
 from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.protocol.versions import NEWEST_TESTED, OLDEST_SUPPORTED, support_note
 from claude_tui.ui.app.keymap import applied_keymap, effective_keys
+from claude_tui.ui.chat.app_host import app_host
 from claude_tui.ui.chat.session import ChatSession
+from claude_tui.ui.kit.app_config import app_config
 from claude_tui.ui.kit.keys_in_order import KeysInOrder
 from claude_tui.ui.kit.theme import theme_color
 from claude_tui.ui.manage.routing import SCREENS as MANAGE_SCREENS
@@ -87,7 +89,7 @@ def binding_rows(bindings: Iterable[Any], keymap: dict[str, str]) -> list[tuple[
     return rows
 
 
-def key_sections(app: Any) -> list[Section]:
+def key_sections(app: App[Any]) -> list[Section]:
     from claude_tui.ui.chat.view import ChatView
     from claude_tui.ui.dialogs.permission import PermissionScreen
     from claude_tui.ui.dialogs.plan import PlanScreen
@@ -96,11 +98,10 @@ def key_sections(app: Any) -> list[Section]:
     from claude_tui.ui.panels.select_bar import SelectBar
     from claude_tui.ui.render.diff_view import DiffView
 
-    config = getattr(app, "config", None)
-    keymap = applied_keymap(config.keymap) if config is not None else {}
+    keymap = applied_keymap(app_config(app).keymap)
     app_bindings = [b for b in type(app).BINDINGS if isinstance(b, Binding)]
     general = binding_rows([b for b in app_bindings if not (b.id or "").startswith("tabs.")], keymap)
-    if getattr(app, "ENABLE_COMMAND_PALETTE", False):
+    if app.ENABLE_COMMAND_PALETTE:
         general.append((display_keys(app.COMMAND_PALETTE_BINDING), "Command palette"))
     # Alt+1 … Alt+9 are one row, not nine.
     tabs = binding_rows([b for b in app_bindings if (b.id or "").startswith("tabs.")
@@ -121,10 +122,11 @@ def key_sections(app: Any) -> list[Section]:
     ]
 
 
-def session_sections(session: ChatSession | None, app: Any) -> list[Section]:
+def session_sections(session: ChatSession | None, app: App[Any]) -> list[Section]:
     """The active tab's session: its commands, agents, tools, MCP servers and versions."""
     if session is None:
         return []
+    host = app_host(app)
     conversation = session.conversation
     status = conversation.status
     init: dict[str, Any] = session.initialize_response or {}
@@ -168,7 +170,7 @@ def session_sections(session: ChatSession | None, app: Any) -> list[Section]:
     about = Section("Versions", [
         ("Claude Code", printable(version or "unknown") + (f" — {note}" if note else
                         f" (supported: {OLDEST_SUPPORTED} to {NEWEST_TESTED})" if version else "")),
-        ("claude-tui", str(getattr(app, "version", ""))),
+        ("claude-tui", host.version if host is not None else ""),
     ])
     if isinstance(init.get("sandbox_enabled"), bool):  # reported from 2.1.332 on
         about.rows.append(("Sandbox", "on: Bash runs in Claude Code's sandbox" if init["sandbox_enabled"] else "off"))
@@ -176,7 +178,7 @@ def session_sections(session: ChatSession | None, app: Any) -> list[Section]:
         about.rows.append(("Model", printable(status.model)))
     if status.session_id:
         about.rows.append(("Session", printable(status.session_id)))
-    worktree = app.worktree_for(session.options.cwd) if hasattr(app, "worktree_for") else None
+    worktree = host.worktree_for(session.options.cwd) if host is not None else None
     if worktree is not None:
         about.rows.append(("Worktree", f"{printable(worktree.branch)} at {printable(str(worktree.path))}"))
     about.rows.append(("Theme", str(app.theme)))
@@ -257,9 +259,9 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(id="help-content")
 
     def on_mount(self) -> None:
-        app = self.app
-        chat = getattr(app, "chat", None)
-        self.sections = key_sections(app) + session_sections(chat.session if chat is not None else None, app)
+        host = app_host(self)
+        chat = host.chat if host is not None else None
+        self.sections = key_sections(self.app) + session_sections(chat.session if chat is not None else None, self.app)
         self._show("")
 
     def _show(self, needle: str) -> None:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from claude_tui.config import Config
 
 
-class ClaudeTuiApp(Protocol):
+class ThemedApp(Protocol):
     """What the start theme needs of the app (the app imports this module: it is not imported back)."""
 
     config: Config
@@ -55,12 +55,12 @@ def save_state(updates: dict[str, Any], path: Path | None = None) -> None:
         pass
 
 
-def theme_from_config(app: ClaudeTuiApp) -> bool:
+def theme_from_config(app: ThemedApp) -> bool:
     """Whether the user pinned a theme in the config (then the remembered one is ignored)."""
     return "theme" in app.config.model_fields_set
 
 
-def startup_theme(app: ClaudeTuiApp) -> str | None:
+def startup_theme(app: ThemedApp) -> str | None:
     """The theme to start with: the config's if set explicitly, else the remembered one, else the default."""
     if theme_from_config(app):
         return app.config.theme
@@ -70,7 +70,7 @@ def startup_theme(app: ClaudeTuiApp) -> str | None:
     return app.config.theme or None
 
 
-def apply_startup_theme(app: ClaudeTuiApp) -> None:
+def apply_startup_theme(app: ThemedApp) -> None:
     """Set the start theme; an unknown name is reported, not fatal."""
     theme = startup_theme(app)
     if not theme or theme == app.theme:

@@ -30,6 +30,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.widgets import DataTable, Footer, Input, Static
 
 from claude_tui.history.paths import config_root as default_config_root
@@ -53,6 +54,7 @@ from claude_tui.ui.browser.workers import (
     POLL_SECONDS,
     SessionBrowserWorkers,
 )
+from claude_tui.ui.chat.app_host import app_host
 from claude_tui.ui.kit.safe_input import SafeInput
 
 WIDE = 120
@@ -149,7 +151,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
     def on_mount(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
         if self.current_session_id is None:
-            self.current_session_id = _open_session_id(self.app)
+            self.current_session_id = _open_session_id(self)
         self._rows = self._rows_from_index()  # first paint: the index only
         self._populate(self._cursor_target())
         self.reload()
@@ -200,7 +202,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         return next((row.path for row in self._rows if row.session_id == self.current_session_id), None)
 
     def _live(self) -> LiveSession | None:
-        conversation = _open_conversation(self.app)
+        conversation = _open_conversation(self)
         if conversation is None or not self.current_session_id:
             return None
         return live_session(conversation)
@@ -364,16 +366,17 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
         self.app.push_screen(RenameScreen(row.name or "", row.title or row.display_title), renamed)
 
 
-def _open_session_id(app: object) -> str | None:
+def _open_session_id(node: DOMNode) -> str | None:
     """The id of the session the app's chat screen has open, if any (the browser can open before one)."""
-    conversation = _open_conversation(app)
-    status = getattr(conversation, "status", None)
-    return getattr(status, "session_id", None) or None
+    conversation = _open_conversation(node)
+    return conversation.status.session_id or None if conversation is not None else None
 
 
-def _open_conversation(app: object) -> Conversation | None:
-    # The active tab's session (the browser names no chat class: it is opened from the app).
-    return getattr(getattr(getattr(app, "chat", None), "session", None), "conversation", None)
+def _open_conversation(node: DOMNode) -> Conversation | None:
+    """The active tab's conversation (None before a tab, or under an app that is no `AppHost`)."""
+    host = app_host(node)
+    chat = host.chat if host is not None else None
+    return chat.session.conversation if chat is not None else None
 
 
 __all__ = ["BrowserChoice", "SessionBrowserScreen", "conversation_for"]

@@ -18,6 +18,7 @@ from textual.app import App
 
 from claude_tui.config import Config
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest, saved_rule_for
+from claude_tui.transport.options import CliOptions
 from claude_tui.ui.chat.permission_queue import build_answer
 from claude_tui.ui.chat.session import ChatSession
 
@@ -25,7 +26,8 @@ __all__ = ["PermissionDialogs", "build_answer", "dialog_for"]
 
 
 def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: int, bell: bool, desktop: bool,
-               cwd: Path | None = None, saved: list[dict[str, Any]] | None = None) -> Any:
+               cwd: Path | None = None, saved: list[dict[str, Any]] | None = None,
+               options: CliOptions | None = None) -> Any:
     if request.elicitation is not None:
         from claude_tui.ui.manage.elicitation import ElicitationScreen
 
@@ -43,7 +45,7 @@ def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: 
 
     unapplied = saved_rule_for(saved or [], request.tool_name, request.input)
     return PermissionScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell, desktop=desktop,
-                            cwd=cwd, unapplied=unapplied)
+                            cwd=cwd, unapplied=unapplied, options=options)
 
 
 class PermissionDialogs:
@@ -100,7 +102,8 @@ class PermissionDialogs:
         config = self.config
         dialog = dialog_for(request, self.queue.answered + 1, self.queue.total, config.typeahead_guard_ms,
                             config.notifications.bell, config.notifications.desktop,
-                            cwd=Path(self.session.options.cwd or "."), saved=self.queue.saved)
+                            cwd=Path(self.session.options.cwd or "."), saved=self.queue.saved,
+                            options=self.session.options)
         self.dialog = dialog
         self.app.push_screen(dialog, partial(self._decided, request, dialog))
 

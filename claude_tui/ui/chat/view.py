@@ -359,6 +359,11 @@ class ChatView(Widget):
             self.status_bar.show(self.session.conversation.status)
 
     # -- from the user ---------------------------------------------------------------
+    @on(PromptInput.EscapedBelow)
+    def _escaped_below(self, event: PromptInput.EscapedBelow) -> None:
+        event.stop()
+        self.action_interrupt()
+
     @on(PromptInput.Submitted)
     async def _submit(self, message: PromptInput.Submitted) -> None:
         if not message.taken:  # the prompt kept it: say why

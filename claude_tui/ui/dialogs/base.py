@@ -87,6 +87,7 @@ from textual.widgets import Static
 from claude_tui.config import Config
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
 from claude_tui.ui.dialogs.parts import DialogBody, Hint, KeyBar
+from claude_tui.ui.kit.app_config import app_config
 from claude_tui.ui.kit.attention import request_attention
 
 DEFAULT_GUARD_MS: int = Config.model_fields["typeahead_guard_ms"].default
@@ -200,8 +201,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     def guard_length_ms(self) -> int:
         if self.guard_ms is not None:
             return self.guard_ms
-        value = getattr(getattr(self.app, "config", None), "typeahead_guard_ms", DEFAULT_GUARD_MS)
-        return max(0, value) if isinstance(value, int) else DEFAULT_GUARD_MS
+        return max(0, app_config(self).typeahead_guard_ms)
 
     def arm(self, guard_ms: int | None = None) -> None:
         """Ignore keys and clicks for ``guard_ms`` (default: the modal's guard) from now."""

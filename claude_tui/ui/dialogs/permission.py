@@ -125,13 +125,16 @@ class PermissionScreen(TellDialog):
             self.diff = diff
 
     def __init__(self, request: PermissionRequest, *, cwd: Path | None = None,
-                 unapplied: dict[str, Any] | None = None, **dialog: Any) -> None:
+                 unapplied: dict[str, Any] | None = None, options: CliOptions | None = None,
+                 **dialog: Any) -> None:
         """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes).
 
         ``unapplied``: an "always allow" suggestion saved earlier whose rule covers this call, yet
-        Claude Code asked again: the dialog says the rule did not apply."""
+        Claude Code asked again: the dialog says the rule did not apply. ``options``: the asking
+        session's, so the preview reads the file on the machine that session runs on."""
         super().__init__(request, **dialog)
         self.cwd = cwd
+        self.session_options = options
         self.unapplied = unapplied
         self.suggestions: list[dict[str, Any]] = [s for s in request.suggestions if isinstance(s, dict)]
         self.edit_key = editable_field(request.tool_name, request.input)
@@ -234,8 +237,8 @@ class PermissionScreen(TellDialog):
         # Reads the file on disk (guarded: regular files only, size-capped); never touches widgets.
         # A preview is a courtesy: whatever goes wrong, the dialog must stay answerable.
         try:
-            options = getattr(self.app, "options", None)
-            if isinstance(options, CliOptions) and options.ssh is not None:  # the file is on the CLI's machine
+            options = self.session_options
+            if options is not None and options.ssh is not None:  # the file is on the CLI's machine
                 from claude_tui.remote.machine import machine_for
 
                 diff = load_preview(self.request.tool_name, self.request.input, self.cwd,

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol, cast
+from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
 
 from claude_tui.protocol.sanitize import printable
-from claude_tui.ui.chat.host import ChatHost
+from claude_tui.ui.chat.app_host import app_host
 from claude_tui.ui.chat.review import open_tray, send_review
 from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.chat.worktree_flow import ask_worktree_session, remote_refusal
@@ -101,7 +101,7 @@ def tab_commands(chat: ChatView) -> list[Command]:
     commands += [
         Command("Resume a session in a new tab…", run("open_sessions_in_tab"),
                 "Browse past sessions; the one you pick opens beside this tab", True),
-        Command("New tab in a git worktree…", partial(ask_worktree_session, app, cast(ChatHost, app), chat.session,
+        Command("New tab in a git worktree…", partial(ask_worktree_session, app, chat.host, chat.session,
                                                       new_tab=True),
                 remote_refusal(chat.session) or "A fresh session in a new worktree, beside this one"),
         Command("Rename tab…", run("rename_tab"), "Name this tab (empty: named after the session)", tabs > 1),
@@ -199,18 +199,12 @@ def chat_commands(chat: ChatView) -> list[Command]:
     return commands
 
 
-class _ShowsChats(Protocol):
-    @property
-    def chat(self) -> ChatView | None:
-        """The active tab's view."""
-        ...
-
-
 class ChatCommands(Provider):
     """Chat commands that follow the session (models, modes, themes, sessions, export …)."""
 
     def _commands(self) -> list[Command]:
-        chat = cast(_ShowsChats, self.app).chat
+        host = app_host(self.screen)
+        chat = host.chat if host is not None else None
         if chat is None or not chat.is_attached:
             return []
         return chat_commands(chat)

@@ -11,7 +11,6 @@ import asyncio
 import sqlite3
 from functools import partial
 from pathlib import Path
-from typing import cast
 
 from textual.command import Hit, Hits, Provider
 
@@ -19,7 +18,7 @@ from claude_tui.history.index import SessionIndex, SessionRow
 from claude_tui.history.paths import cli_config_root
 from claude_tui.history.resolve import MIN_PREFIX
 from claude_tui.protocol.sanitize import one_line
-from claude_tui.ui.chat.host import ChatHost
+from claude_tui.ui.chat.app_host import app_host
 from claude_tui.ui.palette.commands import escape, highlighted
 
 MAX_HITS = 12
@@ -42,9 +41,9 @@ class SessionCommands(Provider):
     """"Resume …" hits for the sessions a query names."""
 
     async def search(self, query: str) -> Hits:
-        app = cast(ChatHost, self.app)
+        app = app_host(self.screen)
         wanted = query.strip().lower()
-        if len(wanted) < 3:
+        if app is None or len(wanted) < 3:
             return
         rows = await asyncio.to_thread(_rows, Path(app.options.cwd or ".").resolve(), cli_config_root(app.options.env))
         matcher = self.matcher(query)

@@ -77,6 +77,11 @@ class PromptInput(KeysInOrder, QuietCursorTextArea):
 
         (Not `Changed`: that name is TextArea's own message.)"""
 
+    class EscapedBelow(Message):
+        """Esc pressed on a dialog waiting above this prompt: the chat's own Esc (close the
+        prompt's menu, else interrupt the turn). Posted to the prompt, so it keeps its place
+        among the keys typed on into it, and bubbles up to the chat that owns the turn."""
+
     class Typed(Message, bubble=False):
         """A key (or a paste) typed while a dialog waits on top, for this prompt.
 

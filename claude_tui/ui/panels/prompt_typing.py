@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from textual.widget import Widget
+
 from claude_tui.protocol.sanitize import typed_stand_in
 from claude_tui.ui.panels.composer import EDIT_KEYS, TYPING_KEYS, PromptInput
 
@@ -17,12 +19,14 @@ if TYPE_CHECKING:
 
 
 def chat_prompt(app: App[object]) -> PromptInput | None:
-    """The chat screen's prompt, wherever the chat screen is in the stack (None without one)."""
-    chat = getattr(app, "chat", None)
-    if chat is None:
-        return None
-    prompts = chat.query(PromptInput)
-    return prompts.first() if prompts else None
+    """The shown prompt of the topmost screen that has one (the chat screen's active tab), wherever
+    that screen is in the stack; None without one."""
+    for screen in reversed(app.screen_stack):
+        prompt: PromptInput
+        for prompt in screen.query(PromptInput):
+            if all(node.display for node in prompt.ancestors_with_self if isinstance(node, Widget)):
+                return prompt
+    return None
 
 
 NEVER_PASSED = frozenset({"tab", "shift+tab", "escape"})
@@ -59,10 +63,10 @@ def paste_into_prompt(app: App[object], text: str) -> bool:
 
 def escape_below(app: App[object]) -> None:
     """Esc for the chat screen under a waiting dialog: its own action (close the prompt's menu, else
-    interrupt the turn)."""
-    action = getattr(getattr(app, "chat", None), "action_interrupt", None)
-    if callable(action):
-        action()
+    interrupt the turn), asked of the chat by a message through its prompt."""
+    prompt = chat_prompt(app)
+    if prompt is not None:
+        prompt.post_message(PromptInput.EscapedBelow())
 
 
 def prompt_menu_open(app: App[object]) -> bool:
