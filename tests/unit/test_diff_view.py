@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from textual.reactive import reactive
 from textual.widgets import OptionList
 
 from claude_tui.diff import ChangeSet, FileDiff, preview_edit, preview_write
+from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.panels.changes_panel import ChangesPanel, ChangesScreen
-from claude_tui.ui.render.diff_view import DiffView
+from claude_tui.ui.render.diff_view import APP_SPLIT, DiffView
 
 
 class ViewApp(App[None]):
@@ -150,3 +152,34 @@ def test_paths_in_the_project_are_shown_relative_to_it() -> None:
     assert project_relative("/home/u/projX/a.py", "/home/u/proj") == "/home/u/projX/a.py"  # a prefix is not inside
     assert project_relative("src/a.py", "/home/u/proj") == "src/a.py"
     assert project_relative("/home/u/proj/a.py", None) == "/home/u/proj/a.py"
+
+
+async def test_every_diff_view_follows_the_apps_split_choice() -> None:
+    """The app-wide choice is one app reactive (`APP_SPLIT`) the views watch: no loop over screens."""
+
+    class SplitApp(App[None]):
+        diff_split: reactive[bool | None] = reactive(None, init=False)
+
+        def compose(self) -> ComposeResult:
+            yield DiffView(_big(20), id="by-width")
+            yield DiffView(_big(20), split=False, id="chosen")
+
+    app = SplitApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        by_width, chosen = app.query_one("#by-width", DiffView), app.query_one("#chosen", DiffView)
+        assert by_width.split is None and chosen.split is False  # nothing chosen app-wide yet
+        app.diff_split = True
+        await pilot.pause()
+        assert by_width.split is True and chosen.split is True  # a toggle sets every view
+        chosen.focus()
+        await pilot.press("s")
+        assert chosen.split is False  # one view flipped by hand …
+        app.diff_split = False
+        await pilot.pause()
+        app.diff_split = True
+        await pilot.pause()
+        assert chosen.split is True  # … follows the next toggle again
+        later = DiffView(_big(20))
+        await app.mount(later)
+        assert later.split is True  # a view made after the toggle starts with it
+    assert APP_SPLIT in ClaudeTuiApp.__dict__ and isinstance(ClaudeTuiApp.__dict__[APP_SPLIT], reactive)

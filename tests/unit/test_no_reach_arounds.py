@@ -23,8 +23,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("kit/attention.py", 'getattr(app, "_driver"'):
         "Textual's driver has no public name; this is the one allow-listed wrapper "
         "(tests/unit/test_no_private_textual.py), not an attribute of our app.",
-    ("render/diff_view.py", 'getattr(self.app, "diff_split"'):
-        "the app-wide split choice, read as a diff view mounts; it is to become an app reactive the views watch.",
 }
 """(file inside ui/, the text that matched, up to its first argument) -> why it stays."""
 

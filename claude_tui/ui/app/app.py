@@ -17,6 +17,7 @@ from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
+from textual.reactive import reactive
 from textual.screen import Screen
 
 from claude_tui import __version__
@@ -76,6 +77,9 @@ class ClaudeTuiApp(App[None]):
     BINDINGS = APP_BINDINGS
     COMMANDS = App.COMMANDS | {ChatCommands, SessionCommands, HostCommands}
 
+    diff_split: reactive[bool | None] = reactive(None, init=False)
+    """Split/unified for every diff (palette: toggle split diffs); None: by width. Diff views watch it."""
+
     def __init__(self, options: CliOptions, config: Config | None = None, *, debug_log: Path | None = None,
                  conversation: Conversation | None = None, open_browser: bool = False,
                  worktree: Worktree | None = None) -> None:
@@ -100,8 +104,7 @@ class ClaudeTuiApp(App[None]):
         from claude_tui.ui.app.state import apply_startup_theme, load_state
 
         split = load_state().get("split_diffs")
-        self.diff_split: bool | None = split if isinstance(split, bool) else None
-        """Split/unified for every diff (palette: toggle split diffs); None: by width."""
+        self.set_reactive(ClaudeTuiApp.diff_split, split if isinstance(split, bool) else None)
         apply_startup_theme(self)
         register_app_host(self)
 
@@ -550,12 +553,8 @@ class ClaudeTuiApp(App[None]):
 
     def action_toggle_split_diffs(self) -> None:
         from claude_tui.ui.app.state import save_state
-        from claude_tui.ui.render.diff_view import DiffView
 
         split = not bool(self.diff_split)
         self.diff_split = split
-        for screen in self.screen_stack:
-            for view in screen.query(DiffView):
-                view.split = split
         save_state({"split_diffs": split})
         self.notify(f"Diffs: {'side by side' if split else 'unified'}.", timeout=3)

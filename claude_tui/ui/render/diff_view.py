@@ -61,6 +61,8 @@ KIND_LABELS = {
     "binary": "binary",
     "huge": "too large to diff",
 }
+APP_SPLIT = "diff_split"
+"""The app's reactive every diff view follows (`ClaudeTuiApp.diff_split`: True, False, None by width)."""
 _MARKERS = {"add": "+", "remove": "-", "context": " ", "note": " "}
 _LINE_STYLE = {"add": "added", "remove": "removed", "context": "context", "note": "note"}
 _FULL_STYLE = {"hunk-header": "hunk", "collapsed": "collapsed", "note": "note", "more": "collapsed", "section": "hunk"}
@@ -303,8 +305,15 @@ class DiffView(ScrollView, can_focus=True):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._on_theme_changed)
-        if self.split is None:  # follow the app-wide choice (palette: "Toggle split diffs")
-            self.split = getattr(self.app, "diff_split", None)
+        # The app-wide choice (palette: "Toggle split diffs"), an app reactive; under an app without
+        # one (a test's), the watcher sees None once and never again.
+        self.watch(self.app, APP_SPLIT, self._follow_app_split, init=True)
+
+    def _follow_app_split(self, old: bool | None, new: bool | None) -> None:
+        # At mount (old is new) only a view left to choose by width takes the app's choice; a
+        # toggle then sets every view, one the user flipped with "s" too.
+        if old is not new or self.split is None:
+            self.split = new
 
     def _on_theme_changed(self, _theme: object) -> None:
         self._clear_styles()
