@@ -15,9 +15,8 @@ from textual import events
 from textual.widgets import Input
 
 from claude_tui.ui.app.app import ClaudeTuiApp
-from claude_tui.ui.dialogs.tab_directory import TabDirectoryScreen
 from claude_tui.ui.dialogs.tab_host import TabHostScreen
-from claude_tui.ui.dialogs.tab_name import TabNameScreen
+from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from tests.pilot.helpers import chat, make_app, wait_for
 from tests.pilot.test_typing_never_answers import key_for
 
@@ -48,13 +47,13 @@ async def settle(pilot: Any) -> None:
 
 
 async def test_backspaces_in_a_burst_stay_between_the_letters(tmp_path: Path) -> None:
-    for kind, open_it in ((TabDirectoryScreen, "action_new_tab_elsewhere"), (TabNameScreen, "action_rename_tab")):
+    for kind, open_it in ((TextPrompt, "action_new_tab_elsewhere"), (TextPrompt, "action_rename_tab")):
         app = make_app(tmp_path)
         async with app.run_test(size=(120, 40)) as pilot:
             field = await opened(app, pilot, kind, getattr(app, open_it))
             burst(app, EDIT_BURST)
             await settle(pilot)
-            assert field.value == "open session", kind.__name__
+            assert field.value == "open session", open_it
 
 
 async def test_a_tab_in_a_burst_moves_to_the_next_field_before_the_next_letters(tmp_path: Path) -> None:

@@ -19,10 +19,8 @@ from claude_tui.ui.app.help import HelpScreen
 from claude_tui.ui.browser.screen import SessionBrowserScreen
 from claude_tui.ui.chat.worktree_flow import ask_worktree_session
 from claude_tui.ui.dialogs.confirm import ConfirmScreen
-from claude_tui.ui.dialogs.tab_directory import TabDirectoryScreen
 from claude_tui.ui.dialogs.tab_host import TabHostScreen
-from claude_tui.ui.dialogs.tab_name import TabNameScreen
-from claude_tui.ui.dialogs.worktree_name import WorktreeNameScreen
+from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from claude_tui.ui.panels.changes_panel import ChangesScreen
 from claude_tui.ui.window.overview import OverviewScreen
 from tests.pilot.helpers import chat, make_app, wait_for
@@ -59,10 +57,10 @@ OPENERS: dict[str, tuple[type[Screen[Any]], Callable[[ClaudeTuiApp], object]]] =
     "browser": (SessionBrowserScreen, lambda app: app.action_open_sessions()),
     "browser for a new tab": (SessionBrowserScreen, lambda app: app.action_open_sessions_in_tab()),
     "what changed": (ChangesScreen, lambda app: chat(app).action_what_changed()),
-    "new tab in a directory": (TabDirectoryScreen, lambda app: app.action_new_tab_elsewhere()),
+    "new tab in a directory": (TextPrompt, lambda app: app.action_new_tab_elsewhere()),
     "new tab on a host": (TabHostScreen, lambda app: app.action_new_tab_on_host()),
-    "rename tab": (TabNameScreen, lambda app: app.action_rename_tab()),
-    "worktree name": (WorktreeNameScreen, lambda app: ask_worktree_session(app, app, chat(app).session)),
+    "rename tab": (TextPrompt, lambda app: app.action_rename_tab()),
+    "worktree name": (TextPrompt, lambda app: ask_worktree_session(app, app, chat(app).session)),
 }
 
 

@@ -16,9 +16,10 @@ from claude_tui.history.names import NameStore
 from claude_tui.history.synth import make_session, read_records, tree_digest
 from claude_tui.session.items import TextItem
 from claude_tui.ui.browser.listing import fuzzy_match, sort_rows
-from claude_tui.ui.browser.preview import RenameScreen, SessionPreview
+from claude_tui.ui.browser.preview import SessionPreview
 from claude_tui.ui.browser.screen import BrowserChoice, SessionBrowserScreen, conversation_for
 from claude_tui.ui.browser.table import PAGE, Listing, SessionTable
+from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from claude_tui.ui.log.assistant_text import AssistantText
 from tests.conftest import FIXTURES
 from tests.styles import APP_CSS
@@ -263,7 +264,7 @@ async def test_rename_persists_in_our_store(tree: Path, tmp_path: Path) -> None:
         await pilot.press("tab")  # letters are commands in the table, typed in the filter
         await pilot.press("r")
         await pilot.pause()
-        assert isinstance(app.screen, RenameScreen)
+        assert isinstance(app.screen, TextPrompt) and app.screen.id == "rename-session"
         assert app.screen.query_one(Input).value == ""
         await pilot.press(*"Parser fix", "enter")
         await settle(pilot)

@@ -251,7 +251,7 @@ async def test_the_open_overview_follows_a_tab_that_starts_waiting(tmp_path: Pat
 
 
 async def test_a_new_tab_in_another_directory_runs_there(tmp_path: Path) -> None:
-    from claude_tui.ui.dialogs.tab_directory import TabDirectoryScreen
+    from claude_tui.ui.dialogs.text_prompt import TextPrompt
 
     other = tmp_path / "other"
     other.mkdir()
@@ -260,12 +260,13 @@ async def test_a_new_tab_in_another_directory_runs_there(tmp_path: Path) -> None
         await wait_for(pilot, lambda: ready(chat(app).session), what="the first CLI ready")
         first = chat(app)
         app.action_new_tab_elsewhere()
-        await wait_for(pilot, lambda: isinstance(app.screen, TabDirectoryScreen) and app.screen.query("#tab-directory"),
-                       what="the directory prompt")
-        field = app.screen.query_one("#tab-directory")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextPrompt) and app.screen.id == "tab-directory"
+                       and app.screen.query("#text-prompt-input"), what="the directory prompt")
+        field = app.screen.query_one("#text-prompt-input")
         field.value = "missing"  # type: ignore[attr-defined]
         await pilot.press("enter")
-        assert isinstance(app.screen, TabDirectoryScreen), "not a directory: it stays and says why"
+        assert isinstance(app.screen, TextPrompt) and app.screen.id == "tab-directory", "not a directory: it stays"
+        assert app.screen.problem.startswith("Not a directory: ")
         field.value = str(other)  # type: ignore[attr-defined]
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(views(app)) == 2 and ready(views(app)[1].session), what="the new tab")

@@ -16,8 +16,8 @@ from claude_tui.transport.options import CliOptions
 from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.chat.worktree_flow import new_worktree_session
 from claude_tui.ui.dialogs.confirm import ConfirmScreen
+from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from claude_tui.ui.dialogs.worktree_close import WorktreeCloseScreen
-from claude_tui.ui.dialogs.worktree_name import WorktreeNameScreen
 from claude_tui.ui.panels.status_bar import StatusBar
 from tests.pilot.helpers import chat, idle, send, wait_for
 
@@ -48,6 +48,10 @@ def make_app(cwd: Path, worktree: Worktree | None = None, guard_ms: int = 0) -> 
 def branches(repo: Path) -> set[str]:
     return set(git(repo, "branch", "--format=%(refname:short)").split())
 
+
+
+def _name_prompt(app: ClaudeTuiApp) -> bool:
+    return isinstance(app.screen, TextPrompt) and app.screen.id == "worktree-name"
 
 async def _quit_to_dialog(pilot, app: ClaudeTuiApp) -> WorktreeCloseScreen:  # type: ignore[no-untyped-def]
     await wait_for(pilot, lambda: chat(app).session.connection.alive and chat(app).session.conversation.commands, what="CLI ready")
@@ -176,10 +180,10 @@ async def test_palette_command_restarts_the_session_in_a_new_worktree(repo: Path
 
         entry = next(c for c in chat_commands(old) if c.text == "New session in a git worktree…")
         entry.callback()
-        await wait_for(pilot, lambda: isinstance(app.screen, WorktreeNameScreen), what="name prompt")
+        await wait_for(pilot, lambda: _name_prompt(app), what="name prompt")
         await pilot.press(*"bad..name", "enter")
-        assert isinstance(app.screen, WorktreeNameScreen) and not app.worktrees  # refused, said why
-        assert "git does not allow it" in str(app.screen.query_one("#worktree-name-problem", Static).render())
+        assert _name_prompt(app) and not app.worktrees  # refused, said why
+        assert isinstance(app.screen, TextPrompt) and "git does not allow it" in app.screen.problem
         app.screen.query_one(Input).value = ""
         await pilot.press(*"from-palette", "enter")
         await wait_for(pilot, lambda: app.chat is not None and app.chat is not old and len(app.worktrees) == 1,
@@ -218,7 +222,7 @@ async def test_esc_in_the_name_prompt_starts_nothing(repo: Path) -> None:
         from claude_tui.ui.chat.worktree_flow import ask_worktree_session
 
         ask_worktree_session(app, app, screen.session)
-        await wait_for(pilot, lambda: isinstance(app.screen, WorktreeNameScreen), what="name prompt")
+        await wait_for(pilot, lambda: _name_prompt(app), what="name prompt")
         await pilot.press(*"abc", "escape")
         await wait_for(pilot, lambda: app.screen is app.chat_screen, what="back in the chat")
         await pilot.pause(0.2)
@@ -266,7 +270,7 @@ async def test_an_ssh_tab_makes_no_local_worktree(repo: Path) -> None:
         await new_worktree_session(app, app, screen.session, "remote")
         ask_worktree_session(app, app, screen.session, new_tab=True)
         await pilot.pause()
-        assert not isinstance(app.screen, WorktreeNameScreen)
+        assert not isinstance(app.screen, TextPrompt)
         assert app.chat is screen and not app.worktrees
         assert branches(repo) == {"main"}
         assert not (repo.parent / "app-worktrees").exists()

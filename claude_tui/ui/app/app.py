@@ -478,17 +478,19 @@ class ClaudeTuiApp(App[None]):
 
     def action_new_tab_elsewhere(self) -> None:
         """The palette: a fresh session in a new tab, in a directory you type (this machine only)."""
-        from claude_tui.ui.dialogs.tab_directory import TabDirectoryScreen
+        from claude_tui.ui.dialogs.tab_directory import TAB_DIRECTORY, tab_directory_prompt, typed_directory
+        from claude_tui.ui.dialogs.text_prompt import prompt_open
 
         base = Path(self.options.cwd or ".").resolve()
 
-        def chosen(directory: Path | None) -> None:
-            if directory is not None:
+        def chosen(text: str | None) -> None:
+            if text is not None:
+                directory = typed_directory(text, base)
                 self.run_worker(self.open_session(fresh_options(self.options, cwd=str(directory)), new_tab=True),
                                 group="tabs", exit_on_error=False)
 
-        if not opened_before(self, TabDirectoryScreen):
-            self.push_screen(TabDirectoryScreen(base), chosen)
+        if not prompt_open(self, TAB_DIRECTORY):
+            self.push_screen(tab_directory_prompt(base), chosen)
 
     def action_new_tab_on_host(self) -> None:
         """The palette: a fresh session in a new tab on another machine (a `hosts` name or user@host)."""

@@ -13,12 +13,9 @@ from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from claude_tui.history.index import SessionRow
 from claude_tui.history.search import SearchHit
@@ -30,7 +27,7 @@ from claude_tui.session.items import NoteItem, UserItem
 from claude_tui.session.log import Log
 from claude_tui.session.replay import RESUMED, note_other_branches, replay
 from claude_tui.ui.browser.table import snippet_text
-from claude_tui.ui.kit.safe_input import SafeInput
+from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from claude_tui.ui.log.chat_log import ChatLog
 
 PREVIEW_TURNS = 3
@@ -243,31 +240,7 @@ class SessionPreview(Vertical):
         await self.show_preview(None, message)
 
 
-class RenameScreen(ModalScreen[str | None]):
-    """Name a session (our own store). Enter saves (empty removes the name); Esc cancels."""
-
-    CSS_PATH = "rename.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, current: str, title: str) -> None:
-        super().__init__(classes="rename-screen")
-        self.current = current
-        self.session_title = title
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="rename-box"):
-            yield Static(Text("Rename session", style="bold"), id="rename-heading")
-            yield Static(Text(one_line(self.session_title), style="dim", no_wrap=True, overflow="ellipsis"),
-                         id="rename-title")
-            yield SafeInput(value=self.current, placeholder="A name for this session (empty: remove the name)",
-                        id="rename-input")
-            yield Static(Text.assemble(("Enter", "bold"), " save   ", ("Esc", "bold"), " cancel", style="dim"),
-                         id="rename-keys")
-
-    @on(Input.Submitted, "#rename-input")
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.dismiss(event.value.strip())
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+def rename_prompt(current: str, title: str) -> TextPrompt:
+    """Name a session (our own store): dismisses with the name ("" removes it), or None when cancelled."""
+    return TextPrompt("Rename session", value=current, note=title, enter="Save",
+                      placeholder="A name for this session (empty: remove the name)", id="rename-session")

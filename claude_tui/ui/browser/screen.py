@@ -45,9 +45,9 @@ from claude_tui.ui.browser.listing import (
     status_line,
 )
 from claude_tui.ui.browser.preview import (
-    RenameScreen,
     SessionPreview,
     conversation_from_file,
+    rename_prompt,
 )
 from claude_tui.ui.browser.table import SessionTable
 from claude_tui.ui.browser.workers import (
@@ -363,7 +363,7 @@ class SessionBrowserScreen(SessionBrowserWorkers["BrowserChoice | None"]):
             if name is not None:
                 self._save_name(row.session_id, name or None)
 
-        self.app.push_screen(RenameScreen(row.name or "", row.title or row.display_title), renamed)
+        self.app.push_screen(rename_prompt(row.name or "", row.title or row.display_title), renamed)
 
 
 def _open_session_id(node: DOMNode) -> str | None:

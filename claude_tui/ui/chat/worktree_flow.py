@@ -119,8 +119,8 @@ def remote_refusal(session: ChatSession) -> str:
 
 def ask_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, *, new_tab: bool = False) -> None:
     """Ask for a name (empty: generated), then :func:`new_worktree_session` in the background."""
-    from claude_tui.ui.dialogs.worktree_name import WorktreeNameScreen
-    from claude_tui.ui.kit.screen_once import opened_before
+    from claude_tui.ui.dialogs.text_prompt import prompt_open
+    from claude_tui.ui.dialogs.worktree_name import WORKTREE_NAME, worktree_name_prompt
 
     if refusal := remote_refusal(session):
         app.notify(refusal, severity="warning", timeout=8)
@@ -132,8 +132,8 @@ def ask_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, *,
             app.run_worker(new_worktree_session(app, host, session, name or None, new_tab=new_tab),
                            group="switch-session", exclusive=True, exit_on_error=False)
 
-    if not opened_before(app, WorktreeNameScreen):
-        app.push_screen(WorktreeNameScreen(), chosen)
+    if not prompt_open(app, WORKTREE_NAME):
+        app.push_screen(worktree_name_prompt(), chosen)
 
 
 async def new_worktree_session(app: App[Any], host: ChatHost, session: ChatSession, name: str | None = None, *,

@@ -142,11 +142,11 @@ class ChatScreen(Screen[None]):
         self.redraw_tabs()
 
     def ask_rename(self) -> None:
-        from claude_tui.ui.dialogs.tab_name import TabNameScreen
-        from claude_tui.ui.kit.screen_once import opened_before
+        from claude_tui.ui.dialogs.tab_name import TAB_NAME, tab_name_prompt
+        from claude_tui.ui.dialogs.text_prompt import prompt_open
 
         view = self.active_view
-        if view is None or opened_before(self.app, TabNameScreen):
+        if view is None or prompt_open(self.app, TAB_NAME):
             return
         session = view.session
 
@@ -157,7 +157,7 @@ class ChatScreen(Screen[None]):
                 if session.name:
                     self.run_worker(self._rename_in_cli(session, session.name), group="rename", exit_on_error=False)
 
-        self.app.push_screen(TabNameScreen(session.name or session.display_name()), named)
+        self.app.push_screen(tab_name_prompt(session.name or session.display_name()), named)
 
     async def _rename_in_cli(self, session: ChatSession, name: str) -> None:
         if (why := await session.rename_in_cli(name)) is not None:
