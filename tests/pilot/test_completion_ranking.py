@@ -46,3 +46,29 @@ async def test_files_are_ranked_once_per_token(monkeypatch: pytest.MonkeyPatch) 
         composer.set_files(["src/fine.py"])  # new candidates: ranked again for the same token
         await wait_for(pilot, lambda: len(ranked) == 6, what="ranked again")
         assert ranked[-1] == "fi" and menu.option_count == 1
+
+
+async def test_an_at_asks_for_the_file_list_with_a_message() -> None:
+    """The composer posts `FilesWanted` up (no callback set from outside); the answer is `set_files`."""
+
+    class Asking(App[None]):
+        def __init__(self) -> None:
+            super().__init__()
+            self.wanted = 0
+
+        def compose(self) -> ComposeResult:
+            yield Composer(id="composer")
+
+        def on_composer_files_wanted(self, _event: Composer.FilesWanted) -> None:
+            self.wanted += 1
+            self.query_one(Composer).set_files(["src/app.py", "README.md"])
+
+    app = Asking()
+    async with app.run_test(size=(80, 20)) as pilot:
+        composer = app.query_one(Composer)
+        composer.prompt.focus()
+        await pilot.press("@", "a", "p")
+        menu = app.query_one(CompletionMenu)
+        await wait_for(pilot, lambda: menu.display and menu.query_text == "ap", what="the menu for @ap")
+        assert app.wanted == 1  # asked once as the menu opened, not per key
+        assert "src/app.py" in str(menu.get_option_at_index(0).prompt)

@@ -177,7 +177,6 @@ class ChatView(Widget):
         self.copier = Copier(self.app, session.conversation)
         self.prompt = composer.prompt  # kept: the draft is read from it while the view unmounts
         self.typeahead = TypeaheadRouter(self, self.prompt, self.host.config.keymap)
-        composer.load_files = self._load_files
         composer.prompt.take_queued = self.take_queued
         composer.prompt.project_root = Path(session.options.cwd or ".").resolve()
         composer.prompt.can_send = lambda: self.session.alive
@@ -232,6 +231,11 @@ class ChatView(Widget):
 
         return self.session.busy or any(entry.status in ACTIVE
                                         for entry in self.session.conversation.tasks.agents.values())
+
+    @on(Composer.FilesWanted)
+    def _files_wanted(self, event: Composer.FilesWanted) -> None:
+        event.stop()
+        self._load_files()
 
     @work(thread=True, exclusive=True, group="files", exit_on_error=False)
     def _load_files(self) -> None:

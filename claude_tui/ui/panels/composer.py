@@ -415,8 +415,10 @@ class Composer(Vertical):
         self._files_read_at = 0.0
         self._menu_for: tuple[str, str, object] | None = None
         """What the open menu was ranked for (sigil, query, candidate list): the same again is not re-ranked."""
-        self.load_files: Callable[[], object] | None = None
-        """Set by the screen: reads the file list in the background (lazily)."""
+
+    class FilesWanted(Message):
+        """An @ is being completed and the file list is missing or old: whoever knows the
+        project reads it (in the background) and hands it back with `set_files`."""
 
     def compose(self) -> ComposeResult:
         menu = CompletionMenu(id="completion-menu")
@@ -455,14 +457,14 @@ class Composer(Vertical):
             self.menu.close()
             return
         sigil, query = token
-        if sigil == "@" and self.load_files is not None and (
+        if sigil == "@" and (
                 self.files is None
                 or (self._menu_for is None  # the menu is opening, not being typed in
                     and time.monotonic() - self._files_read_at > _FILES_FRESH_SECONDS)):
             if self.files is None:
                 self.files = []
             self._files_read_at = time.monotonic()  # the old list serves until the new one arrives
-            self.load_files()
+            self.post_message(self.FilesWanted())
         # Every key and cursor move lands here; ranking up to 20,000 paths again when the
         # token and the candidates are the same made typing lag. (Kept as it was, the menu
         # also stays closed after Esc while the cursor moves within the token.)
