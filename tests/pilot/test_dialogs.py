@@ -820,7 +820,7 @@ async def test_a_failing_preview_leaves_the_dialog_answerable(monkeypatch: pytes
     def boom(*args: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("claude_tui.ui.dialogs.permission.load_preview", boom)
+    monkeypatch.setattr("claude_tui.ui.dialogs.permission.tool_diff_preview", boom)
     request = request_from("edit-allow", "Edit")
     app = DialogHost(PermissionScreen(request, guard_ms=0, cwd=tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -25,8 +25,8 @@ from claude_tui.ui.dialogs.tool_input import (
     file_path_of,
     has_controls,
     input_sections,
-    load_preview,
     read_guarded,
+    tool_diff_preview,
     tool_title,
 )
 from claude_tui.ui.kit.attention import (
@@ -142,22 +142,22 @@ def test_read_guarded_never_opens_a_fifo(tmp_path: Path) -> None:
 
 def test_load_preview_edit_write_multiedit(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("alpha\nbeta\n")
-    edit = load_preview("Edit", {"file_path": "a.txt", "old_string": "beta", "new_string": "BETA"}, tmp_path)
+    edit = tool_diff_preview("Edit", {"file_path": "a.txt", "old_string": "beta", "new_string": "BETA"}, tmp_path)
     assert edit is not None and (edit.kind, edit.added, edit.removed, edit.path) == ("edit", 1, 1, "a.txt")
-    create = load_preview("Write", {"file_path": str(tmp_path / "new.txt"), "content": "x\n"})
+    create = tool_diff_preview("Write", {"file_path": str(tmp_path / "new.txt"), "content": "x\n"})
     assert create is not None and create.kind == "create"
-    update = load_preview("Write", {"file_path": "a.txt", "content": "alpha\n"}, tmp_path)
+    update = tool_diff_preview("Write", {"file_path": "a.txt", "content": "alpha\n"}, tmp_path)
     assert update is not None and (update.kind, update.removed) == ("update", 1)
-    multi = load_preview("MultiEdit", {"file_path": "a.txt", "edits": [{"old_string": "alpha", "new_string": "A"},
+    multi = tool_diff_preview("MultiEdit", {"file_path": "a.txt", "edits": [{"old_string": "alpha", "new_string": "A"},
                                                                        {"old_string": "beta", "new_string": "B"}]},
                          tmp_path)
     assert multi is not None and multi.added == 2
-    assert load_preview("Bash", {"command": "ls"}) is None
+    assert tool_diff_preview("Bash", {"command": "ls"}) is None
 
 
 def test_load_preview_binary(tmp_path: Path) -> None:
     (tmp_path / "b.bin").write_bytes(b"\0\1\2")
-    diff = load_preview("Write", {"file_path": "b.bin", "content": "text"}, tmp_path)
+    diff = tool_diff_preview("Write", {"file_path": "b.bin", "content": "text"}, tmp_path)
     assert diff is not None and diff.kind == "binary"
 
 

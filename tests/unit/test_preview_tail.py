@@ -11,7 +11,7 @@ from claude_tui.session.items import Item, NoteItem, TextItem, ToolItem, UserIte
 from claude_tui.session.replay import replay
 from claude_tui.ui.browser.preview import (
     PREVIEW_TURNS,
-    load_preview,
+    load_session_preview,
     preview_of,
     tail_start,
     visible_records,
@@ -80,7 +80,7 @@ def test_a_long_transcript_is_replayed_from_its_last_turns_only(tmp_path: Path) 
     records = visible_records(load_transcript(path, with_subagent_files=False).records)
     start = tail_start(records)
     assert 0 < start < len(records) - 3 * PREVIEW_TURNS, "only the newest turns are replayed"
-    preview = load_preview(str(path))
+    preview = load_session_preview(str(path))
     assert preview is not None
     assert shown(preview.log.items) == full_preview(path)
     assert [i.text for i in preview.log.items if isinstance(i, UserItem)] == \
@@ -95,7 +95,7 @@ def test_tail_that_is_not_enough_falls_back_to_the_whole_transcript(tmp_path: Pa
         transcript.prompt("[Request interrupted by user]")
     transcript.prompt("<task-notification><summary>Background task done</summary></task-notification>")
     path = transcript.write(tmp_path / "notes.jsonl")
-    preview = load_preview(str(path))
+    preview = load_session_preview(str(path))
     assert preview is not None
     assert shown(preview.log.items) == full_preview(path)
     assert sum(isinstance(i, UserItem) for i in preview.log.items) == PREVIEW_TURNS
@@ -113,7 +113,7 @@ def test_a_result_for_an_older_call_makes_the_whole_transcript_replay(tmp_path: 
     transcript.result("toolu_bg", "slept")  # arrives long after its call
     transcript.answer(99, "the sleep ended")
     path = transcript.write(tmp_path / "late.jsonl")
-    preview = load_preview(str(path))
+    preview = load_session_preview(str(path))
     assert preview is not None
     assert shown(preview.log.items) == full_preview(path)
     # Not a stray card for an unknown "tool": the late result updates the call it answers.
@@ -124,7 +124,7 @@ def test_real_transcripts_preview_as_a_full_replay_would() -> None:
     for path in sorted((FIXTURES / "sessions").rglob("*.jsonl")):
         if "subagents" in path.parts:
             continue
-        preview = load_preview(str(path))
+        preview = load_session_preview(str(path))
         assert preview is not None, path
         assert shown(preview.log.items) == full_preview(path), path
         assert any(isinstance(i, (UserItem, TextItem)) for i in preview.log.items), path
@@ -138,5 +138,5 @@ def test_a_preview_no_longer_wanted_stops_during_the_replay(tmp_path: Path) -> N
         asked.append(1)
         return len(asked) > 1  # wanted when loading starts, not any more once replaying
 
-    assert load_preview(str(path), should_stop) is None
+    assert load_session_preview(str(path), should_stop) is None
     assert len(asked) == 2

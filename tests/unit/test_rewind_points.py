@@ -83,8 +83,8 @@ def test_a_transcript_with_a_rewound_branch_says_what_it_does_not_show(tmp_path:
     notes = [i for i in conversation.items if isinstance(i, NoteItem)]
     assert "“two”, “three”, “queued”" in notes[-2].text and notes[-1].text.startswith("Resumed from the transcript")
     # The session browser's preview (its last turns) ends with the same note.
-    from claude_tui.ui.browser.preview import load_preview
+    from claude_tui.ui.browser.preview import load_session_preview
 
-    preview = load_preview(str(path))
+    preview = load_session_preview(str(path))
     assert preview is not None
     assert any(isinstance(i, NoteItem) and "“two”, “three”" in i.text for i in preview.log.items)

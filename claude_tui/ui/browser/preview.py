@@ -1,6 +1,6 @@
 """The session browser's preview pane (the last turns, drawn by the chat widgets) and rename dialog.
 
-:func:`load_preview` does the disk work (read the transcript, replay it) and is
+:func:`load_session_preview` does the disk work (read the transcript, replay it) and is
 called from a thread worker; :class:`SessionPreview` only renders what it gets.
 """
 
@@ -120,7 +120,7 @@ def tail_start(records: list[Mapping[str, Any]], turns: int = PREVIEW_TURNS) -> 
 
     A turn's records only refer to its own tool calls, so replaying from a prompt gives the
     same items from there on. Two spare prompts allow for candidates that turn out not to be
-    prompts (local command output, task notices); :func:`load_preview` checks the outcome and
+    prompts (local command output, task notices); :func:`load_session_preview` checks the outcome and
     replays everything when the tail was not enough.
     """
     seen = 0
@@ -132,11 +132,11 @@ def tail_start(records: list[Mapping[str, Any]], turns: int = PREVIEW_TURNS) -> 
     return 0
 
 
-def load_preview(path: str, should_stop: Callable[[], bool] | None = None) -> Preview | None:
+def load_session_preview(path: str, should_stop: Callable[[], bool] | None = None) -> Preview | None:
     """The preview of one transcript (None if cancelled before it was ready).
 
-    Only the newest turns are replayed: a long session's whole history used to be turned
-    into items to show three turns of it.
+    Only the newest turns are replayed: the preview shows three turns, and turning a long
+    session's whole history into items to show them would cost the whole history's time.
     """
     transcript = load_transcript(path, with_subagent_files=False)
     stop = should_stop or (lambda: False)

@@ -39,7 +39,7 @@ from claude_tui.ui.browser.listing import LiveSession, apply_live
 from claude_tui.ui.browser.preview import (
     Preview,
     SessionPreview,
-    load_preview,
+    load_session_preview,
 )
 from claude_tui.ui.browser.table import SessionTable
 
@@ -288,7 +288,7 @@ class SessionBrowserWorkers(Screen[ScreenResultType]):
     def _load_preview(self, seq: int, path: str, mtime_ns: int) -> None:
         worker = get_current_worker()
         try:
-            preview = load_preview(path, lambda: worker.is_cancelled or seq != self._preview_seq)
+            preview = load_session_preview(path, lambda: worker.is_cancelled or seq != self._preview_seq)
         except (OSError, ValueError) as error:
             self.post_message(self.PreviewLoaded(seq, path, mtime_ns, None, f"Cannot read the transcript: {error}"))
             return

@@ -62,8 +62,8 @@ from claude_tui.ui.dialogs.tool_input import (
     editable_field,
     file_path_of,
     input_sections,
-    load_preview,
     revealed_content,
+    tool_diff_preview,
     tool_title,
     unusual,
 )
@@ -241,10 +241,10 @@ class PermissionScreen(TellDialog):
             if options is not None and options.ssh is not None:  # the file is on the CLI's machine
                 from claude_tui.remote.machine import machine_for
 
-                diff = load_preview(self.request.tool_name, self.request.input, self.cwd,
+                diff = tool_diff_preview(self.request.tool_name, self.request.input, self.cwd,
                                     machine=machine_for(options))
             else:
-                diff = load_preview(self.request.tool_name, self.request.input, self.cwd)
+                diff = tool_diff_preview(self.request.tool_name, self.request.input, self.cwd)
         except Exception as error:  # noqa: BLE001
             diff = FileDiff(self.file_path or "", "edit", note=f"No preview: {type(error).__name__}.")
         self.post_message(self.PreviewReady(diff))

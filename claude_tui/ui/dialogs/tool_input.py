@@ -262,7 +262,7 @@ def resolve(path: str, cwd: Path | None) -> Path:
     return candidate if candidate.is_absolute() else (cwd or Path.cwd()) / candidate
 
 
-def load_preview(tool_name: str, tool_input: Mapping[str, Any], cwd: Path | None = None, *,
+def tool_diff_preview(tool_name: str, tool_input: Mapping[str, Any], cwd: Path | None = None, *,
                  machine: Machine | None = None) -> FileDiff | None:
     """The diff a file tool would make, computed against the file on disk (blocking: run in a thread).
 

@@ -2,9 +2,9 @@
 
 Textual inserts a letter as the field handles its key, but runs the binding of Backspace, Tab,
 the arrows or Enter only once the key has bubbled up to the app. In a burst every key is queued
-at the field before any has bubbled, so the letters overtook the keys between them ("host", four
-Backspaces, "open session" came out "hoopen sessi"), and the text typed after a Tab still landed
-here, queued before the focus moved. Here a binding runs as the field handles its key, and a key
+at the field before any has bubbled, so the letters would overtake the keys between them ("host",
+four Backspaces, "open session" would read "hoopen sessi"), and the text typed after a Tab would
+still land here, queued before the focus moved. Here a binding runs as the field handles its key, and a key
 queued for this field after the focus moved on (on the same screen) goes on to the focused field.
 """
 

@@ -466,8 +466,8 @@ class Composer(Vertical):
             self._files_read_at = time.monotonic()  # the old list serves until the new one arrives
             self.post_message(self.FilesWanted())
         # Every key and cursor move lands here; ranking up to 20,000 paths again when the
-        # token and the candidates are the same made typing lag. (Kept as it was, the menu
-        # also stays closed after Esc while the cursor moves within the token.)
+        # token and the candidates are the same would make typing lag. (So the menu also stays
+        # closed after Esc while the cursor moves within the token: nothing was re-ranked.)
         source = self.slash if sigil == "/" else self.files
         shown = self._menu_for
         if shown is not None and shown[:2] == (sigil, query) and shown[2] is source:

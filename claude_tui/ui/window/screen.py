@@ -2,7 +2,7 @@
 
 Each tab is a `ChatView` showing one `ChatSession` (its own CLI, log, draft, sidebar and
 dialogs); a `ContentSwitcher` shows the active one. The strip is hidden while only one tab is
-open, so a single session looks exactly as it always did.
+open: with one session, a row of one tab would only take a line from the log.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ class ChatScreen(Screen[None]):
         bar = self.query_one(TabBar)
         views = self.views
         active = self.active_view
-        # Hidden with one tab: a single session looks as it always did.
+        # Hidden with one tab: a lone tab says nothing the status bar does not, and costs a row.
         self.set_class(len(views) > 1, "-several-tabs")
         # On the app too: a waiting dialog (a screen of its own) keeps clear of the tab bar's row.
         self.app.set_class(len(views) > 1, "-several-tabs")
