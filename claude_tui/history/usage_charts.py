@@ -36,14 +36,6 @@ def sparkline(values: Sequence[float]) -> str:
     return "".join(out)
 
 
-def money(value: float) -> str:
-    if value >= 100:
-        return f"${value:,.0f}"
-    if value >= 1:
-        return f"${value:,.2f}"
-    return f"${value:.4f}"
-
-
 def tokens(value: int) -> str:
     """1,234 / 12.3k / 4.5M: short enough for a table cell."""
     if value >= 1_000_000_000:

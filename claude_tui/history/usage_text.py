@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from claude_tui.protocol.pricing import PRICES_AS_OF
 from claude_tui.protocol.sanitize import printable_name
+from claude_tui.protocol.units import money
 
-from .usage_charts import bar, every_day, money, sparkline, tokens
+from .usage_charts import bar, every_day, sparkline, tokens
 from .usage_report import UsageReport, UsageRow
 
 BAR_WIDTH = 24

@@ -59,6 +59,18 @@ def cost(amount: float | None) -> str:
     return f"${amount:.2f}" if amount < 100 else f"${amount:,.0f}"
 
 
+def money(amount: float) -> str:
+    """"$0.0141", "$12.34", "$1,234": a running total or a report's sum, to a hundredth of a cent
+    below a dollar (a turn often costs less than a cent), whole dollars from $100."""
+    if not math.isfinite(amount):
+        return ""
+    if amount >= 100:
+        return f"${amount:,.0f}"
+    if amount >= 1:
+        return f"${amount:,.2f}"
+    return f"${amount:.4f}"
+
+
 def size(count: float) -> str:
     """"512 B", "1.5 KB", "3.2 MB", "1.0 GB" (1024 to the next unit; GB is the last)."""
     amount = max(0.0, float(count)) if math.isfinite(count) else 0.0

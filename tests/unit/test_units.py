@@ -48,3 +48,11 @@ def test_cost(amount: float | None, label: str) -> None:
 ])
 def test_size(count: int, label: str) -> None:
     assert units.size(count) == label
+
+
+@pytest.mark.parametrize(("amount", "label"), [
+    (0.0, "$0.0000"), (0.01412, "$0.0141"), (0.5, "$0.5000"), (1.0, "$1.00"), (12.345, "$12.35"),
+    (99.99, "$99.99"), (1234.5, "$1,234"), (float("nan"), ""),
+])
+def test_money(amount: float, label: str) -> None:
+    assert units.money(amount) == label

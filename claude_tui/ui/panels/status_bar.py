@@ -49,11 +49,6 @@ def _tokens(count: int) -> str:
     return str(count)
 
 
-def _dollars(amount: float) -> str:
-    """Cents once it is a dollar or more, a hundredth of a cent below (a turn often costs less than one)."""
-    return f"${amount:.2f}" if amount >= 1 else f"${amount:.4f}"
-
-
 class _Detail(NamedTuple):
     """What one form of the status line shows: the session id, the last turn's cost, the context
     gauge's width (0: none) and the worktree and context window."""
@@ -179,9 +174,9 @@ class StatusBar(Static):
             words += f" · {units.elapsed(time.monotonic() - self.turn_started_at)}"  # "is it stuck?" at a glance
         parts.append((spinner + words, _ACTIVITY_STYLES.get(status.activity, "")))
         parts.append(sep)
-        parts.append(_dollars(status.cost_total))
+        parts.append(units.money(status.cost_total))
         if delta and status.cost_last_turn > 0:
-            parts.append((f" (+{_dollars(status.cost_last_turn)})", "dim"))
+            parts.append((f" (+{units.money(status.cost_last_turn)})", "dim"))
         fraction = status.context_fraction
         if fraction is not None:
             parts.append(sep)

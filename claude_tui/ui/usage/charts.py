@@ -10,8 +10,9 @@ from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
 
-from claude_tui.history.usage_charts import columns, every_day, money, sparkline
+from claude_tui.history.usage_charts import columns, every_day, sparkline
 from claude_tui.protocol.sanitize import printable_name
+from claude_tui.protocol.units import money
 
 CHART_ROWS = 6
 _AXIS = 10  # the scale's width at the left

@@ -22,9 +22,10 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, TabPane
 
-from claude_tui.history.usage_charts import money, tokens
+from claude_tui.history.usage_charts import tokens
 from claude_tui.history.usage_report import UsageReport, UsageRow
 from claude_tui.protocol.sanitize import printable_name
+from claude_tui.protocol.units import money
 
 from .charts import DayChart, ModelSparks, day_totals, every_day
 
