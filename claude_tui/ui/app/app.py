@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, work
+from textual.actions import SkipAction
 from textual.app import App, SystemCommand
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
@@ -306,25 +307,39 @@ class ClaudeTuiApp(App[None]):
             return
         self.run_worker(self._quit(), group="quit", exclusive=True)
 
-    def action_clear_or_quit(self) -> None:
-        """Ctrl+C, as in Claude Code: clear the draft; on an empty prompt quit (asks while a turn runs,
-        else wants a second press). A selection is copied instead: the focused widget's binding runs first."""
+    def action_interrupt_clear_or_quit(self) -> None:
+        """Ctrl+C, as in Claude Code: a running turn is interrupted (as Esc does, the draft kept);
+        else a draft is cleared; on an empty prompt a second press within 2 s quits. A selection is
+        copied instead: the focused widget's binding runs first."""
         chat = self.chat
-        if chat is not None and self.screen is self.chat_screen and chat.stop_shell():  # a `!command` runs
+        on_chat = chat is not None and self.screen is self.chat_screen
+        if on_chat and chat is not None and chat.stop_shell():  # a `!command` runs
             self._ctrl_c_at = None
             return
-        if chat is not None and self.screen is self.chat_screen and chat.clear_prompt():
+        if on_chat and chat is not None and chat.interrupt_turn():
             self._ctrl_c_at = None
             return
-        if any(session.busy for session in self.sessions):
-            self.action_quit_app()
+        if on_chat and chat is not None and chat.clear_prompt():
+            self._ctrl_c_at = None
             return
+        self._quit_when_pressed_twice("Ctrl+C")
+
+    def action_exit_on_empty(self) -> None:
+        """Ctrl+D, as in Claude Code: on an empty prompt, twice quits; anywhere else the key is the
+        focused field's own (delete right)."""
+        chat = self.chat
+        if chat is None or self.screen is not self.chat_screen or not chat.prompt_is_empty():
+            raise SkipAction()
+        self._quit_when_pressed_twice("Ctrl+D")
+
+    def _quit_when_pressed_twice(self, key: str) -> None:
         now = time.monotonic()
         if self._ctrl_c_at is not None and now - self._ctrl_c_at <= QUIT_AGAIN_SECONDS:
+            self._ctrl_c_at = None
             self.action_quit_app()
             return
         self._ctrl_c_at = now
-        self.notify("Press Ctrl+C again to quit", timeout=QUIT_AGAIN_SECONDS)
+        self.notify(f"Press {key} again to quit", timeout=QUIT_AGAIN_SECONDS)
 
     def _quit_confirmed(self, confirmed: bool | None) -> None:
         if confirmed:
@@ -352,6 +367,11 @@ class ClaudeTuiApp(App[None]):
 
         if not opened_before(self, HelpScreen, toggle=True):
             self.push_screen(HelpScreen())
+
+    def shortcut_rows(self) -> list[tuple[str, str]]:
+        from claude_tui.ui.app.help import shortcut_rows
+
+        return shortcut_rows(self)
 
     def action_open_sessions(self) -> None:
         from claude_tui.ui.browser.screen import SessionBrowserScreen

@@ -136,6 +136,8 @@ class ChatLog(PlaceKeepingScroll):
         self.max_chars = max_chars
         self.page = page
         self.show_thinking = show_thinking
+        self.verbose = False
+        """Ctrl+O: every tool card and thinking block shown open (`set_verbose`)."""
         self._widgets: dict[str, Widget] = {}
         self._first = 0
         """Index in `log_data.items` of the first item of the window."""
@@ -196,10 +198,20 @@ class ChatLog(PlaceKeepingScroll):
         return sum(weight(item) for item in self.log_data.items[first:end])
 
     def _make(self, item: Item) -> Widget | None:
-        widget = widget_for(item, self.show_thinking, self.project_dir)
+        widget = widget_for(item, self.show_thinking or self.verbose, self.project_dir)
         if widget is not None:
             self._widgets[item.id] = widget
+            if self.verbose and isinstance(widget, ToolCard):
+                widget.expanded = True
         return widget
+
+    def set_verbose(self, verbose: bool) -> None:
+        """Ctrl+O, Claude Code's verbose transcript: every tool card and thinking block open (closed
+        again on the next press), the ones mounted later too."""
+        self.verbose = verbose
+        for widget in list(self._widgets.values()):
+            if isinstance(widget, (ToolCard, ThinkingBlock)):
+                widget.set_expanded(verbose or (isinstance(widget, ThinkingBlock) and self.show_thinking))
 
     def _make_range(self, start: int, end: int) -> list[Widget]:
         return [w for w in (self._make(item) for item in self.log_data.items[start:end]) if w is not None]
