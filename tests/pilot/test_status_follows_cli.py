@@ -58,7 +58,7 @@ async def test_a_mode_the_cli_switches_to_survives_a_restart(tmp_path: Path) -> 
         await wait_for(pilot, lambda: "acceptEdits" in status_text(app), what="the mode shown")
         assert screen.session.options.permission_mode == "acceptEdits"
         old = screen.session.connection
-        await pilot.press("ctrl+r")
+        await pilot.press("f5")
         await wait_for(pilot, lambda: screen.session.connection is not old and ready(app), what="the restarted CLI")
         assert screen.session.conversation.reported_mode == "acceptEdits"  # the new process runs in it
         assert "acceptEdits" in status_text(app)

@@ -144,7 +144,7 @@ def test_hostile_names_and_text_never_reach_the_terminal_raw(world: tuple[list[s
         screens = [  # key, what shows it is open, what to type there, what that shows
             ("f1", "Filter keys", "cmd", "clipcmd␛]52;c;UFdORUQtQlktQ0xJ␇"),
             ("ctrl+p", "Quit", "split", "split"),
-            ("ctrl+o", "sessions", "", ""),
+            ("f4", "sessions", "", ""),
             ("ctrl+f", "Find", "tail", "tail"),
             ("f2", "Copy", "", ""),
         ]
@@ -221,7 +221,7 @@ def test_dialogs_diffs_and_changes_with_hostile_tool_input(world: tuple[list[str
                     break
             app.wait_text(lambda t: " idle " in t, f"the end of {prompt!r}", since=mark)
         mark = app.mark()
-        app.send("ctrl+g")
+        app.send("f8")
         app.wait_text(lambda t: "Esc close" in t or "No changes" in t or "changes" in t.lower(), "the changes screen",
                       since=mark)
         app.send("escape")

@@ -97,7 +97,7 @@ class ChatView(Widget):
         # Shift+Tab first: the footer lists keys in the order the screen's own (Tab, Shift+Tab) are.
         Binding("shift+tab", "cycle_mode", "Mode", show=True, id="chat.cycle_mode"),
         Binding("escape", "interrupt", "Interrupt", show=True, priority=False, id="chat.interrupt"),
-        Binding("ctrl+r", "history_search", "Search history", show=True, priority=True, id="chat.history_search"),
+        Binding("ctrl+r", "history_search", "Search history", show=False, priority=True, id="chat.history_search"),
         Binding("ctrl+o", "toggle_verbose", "Transcript", show=True, priority=True, id="chat.toggle_verbose"),
         Binding("ctrl+t", "toggle_sidebar", "Tasks", show=True, priority=True, id="chat.toggle_sidebar"),
         Binding("ctrl+g", "external_editor", "Editor", show=False, priority=True, id="chat.external_editor"),

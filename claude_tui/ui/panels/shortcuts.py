@@ -26,6 +26,7 @@ class ShortcutsPanel(Static):
 
     def show_rows(self, rows: list[tuple[str, str]], width: int) -> None:
         """`rows` of (keys, what they do), laid out in as many columns as `width` holds."""
+        self.rows = list(rows)
         cell = max((len(k) + len(d) + 4 for k, d in rows), default=20)
         columns = max(1, min(3, width // max(cell, 1)))
         table = Table.grid(padding=(0, 3))
@@ -44,6 +45,12 @@ class ShortcutsPanel(Static):
             table.add_row(*cells)
         self.update(table)
         self.display = True
+
+    rows: list[tuple[str, str]] = []
+
+    def text(self) -> str:
+        """The rows shown, as plain text (for tests and screen readers)."""
+        return "\n".join(f"{keys}  {what}" for keys, what in self.rows)
 
     def hide(self) -> None:
         self.display = False
