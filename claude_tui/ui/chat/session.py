@@ -107,6 +107,11 @@ class ChatSession:
         self.conversation.expect_mode(self.options.permission_mode)
         changes = self.conversation.apply_initialize(response, installed_version)
         self.initialize_response = response  # all of it, for the help screen
+        status = self.conversation.status
+        if not status.model:  # this CLI names it only with its first turn: name it now
+            from claude_tui.transport.starting_model import starting_model
+
+            status.model = starting_model(self.options, self.conversation.models)
         if self.conversation.status.activity is Activity.STARTING:
             self.conversation.status.activity = Activity.IDLE
         return changes
