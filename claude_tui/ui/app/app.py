@@ -346,7 +346,14 @@ class ClaudeTuiApp(App[None]):
             self.run_worker(self._quit(), group="quit", exclusive=True)
 
     async def _quit(self) -> None:
+        in_view = self.chat.session if self.chat is not None else None
         await self.shutdown()
+        if in_view is not None and in_view.options.ssh is None:
+            # After every CLI has exited (each writes its transcript as it goes): --continue then
+            # resumes this tab, not whichever CLI happened to exit last.
+            from claude_tui.store.in_view import remember
+
+            remember(Path(in_view.options.cwd or "."), in_view.conversation.status.session_id or None)
         message = None
         if self.worktrees:
             # The CLI has stopped: nothing changes the worktrees while the dialogs look at them.
