@@ -64,6 +64,7 @@ def begin_fork(conversation: Conversation, parent_id: str) -> None:
     """
     status = conversation.status
     conversation.history_cost = max(conversation.history_cost, status.cost_total)
+    status.cost_forked = conversation.history_cost  # shown from $0: the parent's cost is the parent's
     status.session_id = ""
     status.cost_last_turn = 0.0
     status.activity = Activity.STARTING

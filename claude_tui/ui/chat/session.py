@@ -285,7 +285,7 @@ class ChatSession:
     def summary(self) -> TabSummary:
         status = self.conversation.status
         return TabSummary(
-            tab_id=self.tab_id, name=self.display_name(), state=self.state(), cost_usd=status.cost_total,
+            tab_id=self.tab_id, name=self.display_name(), state=self.state(), cost_usd=status.own_cost,
             attention=self.attention, last_activity=self.last_activity,
             pending=self.permissions.describe_pending(), cwd=printable_name(status.cwd or self.options.cwd or ""),
             host=printable_name(self.options.ssh.label) if self.options.ssh is not None else "")

@@ -183,7 +183,7 @@ class StatusBar(Static):
             words += f" · {_elapsed(time.monotonic() - self.turn_started_at)}"  # "is it stuck?" at a glance
         parts.append((spinner + words, _ACTIVITY_STYLES.get(status.activity, "")))
         parts.append(sep)
-        parts.append(_dollars(status.cost_total))
+        parts.append(_dollars(status.own_cost))
         if delta and status.cost_last_turn > 0:
             parts.append((f" (+{_dollars(status.cost_last_turn)})", "dim"))
         fraction = status.context_fraction
