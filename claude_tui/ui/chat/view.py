@@ -331,6 +331,7 @@ class ChatView(Widget):
     def hidden(self) -> None:
         """This tab went to the back: its dialog comes down unanswered and waits for its return."""
         self.dialogs.hide()
+        self.post_message(self.Changed(self))  # its tab may now be marked as waiting for you
 
     # -- from the CLI ----------------------------------------------------------------
     @on(CliConnection.Events)
