@@ -267,6 +267,9 @@ class ClaudeTuiApp(App[None]):
         """
         super().notify(printable(str(message)), title=one_line(str(title)), severity=severity, timeout=timeout,
                        markup=False)
+        chat = self.chat
+        if chat is not None and self.screen is self.chat_screen:
+            self.call_after_refresh(chat.place_notifications)  # above the prompt as it is now
 
     def notify_turn_ended(self, session: ChatSession, change: TurnEnded) -> None:
         for screen in self.screen_stack:  # the turn's calls are in its transcript now: the usage screen reads them

@@ -325,6 +325,7 @@ class ChatView(Widget):
         """This tab came to the front: its waiting dialog (if any) opens, the prompt takes the keys."""
         self.session.attention = False
         self.composer.prompt.focus()
+        self.call_after_refresh(self.place_notifications)
         self.dialogs.show_next()
         self.post_message(self.Changed(self))
 
@@ -542,6 +543,7 @@ class ChatView(Widget):
             return
         if prompt.text != self._prompt_before:
             self.shortcuts.hide()  # typing on folds the list; what is typed is the prompt's
+            self.call_after_refresh(self.place_notifications)
         self._prompt_before = prompt.text
         bash = prompt.text.startswith("!")
         if prompt.has_class("-bash") != bash:  # only on a change: a style update repaints the prompt
@@ -554,6 +556,21 @@ class ChatView(Widget):
     def save_draft(self) -> None:
         # With its pastes in full: a placeholder would mean nothing to the next run.
         self.session.save_draft(self.prompt.sent_text(self.prompt.text))
+
+    def place_notifications(self) -> None:
+        """Notifications sit just above the prompt, never over its border or the status bar
+        (Textual docks them at the screen's bottom): their rack's bottom margin follows the prompt."""
+        if not self.display or not self.is_attached:
+            return
+        # One row more: a toast is placed at its one-line height and then grows to its wrapped
+        # one without being placed again, which took the prompt's top border.
+        above = self.screen.size.height - self.composer.region.y + 1
+        for rack in self.screen.query("ToastRack"):  # by name: the class lives in a private module
+            if rack.styles.margin.bottom != above:
+                rack.styles.margin = (0, 0, above, 0)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.place_notifications)
 
     def toggle_shortcuts(self) -> None:
         panel = self.shortcuts
