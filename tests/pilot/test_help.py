@@ -84,3 +84,17 @@ async def test_tools_and_versions_after_the_first_turn(tmp_path: Path) -> None:
         assert "Skills" in text and "dataviz" in text
         assert "MCP servers" in text and "no MCP servers configured" in text
         assert "Session  " + chat(app).session.conversation.status.session_id in text
+
+
+def test_a_long_argument_hint_wraps_between_words() -> None:
+    # Defect 9: the key column folded a long hint mid-word ("summariza|tion").
+    from rich.console import Console
+
+    from claude_tui.ui.app.help import Section, render_sections
+
+    hint = "/compact <optional custom summarization instructions for the model to follow closely>"
+    console = Console(width=90, record=True, color_system=None)
+    console.print(render_sections([Section("Slash commands", [(hint, "Free up context")])]))
+    lines = [line.rstrip() for line in console.export_text().splitlines()]
+    for word in hint.split():
+        assert any(word in line for line in lines), f"{word!r} was cut: {lines}"

@@ -219,7 +219,8 @@ def render_sections(sections: list[Section]) -> RenderableType:
             body = Text(", ".join(left for left, _ in section.rows))
         else:
             table = body = Table(show_header=False, box=None, padding=(0, 2), expand=False)
-            table.add_column(style="bold", no_wrap=True, max_width=50, overflow="fold")
+            # Wrapped at spaces (a long argument hint was cut mid-word); only a longer word folds.
+            table.add_column(style="bold", max_width=50, overflow="fold")
             table.add_column(ratio=1)
             for index, (left, right) in enumerate(section.rows):
                 style = section.styles[index] if index < len(section.styles) else ""
