@@ -260,7 +260,7 @@ async def test_quit_while_busy_asks_first(tmp_path: Path) -> None:
         assert app.is_running and type(app.screen).__name__ == "ChatScreen"
 
 
-async def test_cli_exit_is_reported_and_ctrl_r_resumes_same_session(tmp_path: Path) -> None:
+async def test_cli_exit_is_reported_and_f5_resumes_same_session(tmp_path: Path) -> None:
     app = make_app(tmp_path, env={"FAKE_CLAUDE_FAULT": "kill-mid-stream", "FAKE_CLAUDE_FAULT_AFTER": "12"})
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
@@ -269,7 +269,7 @@ async def test_cli_exit_is_reported_and_ctrl_r_resumes_same_session(tmp_path: Pa
         session_id = screen.session.conversation.status.session_id
         assert session_id
         errors = [i for i in screen.session.conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.ERROR]
-        assert errors and "Ctrl+R" in errors[-1].text
+        assert errors and "F5" in errors[-1].text
         screen.session.options.env.pop("FAKE_CLAUDE_FAULT")
         await pilot.press("f5")
         await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands)

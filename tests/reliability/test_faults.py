@@ -1,7 +1,7 @@
 """The fault matrix: the app against a misbehaving (fake) Claude Code.
 
 In every case the app stays up, the transcript typed before and the draft in
-the prompt survive, a note says what happened, and Ctrl+R restarts the CLI
+the prompt survive, a note says what happened, and F5 restarts the CLI
 with ``--resume <the same session id>`` so a new turn works.
 """
 
