@@ -330,8 +330,11 @@ class ClaudeTuiApp(App[None]):
     def action_exit_on_empty(self) -> None:
         """Ctrl+D, as in Claude Code: on an empty prompt, twice quits; anywhere else the key is the
         focused field's own (delete right)."""
+        from textual.widgets import Input
+
         chat = self.chat
-        if chat is None or self.screen is not self.chat_screen or not chat.prompt_is_empty():
+        if chat is None or self.screen is not self.chat_screen or not chat.prompt_is_empty() \
+                or isinstance(self.focused, Input):  # a one-line field (find, search) keeps its own Ctrl+D
             raise SkipAction()
         self._quit_when_pressed_twice("Ctrl+D")
 
