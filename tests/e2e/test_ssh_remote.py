@@ -194,7 +194,7 @@ async def test_ssh_failures_are_explained(remote_options: Callable[..., CliOptio
         d.app.notify = lambda message, *args, **kwargs: (said.append(str(message)), notify(message, *args, **kwargs))
         await d.press("enter")
         await d.wait(lambda: said, "the answer to a prompt on a dead tab")
-        assert title in said[-1] and "Ctrl+R tries again" in said[-1], said
+        assert title in said[-1] and "F5 tries again" in said[-1], said
         assert d.prompt.text == "keep me"
 
 

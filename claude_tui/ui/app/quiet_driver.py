@@ -81,7 +81,7 @@ class QuietLinuxDriver(LinuxDriver):
         # thread needs a wake pipe again (the old one's fds were closed, select() failed with EBADF).
         if not self._pipe_open:
             self._open_wake_pipe()
-        super().start_application_mode()
+        super().start_application_mode()  # type: ignore[no-untyped-call]  # untyped in Textual's LinuxDriver
 
     def close(self) -> None:
         super().close()

@@ -489,9 +489,9 @@ class ChatView(Widget):
     def notify_not_running(self) -> None:
         """What is wrong, as the log's note says it, and how to try again."""
         why = one_line(self.session.stopped_because).rstrip(".")
-        self.notify(f"Claude Code is not running: {why}. Ctrl+R tries again (the note in the log says "
+        self.notify(f"Claude Code is not running: {why}. F5 tries again (the note in the log says "
                     "what to fix first); your draft is kept." if why else
-                    "Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
+                    "Claude Code is not running. Press F5 to restart it; your draft is kept.",
                     severity="error", timeout=8)
 
     @property
