@@ -14,12 +14,22 @@ from claude_tui.session.status import Activity
 RESUMED_NOTE = "Resumed from the transcript"
 
 
-def newest_session_id(cwd: Path, root: Path | None = None) -> str | None:
-    """The most recently active session of `cwd` (what `--continue` means) in the store at ``root``
-    (default: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``)."""
+def newest_session_id(cwd: Path, root: Path | None = None, state_root: Path | None = None) -> str | None:
+    """The session `--continue` means in `cwd`: the tab that was in view when claude-tui last quit
+    there (`store/in_view.py`), unless a session of the project was active since; else the most
+    recently active one, in the store at ``root`` (default: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``).
+    ``state_root``: our data dir (tests)."""
+    from claude_tui.store.in_view import SLACK_SECONDS, recorded
+
+    in_view = recorded(cwd, root=state_root)
     with SessionIndex(root=root) as index:
-        rows = index.list_sessions(cwd, all_projects=False, limit=1)
-    return rows[0].session_id if rows else None
+        rows = index.list_sessions(cwd, all_projects=False)
+    if not rows:
+        return None
+    if in_view is not None and any(row.session_id == in_view.session_id for row in rows) \
+            and rows[0].last_active <= in_view.at + SLACK_SECONDS:
+        return in_view.session_id
+    return rows[0].session_id
 
 
 def conversation_from_transcript(transcript: Transcript) -> Conversation:
@@ -54,6 +64,7 @@ def begin_fork(conversation: Conversation, parent_id: str) -> None:
     """
     status = conversation.status
     conversation.history_cost = max(conversation.history_cost, status.cost_total)
+    status.cost_forked = conversation.history_cost  # shown from $0: the parent's cost is the parent's
     status.session_id = ""
     status.cost_last_turn = 0.0
     status.activity = Activity.STARTING

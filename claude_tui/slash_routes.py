@@ -91,7 +91,7 @@ _TUI_ONLY = {
 
 LOCAL: dict[str, Route] = {
     # claude-tui's own screens and actions
-    "resume": Route("Browse past sessions and resume one (claude-tui's session browser, Ctrl+O)", screen="sessions"),
+    "resume": Route("Browse past sessions and resume one (claude-tui's session browser, F4)", screen="sessions"),
     "export": Route("Write this conversation to a Markdown file in the working directory", screen="export"),
     "rewind": Route("Go back to before one of your prompts: the conversation, the code or both (Esc Esc)",
                      screen="rewind"),
@@ -109,7 +109,7 @@ LOCAL: dict[str, Route] = {
     "branch": Route("Same as /fork: this conversation as a new session", screen="fork"),
     "exit": Route("Quit claude-tui (Ctrl+Q)", screen="quit"),
     "quit": Route("Same as /exit", screen="quit"),
-    "tasks": Route("Tasks and agents of this session: the sidebar (Ctrl+B)", screen="sidebar"),
+    "tasks": Route("Tasks and agents of this session: the sidebar (Ctrl+T)", screen="sidebar"),
     "bashes": Route("Same as /tasks", screen="sidebar"),
     "plan": Route("Switch to plan mode (Shift+Tab cycles the modes)", screen="plan"),
     "theme": Route("Pick a theme (remembered)", screen="theme"),
@@ -124,16 +124,16 @@ LOCAL: dict[str, Route] = {
     "mcp": Route("MCP servers: state, tools; turn off/on, reconnect", screen="mcp", args_to_cli=True),
     "context": Route("What fills the context window", screen="context", args_to_cli=True),
     "memory": Route("Edit CLAUDE.md files and memory settings",
-                    says="/memory: edit CLAUDE.md in your editor, in another terminal; Ctrl+R restarts "
+                    says="/memory: edit CLAUDE.md in your editor, in another terminal; F5 restarts "
                          "Claude Code so it reads it."),
     "add-dir": Route("Add a working directory",
                      says="/add-dir: start claude-tui with --add-dir DIR (each tab keeps its directories)."),
     "cd": Route("Move this session to a new working directory",
                 says="/cd: Ctrl+P, \"New tab elsewhere…\" opens a session in another directory."),
     "restart": Route("Restart Claude Code",
-                     says="/restart: Ctrl+R restarts Claude Code in place, same session; update the CLI with "
+                     says="/restart: F5 restarts Claude Code in place, same session; update the CLI with "
                           "`claude update` in a shell."),
-    "update": Route("Same as /restart", says="/update: run `claude update` in a shell, then Ctrl+R here."),
+    "update": Route("Same as /restart", says="/update: run `claude update` in a shell, then F5 here."),
     "scroll-speed": Route("Adjust mouse wheel scroll speed",
                           says="/scroll-speed: the log scrolls as your terminal sends the wheel; PageUp and "
                                "PageDown move a page."),

@@ -2,7 +2,7 @@
 
 `CliState` is a part of `Conversation` with its own state (the modes, the model choice, the model
 list). The UI shows these values and
-respawns the CLI with them (Ctrl+R, a new session), so `reported_mode` and `model_choice` hold what
+respawns the CLI with them (a restart, a new session), so `reported_mode` and `model_choice` hold what
 the CLI itself reported — never a guess — for the UI to keep its launch options in step (the UI takes
 `model_choice` once, so a later pick in the palette is not undone).
 """

@@ -2,7 +2,7 @@
 
 `result.total_cost_usd` is cumulative for the CLI's cost counter, but that counter does not live as
 long as the session the user sees: `/clear` restarts it, and so does a new process after a crash
-and Ctrl+R (unless the CLI restores its cost from the transcript). A total lower than the last one
+and a restart, F5 (unless the CLI restores its cost from the transcript). A total lower than the last one
 is therefore a reset, not a refund: what the old counter reached is carried into a base, and the
 total shown is the base plus what the current counter says. It never goes down.
 

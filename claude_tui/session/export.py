@@ -54,10 +54,23 @@ def item_text(item: Item) -> str:
     return ""
 
 
+def patch_text(item: ToolItem) -> str:
+    """The lines of an edit's diff as the card shows them, context lines included (the tool's
+    input holds only the changed ones): the result's `structuredPatch` hunks, markers dropped."""
+    structured = item.structured
+    hunks = structured.get("structuredPatch") if isinstance(structured, dict) else None
+    if not isinstance(hunks, list):
+        return ""
+    lines = [line[1:] for hunk in hunks if isinstance(hunk, dict)
+             for line in hunk.get("lines") or [] if isinstance(line, str)]
+    return "\n".join(lines)
+
+
 def searchable_text(item: Item) -> str:
-    """Everything find should look at in an item (for a tool: name, input and output)."""
+    """Everything find should look at in an item (for a tool: name, input, its diff and output)."""
     if isinstance(item, ToolItem):
-        return "\n".join(part for part in (item.name, tool_input_text(item), tool_output(item)) if part)
+        parts = (item.name, tool_input_text(item), patch_text(item), tool_output(item))
+        return "\n".join(part for part in parts if part)
     return item_text(item)
 
 

@@ -44,6 +44,9 @@ class SessionStatus:
     retry_max: int = 0
     retry_error: str = ""
     cost_total: float = 0.0
+    cost_forked: float = 0.0
+    """What the parent had cost when this session was forked from it. The CLI's totals go on
+    counting it (`cost_total`); what the fork itself cost is the rest (`own_cost`)."""
     cost_last_turn: float = 0.0
     context_tokens: int = 0
     context_window: int = 0
@@ -55,6 +58,11 @@ class SessionStatus:
     turns: int = 0
     limit_warning: str = ""
     """The plan's limit nears or is reached ("5-hour limit 85%"), from the CLI's rate_limit_event; "" else."""
+
+    @property
+    def own_cost(self) -> float:
+        """What this session cost, a fork's parent's share left out (what the bar and its tab show)."""
+        return max(0.0, self.cost_total - self.cost_forked)
 
     @property
     def short_session_id(self) -> str:

@@ -16,7 +16,7 @@ from claude_tui.transport.ssh_known_hosts import keygen_remove
 
 __all__ = ["SshFault", "describe_exit", "diagnose"]
 
-RESTART_HINT = "Press Ctrl+R to reconnect and resume this session; your draft and the conversation are kept."
+RESTART_HINT = "Press F5 to reconnect and resume this session; your draft and the conversation are kept."
 
 
 @dataclass(frozen=True)
@@ -37,9 +37,9 @@ def _quote(lines: list[str], limit: int = 4) -> str:
 def diagnose(returncode: int | None, stderr: str, target: SshTarget, *, interactive: bool = True) -> SshFault | None:
     """The fault behind an exit of the ssh process, or None when the remote CLI itself exited.
 
-    ``interactive``: the advice is for the app (press Ctrl+R); else for a command run again."""
+    ``interactive``: the advice is for the app (press F5); else for a command run again."""
     host = printable(target.label)
-    again = "press Ctrl+R" if interactive else "run the command again"
+    again = "press F5" if interactive else "run the command again"
     retry = RESTART_HINT if interactive else "Run the command again."
     lines = stderr.splitlines()
     mine = [line[len(REMOTE_MARK):].strip() for line in lines if line.startswith(REMOTE_MARK)]
@@ -103,5 +103,5 @@ def describe_exit(target: SshTarget | None, exited: ProcessExited) -> tuple[str,
         if fault is not None:
             return fault.title, fault.text
         return (f"Claude Code on {printable(target.label)} stopped",
-                exited.describe() + "\nPress Ctrl+R to restart it in this session.")
-    return "Claude Code stopped", exited.describe() + "\nPress Ctrl+R to restart Claude Code in this session."
+                exited.describe() + "\nPress F5 to restart it in this session.")
+    return "Claude Code stopped", exited.describe() + "\nPress F5 to restart Claude Code in this session."

@@ -101,7 +101,7 @@ async def test_sessions_search_and_export_read_the_remote_store(
 async def test_subcommand_ssh_failures_are_explained(config_file: Path, host: str, says: str) -> None:
     result = cli(config_file, "sessions", "--ssh", host)
     assert result.returncode == 2 and says in result.stderr, result
-    assert "Ctrl+R" not in result.stderr  # advice for a command, not for the app
+    assert "F5" not in result.stderr  # advice for a command, not for the app
     if host == UNKNOWN:
         assert "run the command again" in result.stderr and "ssh said:" in result.stderr
 

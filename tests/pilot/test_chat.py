@@ -41,7 +41,7 @@ async def test_thinking_is_collapsed_and_toggles(tmp_path: Path) -> None:
         await pilot.click(block._title_widget)
         assert block.expanded and block._body_widget.display
         assert "Let me think" in str(block._body_widget.render())
-        await pilot.press("ctrl+t")
+        await pilot.press("f9")
         assert not block.expanded
 
 
@@ -260,7 +260,7 @@ async def test_quit_while_busy_asks_first(tmp_path: Path) -> None:
         assert app.is_running and type(app.screen).__name__ == "ChatScreen"
 
 
-async def test_cli_exit_is_reported_and_ctrl_r_resumes_same_session(tmp_path: Path) -> None:
+async def test_cli_exit_is_reported_and_f5_resumes_same_session(tmp_path: Path) -> None:
     app = make_app(tmp_path, env={"FAKE_CLAUDE_FAULT": "kill-mid-stream", "FAKE_CLAUDE_FAULT_AFTER": "12"})
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chat(app)
@@ -269,9 +269,9 @@ async def test_cli_exit_is_reported_and_ctrl_r_resumes_same_session(tmp_path: Pa
         session_id = screen.session.conversation.status.session_id
         assert session_id
         errors = [i for i in screen.session.conversation.items if isinstance(i, NoteItem) and i.kind is NoteKind.ERROR]
-        assert errors and "Ctrl+R" in errors[-1].text
+        assert errors and "F5" in errors[-1].text
         screen.session.options.env.pop("FAKE_CLAUDE_FAULT")
-        await pilot.press("ctrl+r")
+        await pilot.press("f5")
         await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands)
         assert screen.session.options.resume == session_id
         await send(pilot, "kw:plain again")
@@ -302,7 +302,7 @@ async def test_what_changed_panel_lists_edited_files(tmp_path: Path) -> None:
         await pilot.press("tab", "y")
         await wait_for(pilot, lambda: idle(app))
         chat(app).focus()
-        await pilot.press("ctrl+g")
+        await pilot.press("f8")
         await wait_for(pilot, lambda: isinstance(app.screen, ChangesScreen), what="changes panel")
         svg = app.export_screenshot().replace("&#160;", " ")
         assert "a.txt" in svg
@@ -324,7 +324,7 @@ async def test_ctrl_o_resumes_a_past_session_with_its_history(tmp_path: Path, mo
     async with app.run_test(size=(130, 40)) as pilot:
         first = chat(app)
         await wait_for(pilot, lambda: first.session.connection.alive)
-        await pilot.press("ctrl+o")
+        await pilot.press("f4")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SessionBrowserScreen", what="browser")
         await pilot.pause(0.3)
         await pilot.press("a")  # this project has none: the recorded sessions belong to another project

@@ -277,15 +277,37 @@ async def test_ctrl_c_on_an_empty_prompt_quits_only_when_pressed_twice(tmp_path:
         await wait_for(pilot, lambda: app.return_code is not None, what="exit")
 
 
-async def test_ctrl_c_while_a_turn_runs_asks_before_quitting(tmp_path: Path) -> None:
+async def test_ctrl_c_while_a_turn_runs_interrupts_it_and_keeps_the_draft(tmp_path: Path) -> None:
+    # Claude Code: Ctrl+C mid-turn interrupts, as Esc does (it used to open the quit dialog).
     app = make_app(tmp_path, env={"FAKE_CLAUDE_DELAY_MS": "30"})
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:slow story")
         await wait_for(pilot, lambda: chat(app).session.busy)
+        await pilot.press(*"next")
         await pilot.press("ctrl+c")
-        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", what="confirm")
-        await pilot.press("tab", "n")
-        assert app.is_running and type(app.screen).__name__ == "ChatScreen"
+        await wait_for(pilot, lambda: not chat(app).session.busy, what="the turn interrupted")
+        assert app.is_running and type(app.screen).__name__ == "ChatScreen" and not app.is_quitting
+        assert _prompt(app).text == "next"
+        assert "Press Ctrl+C again to quit" not in _notes(app)
+
+
+async def test_ctrl_d_on_an_empty_prompt_quits_when_pressed_twice_and_deletes_on_a_draft(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        prompt = _prompt(app)
+        prompt.focus()
+        await pilot.press(*"ab", "home", "ctrl+d")  # on a draft: the prompt's delete-right
+        await pilot.pause(0.1)
+        assert prompt.text == "b" and not app.is_quitting
+        await pilot.press("ctrl+l")  # Claude Code's clear-input
+        await pilot.pause(0.1)
+        assert prompt.text == ""
+        await pilot.press("ctrl+d")
+        await pilot.pause(0.1)
+        assert "Press Ctrl+D again to quit" in _notes(app) and not app.is_quitting
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: app.return_code is not None, what="exit")
 
 
 # -- 6. the completion menu -------------------------------------------------------------------------------

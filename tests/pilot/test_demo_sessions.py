@@ -32,7 +32,7 @@ async def test_the_demo_browser_lists_recorded_sessions_and_a_fork(demo_app: Cla
     app = demo_app
     async with app.run_test(size=(130, 40)) as pilot:
         await wait_for(pilot, lambda: app.chat is not None and app.chat.session.connection.alive, what="the demo CLI", timeout=30)
-        await pilot.press("ctrl+o")
+        await pilot.press("f4")
         await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser", timeout=30)
         browser = app.screen
         await wait_for(pilot, lambda: browser._listed and len(browser.table.listing.rows) == 5, what="5 sessions", timeout=30)

@@ -23,7 +23,7 @@ async def test_help_lists_bindings_and_slash_commands(tmp_path: Path) -> None:
         text = help_screen.text()
         # Bindings come from the BINDINGS themselves, with the user's keymap applied.
         assert "ctrl+q  Quit" in text
-        assert "ctrl+k  Sidebar" in text and "ctrl+b  Sidebar" not in text
+        assert "ctrl+k  Tasks" in text and "ctrl+t  Tasks" not in text
         assert "ctrl+f  Find" in text and "ctrl+p  Command palette" in text
         assert "y  Allow once" in text
         # Slash commands (with argument hints), agents, tools from the initialize response.
@@ -41,21 +41,33 @@ async def test_help_lists_bindings_and_slash_commands(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), what="closed")
 
 
-async def test_question_mark_on_an_empty_prompt_opens_help(tmp_path: Path) -> None:
+async def test_question_mark_on_an_empty_prompt_shows_the_shortcuts_and_typing_goes_on_into_the_prompt(
+        tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        prompt = chat(app).query_one("#prompt")
+        view = chat(app)
+        prompt = view.query_one("#prompt")
         prompt.focus()
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
-        assert prompt.text == ""  # type: ignore[attr-defined]
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        await wait_for(pilot, lambda: view.shortcuts.display, what="the shortcuts")
+        assert not isinstance(app.screen, HelpScreen)  # no screen, no filter: the prompt keeps the keys
+        assert prompt.text == "" and app.focused is prompt  # type: ignore[attr-defined]
+        shown = view.shortcuts.text()
+        assert "Search history" in shown and "Transcript" in shown
+        # Typing on writes into the prompt, and folds the list.
+        await pilot.press("f", "i", "x")
+        await wait_for(pilot, lambda: not view.shortcuts.display, what="folded by typing")
+        assert prompt.text == "fix"  # type: ignore[attr-defined]
         # With text in the prompt, ? is just a character.
-        await pilot.press("w", "h", "y", "question_mark")
+        await pilot.press("question_mark")
         await pilot.pause(0.1)
-        assert not isinstance(app.screen, HelpScreen)
-        assert prompt.text == "why?"  # type: ignore[attr-defined]
+        assert not view.shortcuts.display and prompt.text == "fix?"  # type: ignore[attr-defined]
+        # Esc folds it too.
+        prompt.text = ""  # type: ignore[attr-defined]
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: view.shortcuts.display, what="the shortcuts again")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not view.shortcuts.display, what="folded by Esc")
 
 
 async def test_tools_and_versions_after_the_first_turn(tmp_path: Path) -> None:
@@ -72,3 +84,17 @@ async def test_tools_and_versions_after_the_first_turn(tmp_path: Path) -> None:
         assert "Skills" in text and "dataviz" in text
         assert "MCP servers" in text and "no MCP servers configured" in text
         assert "Session  " + chat(app).session.conversation.status.session_id in text
+
+
+def test_a_long_argument_hint_wraps_between_words() -> None:
+    # Defect 9: the key column folded a long hint mid-word ("summariza|tion").
+    from rich.console import Console
+
+    from claude_tui.ui.app.help import Section, render_sections
+
+    hint = "/compact <optional custom summarization instructions for the model to follow closely>"
+    console = Console(width=90, record=True, color_system=None)
+    console.print(render_sections([Section("Slash commands", [(hint, "Free up context")])]))
+    lines = [line.rstrip() for line in console.export_text().splitlines()]
+    for word in hint.split():
+        assert any(word in line for line in lines), f"{word!r} was cut: {lines}"

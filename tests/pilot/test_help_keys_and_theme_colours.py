@@ -52,7 +52,21 @@ async def test_rewind_counts_take_the_themes_colours() -> None:
         await app.push_screen(RewindScreen("p", ["/a"], 12, 3, "/", guard_ms=0))
         await pilot.pause(0.1)
         colours = {seg.text: seg.style.color for strip in app.screen._compositor.render_strips()
-                   for seg in strip if seg.text in ("+12", "−3") and seg.style and seg.style.color}
+                   for seg in strip if seg.text in ("12 lines", "3 lines") and seg.style and seg.style.color}
         theme = app.theme_variables
         assert {k: v.triplet.hex.upper() for k, v in colours.items()} == \
-            {"+12": theme["text-success"].upper(), "−3": theme["text-error"].upper()}
+            {"12 lines": theme["text-success"].upper(), "3 lines": theme["text-error"].upper()}
+        # Defect 9: the counts say what happens to them ("+12 −3 lines undone" read as nonsense).
+        note = str(app.screen.query_one("#rewind-note").render())
+        assert note.startswith("Takes out the 12 lines Claude added and puts back the 3 lines it removed.")
+
+
+def test_the_rewind_words_follow_the_counts() -> None:
+    from claude_tui.ui.dialogs.rewind import undo_summary
+
+    def words(insertions: int, deletions: int) -> str:
+        return "".join(part if isinstance(part, str) else part[0] for part in undo_summary(insertions, deletions))
+
+    assert words(1, 0) == "Takes out the 1 line Claude added."
+    assert words(0, 3) == "Puts back the 3 lines Claude removed."
+    assert words(0, 0) == "No lines change."

@@ -113,7 +113,7 @@ async def test_the_open_sessions_row_is_live_and_enter_returns_without_a_restart
         open_chat, connection = app.chat, chat(app).session.connection
         status = chat(app).session.conversation.status
         assert status.session_id == SESSION and status.cost_total > 0
-        await pilot.press("ctrl+o")
+        await pilot.press("f4")
         await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser", timeout=30)
         browser = app.screen
         await browser_ready(pilot, browser)
@@ -134,7 +134,7 @@ async def test_a_search_hit_opens_find_on_the_match(tmp_path: Path, resumable: P
     app = make_app(tmp_path)
     async with app.run_test(size=(130, 40)) as pilot:
         await wait_for(pilot, lambda: ready(app), what="CLI ready", timeout=30)
-        await pilot.press("ctrl+o")
+        await pilot.press("f4")
         await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser", timeout=30)
         browser = app.screen
         await browser_ready(pilot, browser)

@@ -58,7 +58,7 @@ async def test_a_mode_the_cli_switches_to_survives_a_restart(tmp_path: Path) -> 
         await wait_for(pilot, lambda: "acceptEdits" in status_text(app), what="the mode shown")
         assert screen.session.options.permission_mode == "acceptEdits"
         old = screen.session.connection
-        await pilot.press("ctrl+r")
+        await pilot.press("f5")
         await wait_for(pilot, lambda: screen.session.connection is not old and ready(app), what="the restarted CLI")
         assert screen.session.conversation.reported_mode == "acceptEdits"  # the new process runs in it
         assert "acceptEdits" in status_text(app)
@@ -96,3 +96,19 @@ async def test_rewound_files_leave_what_changed(tmp_path: Path) -> None:
         await pilot.press("tab", "y")
         await wait_for(pilot, lambda: not screen.session.conversation.changes.session, what="the change set emptied")
         assert screen.session.conversation.changes.turn == []
+
+
+async def test_the_model_is_named_before_the_first_turn_in_every_new_tab(tmp_path: Path) -> None:
+    # Defect 7: 2.1.330 names its model only in `system/init`, sent with the first prompt; the bar
+    # showed "…" until then. The model list's default (no flag, env or settings) names it at once.
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(app), what="CLI ready")
+        bar = chat(app).query_one(StatusBar)
+        await wait_for(pilot, lambda: "claude-opus-5-5" in str(bar.render()), what="the model at once")
+        assert chat(app).session.conversation.status.turns == 0
+        await pilot.press("ctrl+n")  # a new tab, its own CLI
+        await wait_for(pilot, lambda: len(app.sessions) == 2 and ready(app), what="the second tab ready")
+        second = chat(app).query_one(StatusBar)
+        await wait_for(pilot, lambda: "claude-opus-5-5" in str(second.render()), what="named in the new tab")
+        assert "…" not in str(second.render()).split("·")[0]

@@ -136,6 +136,9 @@ async def test_a_background_tabs_dialog_waits_for_its_tab_and_is_answered_only_t
         await pilot.press("alt+2")  # away again: the dialog comes down unanswered, the request waits
         await wait_for(pilot, lambda: app.screen is app.chat_screen, what="the dialog taken down")
         assert app.chat is second and sent == [] and first.session.permissions.waiting
+        # Defect 9: still waiting in the background, so marked `!` as the README says (it showed `?` only).
+        await wait_for(pilot, lambda: bar.tabs[0].attention, what="the waiting tab marked again")
+        assert first.session.attention
         await pilot.press("alt+1")
         await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), what="the dialog shown again")
         await answer(pilot, "y")

@@ -129,7 +129,7 @@ async def test_ctrl_o_opens_the_browser_on_a_broken_cache(tmp_path: Path, broken
     project.mkdir()
     app = make_app(project)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.press("ctrl+o")
+        await pilot.press("f4")
         await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser")
         browser = app.screen
         assert isinstance(browser, SessionBrowserScreen)

@@ -1,7 +1,7 @@
 """The fault matrix: the app against a misbehaving (fake) Claude Code.
 
 In every case the app stays up, the transcript typed before and the draft in
-the prompt survive, a note says what happened, and Ctrl+R restarts the CLI
+the prompt survive, a note says what happened, and F5 restarts the CLI
 with ``--resume <the same session id>`` so a new turn works.
 """
 
@@ -74,7 +74,7 @@ async def _assert_recovers(pilot: Pilot[Any], app: ClaudeTuiApp, *, note: str | 
     old_pid = client_pid(app)
     old_connection = screen.session.connection
     busy = screen.session.busy and screen.session.connection.alive  # a silent CLI's turn never ended: Ctrl+R asks first
-    await pilot.press("ctrl+r")
+    await pilot.press("f5")
     if busy:
         from claude_tui.ui.dialogs.confirm import ConfirmScreen
 
@@ -178,10 +178,10 @@ async def _huge_line(tmp_path: Path, size: int) -> None:
         assert texts[-1] == PLAIN_ANSWER
         # Still responsive: a key is handled promptly.
         started = time.monotonic()
-        await pilot.press("ctrl+b")
+        await pilot.press("ctrl+t")
         await pilot.pause()
         assert time.monotonic() - started < 2, "a key took seconds with a huge answer on screen"
-        await pilot.press("ctrl+b")
+        await pilot.press("ctrl+t")
         await _assert_recovers(pilot, app, note=[], users=["first kw:plain"], session_id=sid)
 
 
@@ -304,7 +304,7 @@ async def test_keys_typed_during_a_slow_restart_reach_the_prompt_at_once(tmp_pat
         draft = prompt.text  # type: ignore[attr-defined]
         from claude_tui.ui.dialogs.confirm import ConfirmScreen
 
-        await pilot.press("ctrl+r")  # the silent turn never ended: restarting stops it, so it asks
+        await pilot.press("f5")  # the silent turn never ended: restarting stops it, so it asks
         await wait_guard_down(pilot, app, ConfirmScreen, "the restart question")
         await pilot.press("y", *"abc")
         await wait_for(pilot, lambda: prompt.text == draft + "abc", 5, "the keys in the prompt")  # type: ignore[attr-defined]

@@ -45,7 +45,7 @@ _C1 = re.compile(r"[\x80-\x9f]")
 
 KEYS = {
     "enter": b"\r", "tab": b"\t", "up": b"\x1b[A", "down": b"\x1b[B", "escape": b"\x1b", "f1": b"\x1bOP",
-    "f2": b"\x1bOQ", "backspace": b"\x7f", "left": b"\x1b[D",
+    "f2": b"\x1bOQ", "f4": b"\x1bOS", "f5": b"\x1b[15~", "f8": b"\x1b[19~", "backspace": b"\x7f", "left": b"\x1b[D",
     **{f"ctrl+{chr(c)}": bytes([c - 96]) for c in range(ord("a"), ord("z") + 1)},
 }
 

@@ -104,7 +104,7 @@ async def test_running_the_app_and_opening_history_never_touches_the_cli_config_
         await run_turn(pilot, app, "hello kw:plain")
         await type_prompt(pilot, app, "a draft to keep")
         await wait_for(pilot, lambda: chat(app).session.drafts.load() == "a draft to keep", 5, "the draft save")
-        await pilot.press("ctrl+o")  # the session browser entry point
+        await pilot.press("f4")  # the session browser entry point
         await pilot.pause()
     # History: index, search, and resume a recorded session from that config dir.
     with SessionIndex() as index:

@@ -272,7 +272,7 @@ async def test_closing_a_dialog_from_the_cli_side_keeps_the_chat_screen(tmp_path
     async with h.app.run_test(size=SIZE) as pilot:
         for attempt in range(3):
             if attempt:
-                await pilot.press("ctrl+r")
+                await pilot.press("f5")
                 await wait_ready(pilot, h.app)
             turns = chat(h.app).session.conversation.status.turns
             await submit(pilot, h.app, f"run it {attempt} kw:bash")

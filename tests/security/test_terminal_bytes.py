@@ -143,8 +143,8 @@ def test_hostile_names_and_text_never_reach_the_terminal_raw(world: tuple[list[s
         app.wait_text(lambda t: "tail␛]52" in t, "the hostile tool output", since=mark)
         screens = [  # key, what shows it is open, what to type there, what that shows
             ("f1", "Filter keys", "cmd", "clipcmd␛]52;c;UFdORUQtQlktQ0xJ␇"),
-            ("ctrl+p", "Quit", "split", "split"),
-            ("ctrl+o", "sessions", "", ""),
+            ("ctrl+p", "Search for commands", "split", "split"),
+            ("f4", "sessions", "", ""),
             ("ctrl+f", "Find", "tail", "tail"),
             ("f2", "Copy", "", ""),
         ]
@@ -160,7 +160,7 @@ def test_hostile_names_and_text_never_reach_the_terminal_raw(world: tuple[list[s
             # Esc Esc's 0.8 s: two on the idle chat would open the rewind list, as in Claude Code.
             for _ in range(3):
                 app.send("escape", pause=0.9)
-            app.wait_text(lambda t: "^o Sessions" in t, f"the chat again after {key}", since=mark)
+            app.wait_text(lambda t: "f4 Sessions" in t, f"the chat again after {key}", since=mark)
         app.send("ctrl+c")
         _assert_clean(app, start, "turns and screens")
 
@@ -221,7 +221,7 @@ def test_dialogs_diffs_and_changes_with_hostile_tool_input(world: tuple[list[str
                     break
             app.wait_text(lambda t: " idle " in t, f"the end of {prompt!r}", since=mark)
         mark = app.mark()
-        app.send("ctrl+g")
+        app.send("f8")
         app.wait_text(lambda t: "Esc close" in t or "No changes" in t or "changes" in t.lower(), "the changes screen",
                       since=mark)
         app.send("escape")

@@ -221,7 +221,7 @@ async def test_crafted_conversation_is_inert(tmp_path: Path) -> None:
                     pass
         await pilot.pause(0.3)
         assert_inert(app, "chat log expanded")
-        await pilot.press("x", "y", "enter", "ctrl+t")
+        await pilot.press("x", "y", "enter", "f9")
         assert app.is_running
 
 

@@ -33,7 +33,7 @@ def test_thinking_closed_then_answer(snap_compare) -> None:  # type: ignore[no-u
 def test_thinking_open(snap_compare) -> None:  # type: ignore[no-untyped-def]
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await _feed(pilot)
-        await pilot.press("ctrl+t")
+        await pilot.press("f9")
         await settle(pilot)
 
     assert snap_compare(StateApp([("kw:think what is the answer?", "thinking", None)]), terminal_size=SIZE,

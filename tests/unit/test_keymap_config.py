@@ -78,7 +78,7 @@ async def test_keymap_applies_and_bad_entries_notify(tmp_path: Path) -> None:
         chat(app).query_one("#chat-log").focus()
         await pilot.press("ctrl+k")
         await wait_for(pilot, lambda: sidebar.display != before, what="sidebar toggled by the remapped key")
-        await pilot.press("ctrl+b")  # the old key no longer toggles
+        await pilot.press("ctrl+t")  # the default key no longer toggles
         await pilot.pause(0.05)
         assert sidebar.display != before
         assert any("chat.bogus" in str(n.message) for n in app._notifications)

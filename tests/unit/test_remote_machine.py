@@ -188,7 +188,7 @@ def test_a_connection_that_cannot_log_in_is_diagnosed(tmp_path: Path, monkeypatc
         with pytest.raises(SshConnectError) as caught, machine.connection():
             pass
         assert caught.value.fault.kind == kind and words in caught.value.fault.text + caught.value.fault.title
-        assert "Ctrl+R" not in caught.value.fault.text
+        assert "F5" not in caught.value.fault.text
         assert not list((runtime / "claude-tui" / "ssh").iterdir())  # the private socket dir is gone
     finally:
         shutil.rmtree(runtime)

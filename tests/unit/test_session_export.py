@@ -133,3 +133,16 @@ def test_markdown_a_prompt_cannot_restructure_the_document() -> None:
     assert "\n# Not a turn" not in text and "> # Not a turn" in text
     assert "> ```\n> unclosed\n" in text
     assert "## Turn 2\n\n### You\n\n> next" in text
+
+
+def test_find_sees_a_diffs_context_lines_not_only_the_changed_ones() -> None:
+    # Defect 6: the card shows " alpha" and " gamma" around the change; find looked only at the
+    # input (old/new strings) and the result text, so a context line on screen was not found.
+    edit = ToolItem(name="Edit", state=ToolState.DONE, result_text="The file a.txt has been updated successfully.",
+                    input={"file_path": "/p/a.txt", "old_string": "beta", "new_string": "BETA"},
+                    structured={"filePath": "/p/a.txt", "structuredPatch": [
+                        {"oldStart": 1, "oldLines": 3, "newStart": 1, "newLines": 3,
+                         "lines": [" alpha context", "-beta", "+BETA", " gamma context"]}]})
+    assert find_items([edit], "gamma context") == [edit.id]
+    assert find_items([edit], "alpha context") == [edit.id]
+    assert find_items([edit], "-beta") == []  # the diff's markers are not text

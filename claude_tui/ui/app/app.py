@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, work
+from textual.actions import SkipAction
 from textual.app import App, SystemCommand
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
@@ -273,6 +274,9 @@ class ClaudeTuiApp(App[None]):
         """
         super().notify(printable(str(message)), title=one_line(str(title)), severity=severity, timeout=timeout,
                        markup=False)
+        chat = self.chat
+        if chat is not None and self.screen is self.chat_screen:
+            self.call_after_refresh(chat.place_notifications)  # above the prompt as it is now
 
     def notify_turn_ended(self, session: ChatSession, change: TurnEnded) -> None:
         for screen in self.screen_stack:  # the turn's calls are in its transcript now: the usage screen reads them
@@ -313,32 +317,56 @@ class ClaudeTuiApp(App[None]):
             return
         self.run_worker(self._quit(), group="quit", exclusive=True)
 
-    def action_clear_or_quit(self) -> None:
-        """Ctrl+C, as in Claude Code: clear the draft; on an empty prompt quit (asks while a turn runs,
-        else wants a second press). A selection is copied instead: the focused widget's binding runs first."""
+    def action_interrupt_clear_or_quit(self) -> None:
+        """Ctrl+C, as in Claude Code: a running turn is interrupted (as Esc does, the draft kept);
+        else a draft is cleared; on an empty prompt a second press within 2 s quits. A selection is
+        copied instead: the focused widget's binding runs first."""
         chat = self.chat
-        if chat is not None and self.screen is self.chat_screen and chat.stop_shell():  # a `!command` runs
+        on_chat = chat is not None and self.screen is self.chat_screen
+        if on_chat and chat is not None and chat.stop_shell():  # a `!command` runs
             self._ctrl_c_at = None
             return
-        if chat is not None and self.screen is self.chat_screen and chat.clear_prompt():
+        if on_chat and chat is not None and chat.interrupt_turn():
             self._ctrl_c_at = None
             return
-        if any(session.busy for session in self.sessions):
-            self.action_quit_app()
+        if on_chat and chat is not None and chat.clear_prompt():
+            self._ctrl_c_at = None
             return
+        self._quit_when_pressed_twice("Ctrl+C")
+
+    def action_exit_on_empty(self) -> None:
+        """Ctrl+D, as in Claude Code: on an empty prompt, twice quits; anywhere else the key is the
+        focused field's own (delete right)."""
+        from textual.widgets import Input
+
+        chat = self.chat
+        if chat is None or self.screen is not self.chat_screen or not chat.prompt_is_empty() \
+                or isinstance(self.focused, Input):  # a one-line field (find, search) keeps its own Ctrl+D
+            raise SkipAction()
+        self._quit_when_pressed_twice("Ctrl+D")
+
+    def _quit_when_pressed_twice(self, key: str) -> None:
         now = time.monotonic()
         if self._ctrl_c_at is not None and now - self._ctrl_c_at <= QUIT_AGAIN_SECONDS:
+            self._ctrl_c_at = None
             self.action_quit_app()
             return
         self._ctrl_c_at = now
-        self.notify("Press Ctrl+C again to quit", timeout=QUIT_AGAIN_SECONDS)
+        self.notify(f"Press {key} again to quit", timeout=QUIT_AGAIN_SECONDS)
 
     def _quit_confirmed(self, confirmed: bool | None) -> None:
         if confirmed:
             self.run_worker(self._quit(), group="quit", exclusive=True)
 
     async def _quit(self) -> None:
+        in_view = self.chat.session if self.chat is not None else None
         await self.shutdown()
+        if in_view is not None and in_view.options.ssh is None:
+            # After every CLI has exited (each writes its transcript as it goes): --continue then
+            # resumes this tab, not whichever CLI happened to exit last.
+            from claude_tui.store.in_view import remember
+
+            remember(Path(in_view.options.cwd or "."), in_view.conversation.status.session_id or None)
         message = None
         if self.worktrees:
             # The CLI has stopped: nothing changes the worktrees while the dialogs look at them.
@@ -359,6 +387,11 @@ class ClaudeTuiApp(App[None]):
 
         if not opened_before(self, HelpScreen, toggle=True):
             self.push_screen(HelpScreen())
+
+    def shortcut_rows(self) -> list[tuple[str, str]]:
+        from claude_tui.ui.app.help import shortcut_rows
+
+        return shortcut_rows(self)
 
     def action_open_sessions(self) -> None:
         from claude_tui.ui.browser.screen import SessionBrowserScreen

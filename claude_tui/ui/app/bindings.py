@@ -13,7 +13,11 @@ from textual.binding import Binding, BindingType
 # delete-word: closing a tab is Alt+W.
 APP_BINDINGS: list[BindingType] = [
     Binding("ctrl+q", "quit_app", "Quit", show=True, priority=True, id="app.quit"),
-    Binding("ctrl+c", "clear_or_quit", "Clear prompt / quit", show=False),
+    # Ctrl+C and Ctrl+D as in Claude Code (the README's key map): Ctrl+C interrupts a running turn,
+    # clears a draft, and quits when pressed twice on an empty prompt; Ctrl+D quits the same way
+    # from an empty prompt (priority: the prompt's own Ctrl+D, delete right, runs on a draft).
+    Binding("ctrl+c", "interrupt_clear_or_quit", "Interrupt / clear prompt / quit", show=False, id="app.ctrl_c"),
+    Binding("ctrl+d", "exit_on_empty", "Quit (empty prompt, twice)", show=False, priority=True, id="app.exit"),
     Binding("f1", "help", "Help", show=True, id="app.help"),
     Binding("ctrl+n", "new_tab", "New tab", show=False, priority=True, id="tabs.new"),
     Binding("alt+w", "close_tab", "Close tab", show=False, priority=True, id="tabs.close"),

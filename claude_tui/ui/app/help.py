@@ -1,8 +1,9 @@
-"""F1 / ?: keys (read from the bindings themselves, keymap applied), slash commands, tools, agents,
+"""F1: keys (read from the bindings themselves, keymap applied), slash commands, tools, agents,
 skills, MCP servers, versions — from `system/init` and the initialize response. Type to filter.
 
-The filter has the focus, so letters filter: Esc and F1 close, and `?` (which opened help from an
-empty prompt) closes it too while the filter is empty; typed after a word, it is part of the filter.
+The filter has the focus, so letters filter: Esc and F1 close, and `?` closes it too while the
+filter is empty; typed after a word, it is part of the filter. (`?` on an empty prompt shows the
+shortcuts under the prompt instead, `shortcut_rows`: typing on goes into the prompt.)
 """
 
 from __future__ import annotations
@@ -37,10 +38,11 @@ PROMPT_KEYS = [
     ("enter", "send the prompt"),
     ("ctrl+j / alt+enter / shift+enter", "new line in the prompt"),
     ("up / down (first/last line)", "walk prompt history"),
+    ("ctrl+x ctrl+e", "edit the prompt in $VISUAL / $EDITOR (as ctrl+g)"),
     ("/", "slash-command completion"),
     ("@", "file path completion"),
     ("tab", "accept a completion"),
-    ("? (empty prompt)", "this help"),
+    ("? (empty prompt)", "the shortcuts, under the prompt (F1: this help)"),
     ("escape escape (empty prompt)", "rewind: go back to before one of your prompts"),
     ("!command", "run it where Claude Code runs; its output goes with your next prompt"),
     ("up (empty prompt, prompts queued)", "take the queued prompts back to edit"),
@@ -120,6 +122,13 @@ def key_sections(app: App[Any]) -> list[Section]:
                 + binding_rows(PermissionScreen.BINDINGS, keymap)
                 + binding_rows(PlanScreen.BINDINGS, keymap) + binding_rows(QuestionScreen.BINDINGS, keymap)),
     ]
+
+
+def shortcut_rows(app: Any) -> list[tuple[str, str]]:
+    """What `?` on an empty prompt lists: the app's and the chat's keys (keymap applied), the prompt's."""
+    keys = key_sections(app)[0].rows
+    prompt = [row for row in PROMPT_KEYS if not row[0].startswith("?")]
+    return [*keys, *prompt, ("f1", "all keys, commands, tools")]
 
 
 def session_sections(session: ChatSession | None, app: App[Any]) -> list[Section]:
@@ -212,7 +221,8 @@ def render_sections(sections: list[Section]) -> RenderableType:
             body = Text(", ".join(left for left, _ in section.rows))
         else:
             table = body = Table(show_header=False, box=None, padding=(0, 2), expand=False)
-            table.add_column(style="bold", no_wrap=True, max_width=50, overflow="fold")
+            # Wrapped at spaces (a long argument hint was cut mid-word); only a longer word folds.
+            table.add_column(style="bold", max_width=50, overflow="fold")
             table.add_column(ratio=1)
             for index, (left, right) in enumerate(section.rows):
                 style = section.styles[index] if index < len(section.styles) else ""

@@ -57,7 +57,7 @@ DEMO_SESSIONS_CWD = "/home/user/project"
 
 def demo_config_root(project: Path) -> Path:
     """A config root of our own holding recorded past sessions of the demo project, so the demo's
-    session browser (Ctrl+O) has something to show: real Claude Code transcripts, one of them a
+    session browser (F4) has something to show: real Claude Code transcripts, one of them a
     fork. Rewritten on every demo start (their times are made recent); never the CLI's own dir."""
     from importlib import resources
 

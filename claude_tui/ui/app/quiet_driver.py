@@ -66,11 +66,22 @@ class QuietLinuxDriver(LinuxDriver):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._input_thread: threading.Thread | None = None
+        self._open_wake_pipe()
+
+    def _open_wake_pipe(self) -> None:
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_read, False)
         os.set_blocking(self._wake_write, False)
         self.exit_event = _WakingEvent(self._wake_write)
-        self._input_thread: threading.Thread | None = None
+        self._pipe_open = True
+
+    def start_application_mode(self) -> None:
+        # `App.suspend` (Ctrl+G's editor) closes the driver and starts it again: a new input
+        # thread needs a wake pipe again (the old one's fds were closed, select() failed with EBADF).
+        if not self._pipe_open:
+            self._open_wake_pipe()
+        super().start_application_mode()  # type: ignore[no-untyped-call]  # untyped in Textual's LinuxDriver
 
     def close(self) -> None:
         super().close()
@@ -80,6 +91,7 @@ class QuietLinuxDriver(LinuxDriver):
         for fd in (self._wake_read, self._wake_write):
             with contextlib.suppress(OSError):
                 os.close(fd)
+        self._pipe_open = False
 
     def run_input_thread(self) -> None:
         self._input_thread = threading.current_thread()

@@ -57,7 +57,7 @@ def live_session(conversation: Conversation) -> LiveSession | None:
             elif item.message_id not in assistant_ids:
                 assistant_ids.add(item.message_id)
                 messages += 1
-    return LiveSession(status.session_id, one_line(title), messages, status.cost_total or None)
+    return LiveSession(status.session_id, one_line(title), messages, status.own_cost or None)
 
 
 def apply_live(rows: Sequence[SessionRow], live: LiveSession | None) -> SessionRow | None:

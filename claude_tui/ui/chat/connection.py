@@ -82,7 +82,7 @@ class CliConnection:
         # *next* connection's session as exited (it is handled after the restart).
         self.closed = False
         # Set once the process is spawned (or failed to spawn): a prompt sent in the moment between
-        # Ctrl+R and the spawn waits for it instead of being refused.
+        # a restart (F5) and the spawn waits for it instead of being refused.
         self.spawned = asyncio.Event()
 
     @property
@@ -149,7 +149,7 @@ class CliConnection:
         target.post_message(self.Ready(body if isinstance(body, dict) else {}, self))
 
     async def _spawned_client(self) -> ClaudeClient | None:
-        """The client once its process is spawned: anything sent between Ctrl+R and the spawn (a
+        """The client once its process is spawned: anything sent between a restart (F5) and the spawn (a
         prompt, a mode switch) waits for it instead of being refused. None: not running."""
         if self.client is not None and not self.spawned.is_set():
             try:

@@ -113,6 +113,9 @@ class PermissionDialogs:
             return
         self._take_down("hidden")
         self.queue.put_back()
+        # Still waiting, now in the background: marked `!` like one that arrived there (no ring:
+        # you just saw it), until you come back.
+        self.session.attention = True
 
     def _take_down(self, reason: str) -> None:
         dialog, self.dialog = self.dialog, None

@@ -6,7 +6,7 @@ list. The code goes back through the CLI's file checkpoints (`rewind_files`, as 
 does); the conversation by restarting the tab's CLI in place resuming the session at the message
 before the prompt (`--resume-session-at`, `session.rewind_points`). The prompt's text comes back into
 the prompt box to edit and send again. The turns gone from the log stay in the transcript as the
-branch they are (Ctrl+O shows it).
+branch they are (F4, the session browser, shows it).
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ async def _restore_conversation(view: ChatView, point: RewindPoint, restored: st
         changes += session.conversation.add_note(restored, NoteKind.INFO)
     changes += session.conversation.add_note(
         f"Went back to before “{one_line(prompt.text)[:60]}”: its text is in the prompt to edit and send again. "
-        "The turns from there on stay in the transcript (Ctrl+O shows them as a branch).", NoteKind.INFO)
+        "The turns from there on stay in the transcript (F4 shows them as a branch).", NoteKind.INFO)
     await view.show_changes(changes)
     view.put_back_prompt(prompt.text)
 

@@ -49,7 +49,7 @@ def start_rewind(view: Widget, session: ChatSession, item: UserItem | None, draw
         view.notify("Wait for the turn to end (or press Esc) before rewinding files.", severity="warning")
         return
     if not session.alive:
-        view.notify("Claude Code is not running: Ctrl+R restarts it.", severity="warning")
+        view.notify("Claude Code is not running: F5 restarts it.", severity="warning")
         return
     view.run_worker(_rewind(view, session, item, item.uuid, draw, done), group="rewind", exclusive=True,
                     exit_on_error=False)
@@ -97,7 +97,7 @@ async def _rewind(view: Widget, session: ChatSession, item: UserItem, uuid: str,
     answer = await _ask(view, session, uuid, dry_run=False)
     if answer is None:
         return
-    # The files are back as they were: the changes since this prompt leave "what changed" (Ctrl+G).
+    # The files are back as they were: the changes since this prompt leave "what changed" (F8).
     put_back = [str(f) for f in answer.get("filesChanged") or [] if isinstance(f, str)] or files
     forget_rewound(session.conversation, item, put_back, session.options.cwd or "")
     words = f"Rewound {len(files)} file{'s' if len(files) != 1 else ''} to before “{one_line(item.text)[:60]}”"

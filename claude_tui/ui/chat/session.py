@@ -89,7 +89,7 @@ class ChatSession:
         return self.connection.alive
 
     def owns(self, connection: CliConnection | None) -> bool:
-        """Whether a message from `connection` is this session's news (not the tail of one replaced by Ctrl+R)."""
+        """Whether a message from `connection` is this session's news (not the tail of one replaced by a restart, F5)."""
         return connection is None or connection is self.connection
 
     def apply(self, items: list[Any]) -> list[Change]:
@@ -103,10 +103,15 @@ class ChatSession:
         return compact(changes)
 
     def ready(self, response: dict[str, Any], installed_version: str | None) -> list[Change]:
-        # This process (the first, or one after Ctrl+R) was started in the options' mode: check its report.
+        # This process (the first, or one after a restart) was started in the options' mode: check its report.
         self.conversation.expect_mode(self.options.permission_mode)
         changes = self.conversation.apply_initialize(response, installed_version)
         self.initialize_response = response  # all of it, for the help screen
+        status = self.conversation.status
+        if not status.model:  # this CLI names it only with its first turn: name it now
+            from claude_tui.transport.starting_model import starting_model
+
+            status.model = starting_model(self.options, self.conversation.models)
         if self.conversation.status.activity is Activity.STARTING:
             self.conversation.status.activity = Activity.IDLE
         return changes
@@ -138,11 +143,11 @@ class ChatSession:
             self.conversation.status.activity = Activity.IDLE
         return self.conversation.add_note(
             f"Claude Code did not answer the start-up handshake ({error}). Prompts still work; "
-            "slash-command completion and the model list are unavailable until a restart (Ctrl+R).",
+            "slash-command completion and the model list are unavailable until a restart (F5).",
             NoteKind.ERROR, title="Claude Code is running without its command list")
 
     def keep_options_in_step(self) -> None:
-        """Ctrl+R and a new session respawn the CLI from `options`: give them the mode and model the CLI
+        """A restart (F5) and a new session respawn the CLI from `options`: give them the mode and model the CLI
         runs now, including the switches it made itself (a plan approved with "accept edits", a
         suggestion "accept edits for this session", `/model NAME` typed as a prompt)."""
         conversation, options = self.conversation, self.options
@@ -216,14 +221,14 @@ class ChatSession:
 
     # -- lifetime ------------------------------------------------------------------------------
     async def stop_for_restart(self) -> list[Change]:
-        """Ctrl+R, first half: the old process stops; returns what to draw (its running tools interrupted)."""
+        """Restart (F5), first half: the old process stops; returns what to draw (its running tools interrupted)."""
         if not self.connection.alive:
             return []
         await self.connection.close()
         return self.conversation.process_exited(None)
 
     def start_again(self) -> list[Change]:
-        """Ctrl+R, second half: the same session (`--resume`) in a new process. Transcript and draft stay."""
+        """Restart (F5), second half: the same session (`--resume`) in a new process. Transcript and draft stay."""
         session_id = self.conversation.status.session_id
         if session_id:
             self.options.resume = session_id
@@ -280,7 +285,7 @@ class ChatSession:
     def summary(self) -> TabSummary:
         status = self.conversation.status
         return TabSummary(
-            tab_id=self.tab_id, name=self.display_name(), state=self.state(), cost_usd=status.cost_total,
+            tab_id=self.tab_id, name=self.display_name(), state=self.state(), cost_usd=status.own_cost,
             attention=self.attention, last_activity=self.last_activity,
             pending=self.permissions.describe_pending(), cwd=printable_name(status.cwd or self.options.cwd or ""),
             host=printable_name(self.options.ssh.label) if self.options.ssh is not None else "")

@@ -9,6 +9,7 @@ one view per tab (`ui/window/screen.py`); a view never reaches past its session 
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -54,10 +55,15 @@ from claude_tui.ui.kit.modes import bypass_allowed, next_mode
 from claude_tui.ui.log.chat_log import ChatLog
 from claude_tui.ui.panels.composer import Composer, PromptInput
 from claude_tui.ui.panels.find_bar import FindBar
+from claude_tui.ui.panels.history_search import HistorySearchBar
 from claude_tui.ui.panels.queued_prompts import QueuedPrompts
 from claude_tui.ui.panels.select_bar import SelectBar
+from claude_tui.ui.panels.shortcuts import ShortcutsPanel
 from claude_tui.ui.panels.sidebar import TaskSidebar
 from claude_tui.ui.panels.status_bar import StatusBar
+
+CHORD_SECONDS = 2.0
+"""How long Ctrl+X waits for the second key of a chord (Ctrl+X Ctrl+E)."""
 
 ROW_CSS = """
 #main {
@@ -85,15 +91,25 @@ class ChatView(Widget):
     # Priority: these keys work from the prompt too, also when the user remaps one to a key the
     # prompt would take for itself (keymap `chat.toggle_sidebar = "ctrl+k"`). Esc, Shift+Tab and
     # ? stay below the focused widget: dialogs, menus and text use them first.
+    # Claude Code's keys mean here what they mean there (the README's key map); claude-tui's own
+    # actions sit on F-keys no habit claims (F6/F7 are the prompt's select line/all).
     BINDINGS = [
         # Shift+Tab first: the footer lists keys in the order the screen's own (Tab, Shift+Tab) are.
         Binding("shift+tab", "cycle_mode", "Mode", show=True, id="chat.cycle_mode"),
         Binding("escape", "interrupt", "Interrupt", show=True, priority=False, id="chat.interrupt"),
-        Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=True, priority=True, id="chat.toggle_sidebar"),
-        Binding("ctrl+t", "toggle_thinking", "Thinking", show=False, priority=True, id="chat.toggle_thinking"),
-        Binding("ctrl+r", "restart", "Restart CLI", show=False, priority=True, id="chat.restart"),
-        Binding("ctrl+o", "open_sessions", "Sessions", show=True, priority=True, id="chat.open_sessions"),
-        Binding("ctrl+g", "what_changed", "Changes", show=True, priority=True, id="chat.what_changed"),
+        Binding("ctrl+r", "history_search", "Search history", show=False, priority=True, id="chat.history_search"),
+        Binding("ctrl+o", "toggle_verbose", "Transcript", show=True, priority=True, id="chat.toggle_verbose"),
+        Binding("ctrl+t", "toggle_sidebar", "Tasks", show=True, priority=True, id="chat.toggle_sidebar"),
+        Binding("ctrl+g", "external_editor", "Editor", show=False, priority=True, id="chat.external_editor"),
+        Binding("ctrl+b", "background", "Background", show=False, priority=True, id="chat.background"),
+        # Claude Code's chord prefix (Ctrl+X Ctrl+E: editor) while nothing is selected; with a
+        # selection it is still cut.
+        Binding("ctrl+x", "chord_prefix", show=False, priority=True, id="chat.chord"),
+        Binding("ctrl+l", "clear_prompt", "Clear prompt", show=False, priority=True, id="chat.clear_prompt"),
+        Binding("f4", "open_sessions", "Sessions", show=True, priority=True, id="chat.open_sessions"),
+        Binding("f5", "restart", "Restart CLI", show=False, priority=True, id="chat.restart"),
+        Binding("f8", "what_changed", "Changes", show=True, priority=True, id="chat.what_changed"),
+        Binding("f9", "toggle_thinking", "Thinking", show=False, priority=True, id="chat.toggle_thinking"),
         Binding("ctrl+s", "focus_sidebar", "Focus sidebar", show=False, priority=True, id="chat.focus_sidebar"),
         # Ctrl+Y is TextArea's redo, hence priority.
         Binding("ctrl+y", "copy_last_answer", "Copy answer", show=False, priority=True, id="chat.copy_last_answer"),
@@ -103,7 +119,6 @@ class ChatView(Widget):
         Binding("f3", "find_next", "Find next", show=False, id="chat.find_next"),  # the find bar shows its own F3
         Binding("ctrl+up,f2", "select_messages", "Select message", show=False, priority=True,
                 id="chat.select_messages"),
-        Binding("question_mark", "app.help", "Help", show=False, id="chat.help"),
         # Ctrl+E is TextArea's end-of-line (End still does that in the prompt), hence priority.
         Binding("ctrl+e", "toggle_last_tool", "Expand tool", show=False, priority=True, id="chat.toggle_last_tool"),
         Binding("pageup", "page(-1)", "Page up", show=False, priority=True, id="chat.page_up"),
@@ -144,11 +159,15 @@ class ChatView(Widget):
         self.images = ImageSlots()
         self.queued_prompts = QueuedPrompts(id="queued-prompts")
         self.user_status = self._user_status_line()
+        self.history_search = HistorySearchBar(id="history-search")
+        self.shortcuts = ShortcutsPanel(id="shortcuts")
         self.navigator = LogNavigator(self, self.log_widget, self.composer, session.conversation)
         self._draft_timer: Timer | None = None
         self._ticker: Timer | None = None
         self._prompt_before = ""
         self._escape = DoublePress()
+        self._chord_at: float | None = None
+        """When Ctrl+X (Claude Code's chord prefix) was pressed, for a Ctrl+E/Ctrl+B right after."""
 
     # Made on mount, where the app they talk to is known.
     dialogs: PermissionDialogs
@@ -165,6 +184,8 @@ class ChatView(Widget):
         yield self.composer
         if self.user_status is not None:
             yield self.user_status
+        yield self.history_search
+        yield self.shortcuts
         yield self.status_bar
 
     def on_mount(self) -> None:
@@ -308,19 +329,21 @@ class ChatView(Widget):
         """This tab came to the front: its waiting dialog (if any) opens, the prompt takes the keys."""
         self.session.attention = False
         self.composer.prompt.focus()
+        self.call_after_refresh(self.place_notifications)
         self.dialogs.show_next()
         self.post_message(self.Changed(self))
 
     def hidden(self) -> None:
         """This tab went to the back: its dialog comes down unanswered and waits for its return."""
         self.dialogs.hide()
+        self.post_message(self.Changed(self))  # its tab may now be marked as waiting for you
 
     # -- from the CLI ----------------------------------------------------------------
     @on(CliConnection.Events)
     async def _events(self, message: CliConnection.Events) -> None:
         message.stop()
         if not self.session.owns(message.connection):
-            return  # the last lines of a process Ctrl+R replaced
+            return  # the last lines of a process a restart (F5) replaced
         # The whole batch applied, then drawn once: per line, a 2,000-delta answer paid 2,000 draws,
         # tab-bar redraws and `Changed` messages.
         changes = self.session.apply(message.items)
@@ -475,9 +498,9 @@ class ChatView(Widget):
     def notify_not_running(self) -> None:
         """What is wrong, as the log's note says it, and how to try again."""
         why = one_line(self.session.stopped_because).rstrip(".")
-        self.notify(f"Claude Code is not running: {why}. Ctrl+R tries again (the note in the log says "
+        self.notify(f"Claude Code is not running: {why}. F5 tries again (the note in the log says "
                     "what to fix first); your draft is kept." if why else
-                    "Claude Code is not running. Press Ctrl+R to restart it; your draft is kept.",
+                    "Claude Code is not running. Press F5 to restart it; your draft is kept.",
                     severity="error", timeout=8)
 
     @property
@@ -520,11 +543,16 @@ class ChatView(Widget):
     @on(PromptInput.Edited)
     def _edited(self) -> None:
         prompt = self.composer.prompt
-        if prompt.text == "?" and self._prompt_before == "":  # "?" on an empty prompt: help
+        if self.history_search.active:
+            return  # the prompt shows a match, not a draft: the draft is saved when the search ends
+        if prompt.text == "?" and self._prompt_before == "":  # "?" on an empty prompt: the shortcuts
             prompt.text = ""
             self._prompt_before = ""
-            self.host.action_help()
+            self.toggle_shortcuts()
             return
+        if prompt.text != self._prompt_before:
+            self.shortcuts.hide()  # typing on folds the list; what is typed is the prompt's
+            self.call_after_refresh(self.place_notifications)
         self._prompt_before = prompt.text
         bash = prompt.text.startswith("!")
         if prompt.has_class("-bash") != bash:  # only on a change: a style update repaints the prompt
@@ -538,6 +566,28 @@ class ChatView(Widget):
         # With its pastes in full: a placeholder would mean nothing to the next run.
         self.session.save_draft(self.prompt.sent_text(self.prompt.text))
 
+    def place_notifications(self) -> None:
+        """Notifications sit just above the prompt, never over its border or the status bar
+        (Textual docks them at the screen's bottom): their rack's bottom margin follows the prompt."""
+        if not self.display or not self.is_attached:
+            return
+        # One row more: a toast is placed at its one-line height and then grows to its wrapped
+        # one without being placed again, which took the prompt's top border.
+        above = self.screen.size.height - self.composer.region.y + 1
+        for rack in self.screen.query("ToastRack"):  # by name: the class lives in a private module
+            if rack.styles.margin.bottom != above:
+                rack.styles.margin = (0, 0, above, 0)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.place_notifications)
+
+    def toggle_shortcuts(self) -> None:
+        panel = self.shortcuts
+        if panel.display:
+            panel.hide()
+        else:
+            panel.show_rows(self.host.shortcut_rows(), self.size.width - 4)
+
     def clear_prompt(self) -> bool:
         """Ctrl+C on a draft: empty the prompt, keeping the text in the history. False if it was empty."""
         prompt = self.composer.prompt
@@ -547,6 +597,47 @@ class ChatView(Widget):
         prompt.text = ""
         self.save_draft()
         self.notify("Prompt cleared. Press Up to get it back.", timeout=3)
+        return True
+
+    # -- Ctrl+R: the prompt history, searched ------------------------------------------------
+    def action_history_search(self) -> None:
+        """Ctrl+R, as in Claude Code: search the prompts sent; again for an older match."""
+        bar = self.history_search
+        if bar.active:
+            bar.older()
+            return
+        history = self.session.history
+        history.reload()  # other instances' prompts too, as Up walks them
+        bar.start(history.entries, self.composer.prompt.text)
+
+    @on(HistorySearchBar.Found)
+    def _history_found(self, message: HistorySearchBar.Found) -> None:
+        message.stop()
+        self.composer.prompt.load_text(message.text)
+
+    @on(HistorySearchBar.Finished)
+    def _history_finished(self, message: HistorySearchBar.Finished) -> None:
+        message.stop()
+        bar, prompt = self.history_search, self.composer.prompt
+        if not message.accept:
+            prompt.load_text(bar.draft)
+        bar.stop()
+        prompt.focus()
+        prompt.move_cursor(prompt.document.end)
+        self.save_draft()
+
+    def action_clear_prompt(self) -> None:
+        """Ctrl+L, as in Claude Code: empty the prompt (the text stays in the history)."""
+        self.clear_prompt()
+
+    def prompt_is_empty(self) -> bool:
+        return not self.composer.prompt.text
+
+    def interrupt_turn(self) -> bool:
+        """Ctrl+C while a turn runs: interrupt it, as Esc does (the draft stays). False when idle."""
+        if not (self.session.busy and self.session.alive):
+            return False
+        self._control(self.session.interrupt, "Interrupt failed")
         return True
 
     def on_key(self, event: events.Key) -> None:
@@ -573,6 +664,9 @@ class ChatView(Widget):
 
     def action_interrupt(self) -> None:
         composer = self.composer
+        if self.shortcuts.display:
+            self.shortcuts.hide()
+            return
         if composer.menu.display:
             self._escape.reset()
             composer.menu.close()
@@ -664,12 +758,72 @@ class ChatView(Widget):
         """Ctrl+E: expand or collapse the newest tool card (its input and output)."""
         from claude_tui.ui.log.tool_card import ToolCard
 
+        if self._take_chord():
+            self.action_external_editor()  # Ctrl+X Ctrl+E
+            return
         if isinstance(self.screen.focused, Input):
             raise SkipAction()  # a one-line field (the find bar) keeps Ctrl+E as end-of-line
         cards = list(self.log_widget.query(ToolCard))
         if cards:
             cards[-1].toggle()
             cards[-1].scroll_visible(animate=False)
+
+    def action_toggle_verbose(self) -> None:
+        """Ctrl+O, as in Claude Code's verbose transcript: open every tool card and thinking block."""
+        log = self.log_widget
+        log.set_verbose(not log.verbose)
+        self.notify("Transcript: every tool and thinking block open · Ctrl+O closes them" if log.verbose
+                    else "Transcript: tools and thinking folded again", timeout=3)
+
+    def action_background(self) -> None:
+        """Ctrl+B: Claude Code sends a running Bash command to the background; over stream-json
+        the CLI offers no request for that, so say so rather than do something else."""
+        self._take_chord()  # Ctrl+X Ctrl+B is the same in Claude Code
+        self.notify("Ctrl+B cannot background a command here: Claude Code takes that only from its own "
+                    "terminal UI. Ask Claude to run it with run_in_background instead.", timeout=6)
+
+    # -- Ctrl+G, Ctrl+X Ctrl+E: the prompt in $VISUAL / $EDITOR ---------------------------------
+    def action_chord_prefix(self) -> None:
+        prompt = self.composer.prompt
+        focused = self.screen.focused
+        if isinstance(focused, Input) or (focused is prompt and prompt.selected_text):
+            raise SkipAction()  # cut, as the field's own Ctrl+X
+        self._chord_at = time.monotonic()
+
+    def _take_chord(self) -> bool:
+        """Whether Ctrl+X came just before this key (and is used up by it)."""
+        at, self._chord_at = self._chord_at, None
+        return at is not None and time.monotonic() - at <= CHORD_SECONDS
+
+    def action_external_editor(self) -> None:
+        """Ctrl+G, as in Claude Code: the terminal goes to the editor, the edited text comes back
+        into the prompt; nothing is lost when the editor fails or is killed."""
+        from textual.app import SuspendNotSupported
+
+        from claude_tui.external_editor import edit_text, editor_command
+
+        command = editor_command()
+        if command is None:
+            self.notify("Set $VISUAL or $EDITOR to edit the prompt in your editor.", severity="warning")
+            return
+        prompt = self.composer.prompt
+        before = prompt.text
+        try:
+            with self.app.suspend():
+                edited = edit_text(before, command)
+        except SuspendNotSupported:
+            self.notify("This terminal cannot be handed to an editor.", severity="warning")
+            return
+        if edited.text is None:
+            self.notify(edited.problem, severity="warning", timeout=6)
+            return
+        if prompt.text != before:
+            self.notify("The prompt changed while the editor ran; it is kept.", severity="warning")
+            return
+        prompt.load_text(edited.text)
+        prompt.move_cursor(prompt.document.end)
+        prompt.focus()
+        self.save_draft()
 
     def action_toggle_sidebar(self) -> None:
         self.sidebar.toggle()

@@ -17,7 +17,7 @@ def welcome_text(options: CliOptions) -> Text:
         "\n\n",
         "Type a prompt and press ", ("Enter", "bold"), ".  ",
         ("/", "bold"), " commands  ·  ", ("@", "bold"), " files  ·  ",
-        ("Ctrl+J", "bold"), " new line  ·  ", ("Ctrl+O", "bold"), " past sessions  ·  ",
+        ("Ctrl+J", "bold"), " new line  ·  ", ("F4", "bold"), " past sessions  ·  ",
         ("F1", "bold"), " help",
         justify="center",
     )

@@ -22,6 +22,24 @@ from claude_tui.ui.dialogs.base import DIALOG_CSS, GuardedModal, waiting_notice
 MAX_LISTED = 200
 
 
+
+def _lines(count: int) -> str:
+    return f"{count} line{'s' if count != 1 else ''}"
+
+
+def undo_summary(insertions: int, deletions: int) -> list[str | tuple[str, str]]:
+    """What a rewind does to the lines, in words ("+1 −3 lines undone" read as nonsense): the lines
+    Claude added go, the ones it removed come back. Counts in the theme's diff colours."""
+    added = (_lines(insertions), "$text-success")
+    removed = (_lines(deletions), "$text-error")
+    if insertions and deletions:
+        return ["Takes out the ", added, " Claude added and puts back the ", removed, " it removed."]
+    if insertions:
+        return ["Takes out the ", added, " Claude added."]
+    if deletions:
+        return ["Puts back the ", removed, " Claude removed."]
+    return ["No lines change."]
+
 class RewindScreen(GuardedModal[bool]):
     """y rewinds, n/Esc keeps the files. Built from the CLI's dry-run answer."""
 
@@ -51,9 +69,8 @@ class RewindScreen(GuardedModal[bool]):
             with VerticalScroll(id="rewind-files"):
                 yield Static(self._file_list())
             # Theme variables (not ANSI names), so the counts follow the theme like a diff's +/-.
-            yield Static(Content.assemble((f"+{self.insertions}", "$text-success"), " ",
-                                          (f"−{self.deletions}", "$text-error"),
-                                          " lines undone. The conversation stays as it is and Claude is not told: "
+            yield Static(Content.assemble(*undo_summary(self.insertions, self.deletions),
+                                          " The conversation stays as it is and Claude is not told: "
                                           "say so in your next prompt if it matters."), id="rewind-note")
             yield waiting_notice(self.waiting)
             with Horizontal(id="rewind-keys"):

@@ -53,6 +53,8 @@ MAX_MOUNTED_CHARS = 30_000
 long answers costs seconds to lay out and hundreds of MB, one of 80 short ones nothing."""
 _warmed = False
 """Whether the Markdown renderer was warmed up in this process (once is enough)."""
+WELCOME_MARGIN = 4
+"""Rows above and below the welcome box when the log has room (its CSS margin)."""
 _OTHER_WEIGHT = 300
 """What an item without a text (a tool card) counts for."""
 
@@ -136,6 +138,8 @@ class ChatLog(PlaceKeepingScroll):
         self.max_chars = max_chars
         self.page = page
         self.show_thinking = show_thinking
+        self.verbose = False
+        """Ctrl+O: every tool card and thinking block shown open (`set_verbose`)."""
         self._widgets: dict[str, Widget] = {}
         self._first = 0
         """Index in `log_data.items` of the first item of the window."""
@@ -158,6 +162,30 @@ class ChatLog(PlaceKeepingScroll):
             return
         self._welcome = Static(text, classes="welcome")
         self.mount(self._welcome, before=self._later)
+        self.call_after_refresh(self.fit_welcome)
+
+    def on_resize(self) -> None:
+        if self._welcome is not None:
+            self.call_after_refresh(self.fit_welcome)
+
+    def fit_welcome(self) -> None:
+        """A short log (60×20 with tabs) gives the welcome box less margin, and shows its top when it
+        is taller than the log: following the end cut off its top edge."""
+        welcome = self._welcome
+        if welcome is None or not welcome.is_mounted:
+            return
+        box = welcome.outer_size.height - welcome.styles.margin.top - welcome.styles.margin.bottom
+        room = self.scrollable_content_region.height
+        margin = max(0, min(WELCOME_MARGIN, (room - box) // 2))
+        if not welcome.size.height:
+            return  # not laid out (a tab in the background): its Resize comes when it is shown
+        if welcome.styles.margin.top != margin:
+            welcome.styles.margin = (margin, 2)
+            self.call_after_refresh(self.fit_welcome)  # measured again with its new margin
+            return
+        if box > room:
+            self.anchor(False)
+            self.scroll_home(animate=False, immediate=True)
 
     def on_mount(self) -> None:
         self._marker.show_count(0)
@@ -196,10 +224,20 @@ class ChatLog(PlaceKeepingScroll):
         return sum(weight(item) for item in self.log_data.items[first:end])
 
     def _make(self, item: Item) -> Widget | None:
-        widget = widget_for(item, self.show_thinking, self.project_dir)
+        widget = widget_for(item, self.show_thinking or self.verbose, self.project_dir)
         if widget is not None:
             self._widgets[item.id] = widget
+            if self.verbose and isinstance(widget, ToolCard):
+                widget.expanded = True
         return widget
+
+    def set_verbose(self, verbose: bool) -> None:
+        """Ctrl+O, Claude Code's verbose transcript: every tool card and thinking block open (closed
+        again on the next press), the ones mounted later too."""
+        self.verbose = verbose
+        for widget in list(self._widgets.values()):
+            if isinstance(widget, (ToolCard, ThinkingBlock)):
+                widget.set_expanded(verbose or (isinstance(widget, ThinkingBlock) and self.show_thinking))
 
     def _make_range(self, start: int, end: int) -> list[Widget]:
         return [w for w in (self._make(item) for item in self.log_data.items[start:end]) if w is not None]
@@ -230,6 +268,8 @@ class ChatLog(PlaceKeepingScroll):
         if self._welcome is not None:
             self._welcome.remove()
             self._welcome = None
+            if not self._follow:  # let go only to show a tall welcome's top
+                self.anchor()
         if self._end is not None:
             # The window shows older items: the new one is in the log data and gets a
             # widget when the window comes back to the tail.

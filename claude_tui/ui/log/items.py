@@ -112,7 +112,10 @@ class ThinkingBlock(Vertical):
         return Text(printable(shown(self.item.text)), style="italic")
 
     def toggle(self) -> None:
-        self.expanded = not self.expanded
+        self.set_expanded(not self.expanded)
+
+    def set_expanded(self, expanded: bool) -> None:
+        self.expanded = expanded
         self.set_class(self.expanded, "-expanded")
         self._body_widget.display = self.expanded
         self._redraw()

@@ -298,8 +298,12 @@ class ToolCard(Vertical):
 
     # -- interaction -----------------------------------------------------------------
     def toggle(self) -> None:
-        self.expanded = not self.expanded
-        self._render_body()
+        self.set_expanded(not self.expanded)
+
+    def set_expanded(self, expanded: bool) -> None:
+        if expanded != self.expanded:
+            self.expanded = expanded
+            self._render_body()
 
     def on_click(self, event: Any) -> None:
         if getattr(event, "widget", None) is self._header_widget:

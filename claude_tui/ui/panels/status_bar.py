@@ -174,7 +174,7 @@ class StatusBar(Static):
             words += f" · {units.elapsed(time.monotonic() - self.turn_started_at)}"  # "is it stuck?" at a glance
         parts.append((spinner + words, _ACTIVITY_STYLES.get(status.activity, "")))
         parts.append(sep)
-        parts.append(units.money(status.cost_total))
+        parts.append(units.money(status.own_cost))
         if delta and status.cost_last_turn > 0:
             parts.append((f" (+{units.money(status.cost_last_turn)})", "dim"))
         fraction = status.context_fraction
