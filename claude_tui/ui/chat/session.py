@@ -89,7 +89,7 @@ class ChatSession:
         return self.connection.alive
 
     def owns(self, connection: CliConnection | None) -> bool:
-        """Whether a message from `connection` is this session's news (not the tail of one replaced by a restart, F5)."""
+        """Whether a message from `connection` is this session's news (not the tail of one replaced by F5's restart)."""
         return connection is None or connection is self.connection
 
     def apply(self, items: list[Any]) -> list[Change]:
