@@ -16,13 +16,10 @@ from tests.pilot.helpers import chat, send, wait_for
 
 # A stand-in CLI printing the bytes the real ones were seen to print.
 CLI = r'''
-import json, sys
+import json, sys, time
 out = sys.stdout.buffer
 def line(raw):
     out.write(raw + b"\n"); out.flush()
-line(b'{"type":"system","subtype":"init","session_id":"s1","model":"claude-x","cwd":"/","tools":[]}')
-line(b'{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":500,'
-     b'"error_status":529,"session_id":"s1"}')
 for raw in sys.stdin.buffer:
     msg = json.loads(raw)
     if msg.get("type") == "control_request":
@@ -31,6 +28,12 @@ for raw in sys.stdin.buffer:
              "response": {"commands": [{"name": "cost", "description": "d", "argumentHint": ""}],
                           "models": [], "account": {}}}}).encode())
     elif msg.get("type") == "user":
+        # The turn's init (a CLI starts a turn with it: one before any prompt is a turn of its own,
+        # which would hold the prompt in the queue), then a retry inside the turn, as the CLI reports one (held a moment, so the status bar shows it).
+        line(b'{"type":"system","subtype":"init","session_id":"s1","model":"claude-x","cwd":"/","tools":[]}')
+        line(b'{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":500,'
+             b'"error_status":529,"session_id":"s1"}')
+        time.sleep(1.0)
         # Output cut inside an emoji (a lone surrogate escape), and a byte that is not UTF-8.
         line(b'{"type":"assistant","session_id":"s1","parent_tool_use_id":null,"message":{"id":"m1",'
              b'"role":"assistant","model":"claude-x","content":[{"type":"text","text":"cut \\ud83d and \xff"}]}}')
@@ -48,8 +51,9 @@ async def test_a_cut_emoji_and_a_malformed_result_end_the_turn_in_the_app(tmp_pa
     options = CliOptions(cwd=str(tmp_path), command=[sys.executable, "-c", CLI])
     app = ClaudeTuiApp(options, Config(typeahead_guard_ms=0))
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: "retrying 1 of 10" in status_text(app), what="the retry shown")
+        await wait_for(pilot, lambda: chat(app).session.conversation.commands, what="the CLI ready")
         await send(pilot, "hello")
+        await wait_for(pilot, lambda: "retrying 1 of 10" in status_text(app), what="the retry shown")
         conversation = chat(app).session.conversation
         await wait_for(pilot, lambda: conversation.status.turns == 1, what="the result to end the turn")
         await wait_for(pilot, lambda: "retrying" not in status_text(app), what="the retry to be gone")
