@@ -80,7 +80,7 @@ async def test_names_history_and_pastes_show_as_stand_ins_and_are_sent_as_shown(
         await pilot.press("tab")
         assert prompt.text.startswith("/clipcmd␛]52;c;UFdORUQtQlktQ0xJ␇")
         prompt.text = ""
-        await pilot.press("slash", *"we", "tab")
+        await pilot.press("slash", *"we[", "tab")  # "we" alone: Claude Code's /web-setup ranks first
         assert prompt.text == "/we[@click=app.quit]ird "
         await pilot.pause()
         assert any("/we[@click=app.quit]ird" in row for row in _rows(app))
