@@ -132,7 +132,7 @@ async def test_typing_usage_opens_the_screen_and_its_limits_tab_asks_claude_code
                        what="CLI ready")
         sent: list[str] = []
         real_send = view.session.send
-        monkeypatch.setattr(view.session, "send", lambda text: _record(sent, text))
+        monkeypatch.setattr(view.session, "send", lambda text, **_: _record(sent, text))
         prompt = view.query_one("#prompt")
         prompt.text = "/usage"  # type: ignore[attr-defined]
         prompt.focus()
@@ -147,7 +147,7 @@ async def test_typing_usage_opens_the_screen_and_its_limits_tab_asks_claude_code
         monkeypatch.setattr(view.session, "send", real_send)
         assert await view.send_prompt("hello")
         await wait_for(pilot, lambda: screen.loads > loads, what="read again after the turn")  # type: ignore[attr-defined]
-        monkeypatch.setattr(view.session, "send", lambda text: _record(sent, text))
+        monkeypatch.setattr(view.session, "send", lambda text, **_: _record(sent, text))
         await pilot.click("#usage-tabs Tab#--content-tab-usage-limits")
         await pilot.pause()
         await pilot.click("#usage-ask-limits")
