@@ -45,7 +45,8 @@ async def test_slash_permissions_adds_a_session_rule(tmp_path: Path) -> None:
 
 
 async def test_renaming_a_tab_names_the_session_in_claude_code(tmp_path: Path) -> None:
-    from claude_tui.ui.dialogs.tab_name import TabNameScreen
+    from claude_tui.ui.dialogs.tab_name import TAB_NAME
+    from claude_tui.ui.dialogs.text_prompt import TextPrompt
     from claude_tui.ui.window.screen import ChatScreen
 
     app = make_app(tmp_path)
@@ -64,9 +65,9 @@ async def test_renaming_a_tab_names_the_session_in_claude_code(tmp_path: Path) -
         screen = app.screen
         assert isinstance(screen, ChatScreen)
         screen.ask_rename()
-        await wait_for(pilot, lambda: isinstance(app.screen, TabNameScreen) and app.screen.query("#tab-name"),
-                       what="the name dialog")
-        app.screen.query_one("#tab-name", SafeInput).value = "Notes work"
+        await wait_for(pilot, lambda: isinstance(app.screen, TextPrompt) and app.screen.id == TAB_NAME
+                       and app.screen.query("#text-prompt-input"), what="the name dialog")
+        app.screen.query_one("#text-prompt-input", SafeInput).value = "Notes work"
         await pilot.press("enter")
         await wait_for(pilot, lambda: sent, what="rename_session")
     assert sent[0]["request"] == {"subtype": "rename_session", "title": "Notes work", "source": "host",
