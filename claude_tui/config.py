@@ -57,7 +57,7 @@ class HostEntry(BaseModel):
     @field_validator("name")
     @classmethod
     def _plain_name(cls, name: str) -> str:
-        if not _HOST_NAME.match(name):
+        if not _HOST_NAME.fullmatch(name):
             raise ValueError(f"{name!r} is not a host name (letters, digits and . _ @ + -; no leading '-')")
         return name
 

@@ -15,7 +15,7 @@ from typing import Any
 
 MASK = "(hidden)"
 _SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.IGNORECASE)
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
@@ -52,7 +52,7 @@ def _string(text: str) -> str:
 
 
 def _key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else _string(name)
+    return name if _BARE_KEY.fullmatch(name) else _string(name)  # fullmatch: `$` lets a final newline through
 
 
 def _value(value: Any) -> str:

@@ -108,7 +108,7 @@ def project_dir_for(cwd: str | os.PathLike[str], root: Path | None = None) -> Pa
 
 def is_session_file_name(name: str) -> bool:
     """``<uuid>.jsonl`` (subagent files ``agent-*.jsonl`` are not sessions)."""
-    return bool(_SESSION_FILE_RE.match(name))
+    return bool(_SESSION_FILE_RE.fullmatch(name))
 
 
 def iter_session_files(project_dir: Path) -> Iterator[os.DirEntry[str]]:

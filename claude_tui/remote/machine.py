@@ -223,7 +223,7 @@ class SshMachine(Machine):
             if len(fields) < 9:
                 continue
             name = fields[8][2:] if fields[8].startswith("./") else fields[8]
-            if _STORE_NAME.match(name):
+            if _STORE_NAME.fullmatch(name):
                 listing[name] = " ".join(fields[4:8])
         return listing
 
@@ -259,7 +259,7 @@ class SshMachine(Machine):
                 name = member.name[2:] if member.name.startswith("./") else member.name
                 # Only the store's own names, only regular files: nothing the remote sends can land
                 # outside the mirror or become a link.
-                if not member.isreg() or not _STORE_NAME.match(name) or ".." in name.split("/"):
+                if not member.isreg() or not _STORE_NAME.fullmatch(name) or ".." in name.split("/"):
                     continue
                 source = archive.extractfile(member)
                 if source is None:

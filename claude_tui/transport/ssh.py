@@ -206,7 +206,7 @@ def remote_command(script: str, args: Sequence[str] = (), env: Mapping[str, str]
     """
     lines = []
     for name, value in (env or {}).items():
-        if not _ENV_NAME.match(name):
+        if not _ENV_NAME.fullmatch(name):
             raise SshSetupError(f"cli_env: {name!r} cannot be exported (not a variable name)")
         if "\0" in value:
             raise SshSetupError(f"cli_env: the value of {name} holds a NUL character")

@@ -7,7 +7,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from claude_tui.config import Config, HostEntry, NotificationSettings, render_config
@@ -35,6 +35,7 @@ _configs = st.builds(
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_configs)
+@example(Config(keymap={"0\n": ""}))  # `$` in the bare-key pattern let a final newline through (CI)
 def test_the_output_is_toml_that_reads_back_as_the_config(config: Config) -> None:
     shown = render_config(config)
     parsed = tomllib.loads(shown)

@@ -61,3 +61,9 @@ def test_private_dirs_are_0700(tmp_path: Path, monkeypatch) -> None:
     assert paths.default_index_path(Path.home() / ".claude") == d / "sessions.sqlite"
     other = paths.default_index_path(tmp_path / "elsewhere")  # another config root: its own index
     assert other.parent == d and other.name.startswith("sessions-") and other != paths.default_index_path(tmp_path)
+
+
+def test_a_name_with_a_trailing_newline_is_no_session_file() -> None:
+    # `$` in a pattern matches before a final newline; the whole name must be a session file's
+    assert is_session_file_name("12345678-1234-1234-1234-123456789abc.jsonl")
+    assert not is_session_file_name("12345678-1234-1234-1234-123456789abc.jsonl\n")

@@ -81,6 +81,7 @@ def test_a_name_not_in_hosts_is_a_destination(tmp_path: Path) -> None:
     ('[[hosts]]\nname = "a"\n[[hosts]]\nname = "a"\n', "two hosts are named 'a'"),
     ('[[hosts]]\nname = "-oProxyCommand=x"\n', "not a host name"),
     ('[[hosts]]\nname = "my box"\n', "not a host name"),
+    ('[[hosts]]\nname = "box\\n"\n', "not a host name"),
     ('[[hosts]]\nname = "a"\ndestination = "box:22"\n', "ssh://box:22"),
     ('[[hosts]]\nname = "a"\nport = 22\n', "port"),
     ('hosts = ["box:2222"]\n', "ssh://box:2222"),

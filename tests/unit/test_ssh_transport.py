@@ -96,7 +96,7 @@ def test_a_script_cut_short_runs_nothing(tmp_path: Path) -> None:
     assert result.returncode != 0 and not marker.exists()
 
 
-@pytest.mark.parametrize("name", ["1ABC", "A-B", "A B", "A=B", ""])
+@pytest.mark.parametrize("name", ["1ABC", "A-B", "A B", "A=B", "", "HOME\n"])
 def test_bad_env_names_are_refused(name: str) -> None:
     with pytest.raises(SshSetupError):
         remote_command("true", env={name: "x"})
