@@ -40,7 +40,9 @@ from .paths import default_index_path, iter_session_files, list_project_dirs, pr
 from .scan import ScanState, scan_file
 from .search import SearchHit, search
 
-SCHEMA_VERSION = 6  # 6: prompts queued mid-turn are prompts, task notifications are not (5: outputs' own turn)
+# 7: last active is the last record's time, not the mtime; 6: prompts queued mid-turn are prompts,
+# task notifications are not; 5: outputs' own turn
+SCHEMA_VERSION = 7
 FTS_NOTE = "SQLite FTS5 is not available in this Python's sqlite3: search falls back to a slower LIKE scan."
 _META_COLS = [f.name for f in fields(SessionMeta)]
 _HEAD_SIG_BYTES = 4096

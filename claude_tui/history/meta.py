@@ -300,7 +300,8 @@ def read_meta(path: str | os.PathLike[str], project: str | None = None) -> Sessi
             if whole:
                 return meta
             need_head = meta.first_prompt is None and meta.title_source != "command"
-            need_tail = meta.cost_usd is None and meta.last_prompt is None
+            need_tail = (meta.cost_usd is None and meta.last_prompt is None) \
+                or _last_field(tail, "timestamp", tail.find(b"\n") + 1) is None  # a big last record
             if not (need_head or need_tail):
                 return meta
             if need_head:
@@ -334,6 +335,12 @@ def _extract(path: str, name: str, project: str | None, st: os.stat_result,
     meta.version = _first_field(hb, "version")
     meta.created = parse_timestamp(_first_field(hb, "timestamp")) or meta.last_active
 
+    # The CLI appends its bookkeeping (last-prompt, cost-state: no timestamps) at every exit, which
+    # touches the file: every tab closed by one quit would read "just now". The last record's own
+    # time is when the session was last used; the mtime stays the bound (a clock set back, no record).
+    recorded = parse_timestamp(_last_field(tail, "timestamp", tail_first))
+    if recorded is not None:
+        meta.last_active = min(meta.last_active, recorded)
     meta.git_branch = _git_branch(_last_field(tail, "gitBranch", tail_first) or _first_field(hb, "gitBranch"),
                                   meta.cwd)
     meta.root_uuid = root_uuid(head, head_end)

@@ -12,9 +12,11 @@ import os
 import random
 import uuid as uuidlib
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .meta import parse_timestamp
 from .paths import encode_project_dir
 
 Record = dict[str, Any]
@@ -128,7 +130,24 @@ def make_session(project_dir: Path, template: list[Record], *, session_id: str |
     records.extend(tail or [])
     path = write_jsonl(project_dir / f"{sid}.jsonl", records)
     if mtime is not None:
-        os.utime(path, (mtime, mtime))
+        used_at(path, mtime)
+    return path
+
+
+def used_at(path: Path, when: float) -> Path:
+    """Make ``path`` a session last used at ``when`` (epoch seconds): every record's timestamp moved
+    by the same amount, so the last one in the file is ``when``, and the file's mtime ``when``. Last active is the
+    last record's time (the CLI touches the file at every exit), so an mtime alone would not do."""
+    records = read_records(path)
+    stamps = [parse_timestamp(rec.get("timestamp")) for rec in records]
+    last = next((stamp for stamp in reversed(stamps) if stamp is not None), None)  # in file order, as read
+    if last is not None:
+        for rec, stamp in zip(records, stamps):
+            if stamp is not None:
+                moved = datetime.fromtimestamp(stamp + when - last, UTC)
+                rec["timestamp"] = moved.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moved.microsecond // 1000:03d}Z"
+        write_jsonl(path, records)
+    os.utime(path, (when, when))
     return path
 
 

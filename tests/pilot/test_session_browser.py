@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from textual.widgets import Input, Static
 
 from claude_tui.history.index import SessionRow
 from claude_tui.history.names import NameStore
-from claude_tui.history.synth import make_session, read_records, tree_digest
+from claude_tui.history.synth import make_session, read_records, tree_digest, used_at
 from claude_tui.session.items import TextItem
 from claude_tui.ui.browser.listing import fuzzy_match, sort_rows
 from claude_tui.ui.browser.preview import SessionPreview
@@ -40,7 +39,7 @@ def build_tree(tmp_path: Path, *, other_project: bool = True) -> Path:
     project.mkdir(parents=True)
     for i, sid in enumerate((PLAIN, BASH, RESUMED)):  # RESUMED is the newest
         shutil.copyfile(SESSIONS / f"{sid}.jsonl", project / f"{sid}.jsonl")
-        os.utime(project / f"{sid}.jsonl", (NOW - 3600 + i * 600, NOW - 3600 + i * 600))
+        used_at(project / f"{sid}.jsonl", NOW - 3600 + i * 600)
     if other_project:
         make_session(root / "projects" / "-home-user-other", read_records(SESSIONS / f"{PLAIN}.jsonl"),
                      session_id=OTHER, cwd="/home/user/other", mtime=NOW - 86400 * 3)

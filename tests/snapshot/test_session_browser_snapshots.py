@@ -13,7 +13,7 @@ from pathlib import Path
 
 from textual.app import App
 
-from claude_tui.history.synth import make_session, read_records
+from claude_tui.history.synth import make_session, read_records, used_at
 from claude_tui.ui.browser.screen import SessionBrowserScreen
 from tests.styles import APP_CSS
 
@@ -32,7 +32,7 @@ def build_tree(tmp_path: Path, sessions: bool = True) -> Path:
     if sessions:
         for i, sid in enumerate(IDS):
             shutil.copyfile(FIXTURE_SESSIONS / f"{sid}.jsonl", project / f"{sid}.jsonl")
-            os.utime(project / f"{sid}.jsonl", (NOW - 7200 + i * 1500, NOW - 7200 + i * 1500))
+            used_at(project / f"{sid}.jsonl", NOW - 7200 + i * 1500)
         make_session(root / "projects" / "-home-user-other", read_records(FIXTURE_SESSIONS / f"{IDS[0]}.jsonl"),
                      session_id=OTHER, cwd="/home/user/other", mtime=NOW - 86400 * 3)
     return root
@@ -118,7 +118,7 @@ def test_a_fork_and_its_parent(snap_compare, tmp_path: Path) -> None:
             for i, path in enumerate(sorted(FORKED.glob("*.jsonl"))):
                 target = project / path.name
                 target.write_text(path.read_text().replace(RECORDED_CWD, "/home/user/project"))
-                os.utime(target, (NOW - 600 + i * 300, NOW - 600 + i * 300))
+                os.utime(target, (NOW - 600 + i * 300, NOW - 600 + i * 300))  # their records keep the recorded times
 
     async def on_fork(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)

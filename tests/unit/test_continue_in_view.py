@@ -5,9 +5,9 @@ whichever exited last. The quit records the tab in view in our own data dir (nev
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from claude_tui.history.synth import used_at
 from claude_tui.resume import newest_session_id
 from claude_tui.store.in_view import recorded, remember
 from tests.pilot.test_session_browser import BASH, PLAIN, RESUMED, build_tree
@@ -20,7 +20,7 @@ def _quit_with_all_three_open(root: Path, in_view: str, state: Path) -> float:
     project = root / "projects" / "-home-user-project"
     quit_at = 1_900_000_000.0
     for offset, sid in enumerate((BASH, PLAIN, RESUMED)):
-        os.utime(project / f"{sid}.jsonl", (quit_at - 1 + offset * 0.4, quit_at - 1 + offset * 0.4))
+        used_at(project / f"{sid}.jsonl", quit_at - 1 + offset * 0.4)
     remember(PROJECT, in_view, root=state, at=quit_at)
     return quit_at
 
@@ -37,7 +37,7 @@ def test_a_session_used_after_the_quit_wins(tmp_path: Path) -> None:
     state = tmp_path / "data"
     quit_at = _quit_with_all_three_open(root, BASH, state)
     later = root / "projects" / "-home-user-project" / f"{PLAIN}.jsonl"
-    os.utime(later, (quit_at + 600, quit_at + 600))  # `claude --continue` there, ten minutes on
+    used_at(later, quit_at + 600)  # `claude --continue` there, ten minutes on
     assert newest_session_id(PROJECT, root, state_root=state) == PLAIN
 
 

@@ -11,7 +11,7 @@ from claude_tui.history import scan as scan_mod
 from claude_tui.history.index import SessionIndex
 from claude_tui.history.names import NameStore, set_session_name
 from claude_tui.history.paths import encode_project_dir
-from claude_tui.history.synth import make_session, read_records, tree_digest, turn_records, write_jsonl
+from claude_tui.history.synth import make_session, read_records, tree_digest, turn_records, used_at, write_jsonl
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "sessions" / "-home-user-project"
 HERE = "/home/user/project"
@@ -61,7 +61,7 @@ def test_incremental_revalidation_rereads_only_changed(idx: SessionIndex, tree: 
     again = idx.refresh()
     assert calls == [] and again.unchanged == 6 and not again.changed
     target = sorted((tree / "projects").rglob("*.jsonl"))[0]
-    os.utime(target, ns=(2_000_000_000_000_000_000, 2_000_000_000_000_000_000))
+    used_at(target, 2_000_000_000)  # used again: its records and its mtime
     stats = idx.refresh()
     assert calls == [str(target)] and stats.updated == 1 and stats.unchanged == 5
     assert idx.sessions()[0].path == str(target)  # now the most recently active

@@ -212,3 +212,25 @@ def test_an_old_session_without_cost_state_gets_its_estimated_cost() -> None:
     meta = read_meta(resumed / "a8ae8403-3f50-4b84-8494-258cb6b2652b.jsonl")
     assert meta is not None and meta.cost_usd is not None
     assert abs(meta.cost_usd - 2 * 0.015105) < 1e-9  # two turns, one request each
+
+
+def test_last_active_is_the_last_records_time_not_the_exit_that_touched_the_file(tmp_path: Path) -> None:
+    # A real-CLI transcript: its last turn at 2026-11-22T00:44:52Z, then the bookkeeping the CLI
+    # appends at every exit (last-prompt, cost-state), which carry no time but touch the file.
+    source = FIXTURES / "f122259a-3b96-4c04-9b7c-9b19a6582dba.jsonl"
+    path = tmp_path / source.name
+    path.write_bytes(source.read_bytes())
+    turn = read_meta(path)
+    assert turn is not None
+    # Quitting claude-tui with this tab open, a day later: the CLI's exit rewrites the tail
+    with path.open("a") as fh:
+        fh.write(json.dumps({"type": "last-prompt", "lastPrompt": "x", "sessionId": source.stem}) + "\n")
+    later = 1795400000.0
+    os.utime(path, (later, later))
+    m = read_meta(path)
+    assert m is not None and m.mtime_ns == int(later * 1e9)
+    assert m.last_active == pytest.approx(meta_mod.parse_timestamp("2026-11-22T00:44:52.228Z"))
+    # a record stamped after the file's mtime (a clock set back) never reads as the future
+    os.utime(path, (1795000000.0, 1795000000.0))
+    m = read_meta(path)
+    assert m is not None and m.last_active == pytest.approx(1795000000.0)
