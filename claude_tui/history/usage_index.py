@@ -27,10 +27,12 @@ from typing import Any
 
 from .index import SessionIndex, _head_sig
 from .paths import is_session_file_name, list_project_dirs
-from .usage_scan import UsageEntry, scan_usage
+from .usage_pool import MIN_FILES, scans
+from .usage_scan import UsageScan
 
 USAGE_VERSION = "4"
 PERIODS = ("day", "week", "month", "project", "model", "session")
+_CALL_INDEXES = (("usage_calls_file", "file_id"), ("usage_calls_k", "k"), ("usage_calls_msg", "msg_id"))
 
 
 @dataclass(slots=True)
@@ -93,9 +95,7 @@ class UsageIndex:
             self.con.execute(
                 "CREATE TABLE usage_calls (file_id INT NOT NULL, k TEXT, msg_id TEXT, req_id TEXT, ts REAL,"
                 " day TEXT, model TEXT, inp INT, out INT, cread INT, cwrite INT, cost REAL, side INT, kept INT)")
-            self.con.execute("CREATE INDEX usage_calls_file ON usage_calls(file_id)")
-            self.con.execute("CREATE INDEX usage_calls_k ON usage_calls(k)")
-            self.con.execute("CREATE INDEX usage_calls_msg ON usage_calls(msg_id)")
+            self._index_calls()
             self.con.execute(
                 "CREATE TABLE usage_sums (file_id INT NOT NULL, day TEXT, model TEXT, calls INT, inp INT, out INT,"
                 " cread INT, cwrite INT, cost REAL, unpriced INT, a_inp INT, a_out INT, a_cread INT, a_cwrite INT,"
@@ -104,6 +104,10 @@ class UsageIndex:
             self.con.execute("CREATE TABLE usage_info (key TEXT PRIMARY KEY, value TEXT)")
             self.con.execute("INSERT INTO usage_info VALUES ('version', ?)", (USAGE_VERSION,))
             self.con.execute("INSERT INTO usage_info VALUES ('zone', ?)", (_zone(),))
+
+    def _index_calls(self) -> None:
+        for name, column in _CALL_INDEXES:
+            self.con.execute(f"CREATE INDEX IF NOT EXISTS {name} ON usage_calls({column})")
 
     def _check_zone(self) -> None:
         row = self.con.execute("SELECT value FROM usage_info WHERE key='zone'").fetchone()
@@ -132,12 +136,24 @@ class UsageIndex:
         self._dirty.clear()
         self._touched.clear()
         with self.con:
+            todo: list[tuple[str, os.stat_result, tuple[int, int, int, int, bytes] | None, tuple[str, str, int]]] = []
             for path, st, project, session_id, subagent in _transcripts(dirs):
                 seen.add(path)
                 old = known.get(path)
                 if old is not None and old[1] == st.st_mtime_ns and old[2] == st.st_size:
                     continue
-                read.append(self._read(path, st, old, (project, session_id, subagent)))
+                todo.append((path, st, old, (project, session_id, subagent)))
+            offsets = [self._start(path, st, old) for path, st, old, _ in todo]
+            # A first run inserts every call: the indexes are built once after it, not kept up row by row.
+            bulk = len(todo) >= MIN_FILES and self.con.execute("SELECT 1 FROM usage_calls LIMIT 1").fetchone() is None
+            if bulk:
+                for name, _ in _CALL_INDEXES:
+                    self.con.execute(f"DROP INDEX IF EXISTS {name}")
+            jobs = [(path, offset) for (path, *_), offset in zip(todo, offsets)]
+            for (path, st, old, where), offset, scan in zip(todo, offsets, scans(jobs)):
+                read.append(self._store(path, st, old, where, offset, scan))
+            if bulk:
+                self._index_calls()
             gone = [v[0] for p, v in known.items() if p not in seen]
             for chunk in _chunks(gone, 500):
                 marks = ",".join("?" * len(chunk))
@@ -149,18 +165,20 @@ class UsageIndex:
                 self._elect()
         return len(read)
 
-    def _read(self, path: str, st: os.stat_result, old: tuple[int, int, int, int, bytes] | None,
-              where: tuple[str, str, int]) -> int:
-        offset = 0
-        if old is not None:
-            fid = old[0]
-            if old[3] and st.st_size >= old[3] and old[4] == _head_sig(path, old[3]):
-                offset = old[3]
-            else:
-                self._dirty.update(k for (k,) in self.con.execute(
-                    "SELECT k FROM usage_calls WHERE file_id=? AND k IS NOT NULL", (fid,)))
-                self.con.execute("DELETE FROM usage_calls WHERE file_id=?", (fid,))
-        scan = scan_usage(path, offset)
+    def _start(self, path: str, st: os.stat_result, old: tuple[int, int, int, int, bytes] | None) -> int:
+        """Where the scan of ``path`` starts: where the last one stopped if the file only grew, else at 0,
+        its old calls deleted."""
+        if old is None:
+            return 0
+        if old[3] and st.st_size >= old[3] and old[4] == _head_sig(path, old[3]):
+            return old[3]
+        self._dirty.update(k for (k,) in self.con.execute(
+            "SELECT k FROM usage_calls WHERE file_id=? AND k IS NOT NULL", (old[0],)))
+        self.con.execute("DELETE FROM usage_calls WHERE file_id=?", (old[0],))
+        return 0
+
+    def _store(self, path: str, st: os.stat_result, old: tuple[int, int, int, int, bytes] | None,
+               where: tuple[str, str, int], offset: int, scan: UsageScan) -> int:
         state = json.dumps(scan.cost_state) if scan.cost_state is not None else None
         sig = _head_sig(path, scan.offset)
         if old is None:
@@ -170,13 +188,14 @@ class UsageIndex:
                 (path, *where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state, scan.started))
             fid = int(cur.lastrowid or 0)
         else:
+            fid = old[0]
             self.con.execute(
                 "UPDATE usage_files SET project=?, session_id=?, subagent=?, project_path=COALESCE(?, project_path),"
                 " mtime_ns=?, size=?, offset=?, head_sig=?,"
                 " cost_state=COALESCE(?, CASE WHEN ? > 0 THEN cost_state END),"
                 " started=COALESCE(?, started) WHERE id=?",
                 (*where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state, offset, scan.started, fid))
-        rows = [_call_row(fid, e) for e in scan.entries]
+        rows = [(fid, *fields) for fields in scan.rows]
         self.con.executemany(
             "INSERT INTO usage_calls (file_id, msg_id, req_id, ts, model, inp, out, cread, cwrite, cost, side, k,"
             " day, kept) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
@@ -200,7 +219,7 @@ class UsageIndex:
             u_which = " WHERE u.k IS NOT NULL"
             self._touched = set()
             msgs = "SELECT msg_id FROM usage_calls"
-        con.execute(f"UPDATE usage_calls SET kept = 0{which}")
+        con.execute(f"UPDATE usage_calls SET kept = 0{which} AND kept = 1")  # a new row is 0: rewrite only the others
         # Ties go to the file that started first: a fork's copy of its parent's calls is the parent's.
         con.execute(
             "UPDATE usage_calls SET kept = 1 WHERE rowid IN (SELECT rid FROM (SELECT u.rowid AS rid, ROW_NUMBER()"
@@ -268,14 +287,6 @@ class UsageIndex:
             f"SELECT f.session_id, model, SUM(a_inp), SUM(a_out), SUM(a_cread), SUM(a_cwrite), TOTAL(a_cost) {base}"
             " GROUP BY 1, 2", args)]
         return groups, sessions
-
-
-def _call_row(fid: int, e: UsageEntry) -> tuple[Any, ...]:
-    key = None if e.message_id is None else f"{e.message_id}\0{e.request_id or ''}"
-    # The local day, as SQLite's date(ts, 'unixepoch', 'localtime') has it (both ask the C library).
-    day = time.strftime("%Y-%m-%d", time.localtime(e.timestamp))
-    return (fid, e.message_id, e.request_id, e.timestamp, e.model, e.input_tokens, e.output_tokens,
-            e.cache_read_tokens, e.cache_write_tokens, e.list_cost, int(e.sidechain), key, day, int(key is None))
 
 
 def _scoped(sql: str, project_dirs: Iterable[Path] | None) -> tuple[str, list[Any]]:

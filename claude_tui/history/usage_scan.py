@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +62,9 @@ class UsageScan:
     started: float | None = None
     """The file's first timestamp (a scan from 0): a fork copies its parent's records, times included,
     after a line of its own, so the parent is the one that started first."""
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+    """The entries as `usage_calls` columns (:func:`call_fields`), once the scan is done: the entries
+    themselves are dropped then (a worker process sends rows back, cheaper to pickle than objects)."""
     last_seen: tuple[bytes, bytes, bytes | None, bytes | None] | None = None
     """(message id, usage, request id, sidechain) as the last reply's line spelled them: the next
     record of the same reply (the CLI writes one per content block) is known without reading it."""
@@ -231,6 +235,17 @@ def _scan_block(block: bytes, scan: UsageScan) -> None:
             _add(scan, entry)
 
 
+def call_fields(e: UsageEntry) -> tuple[Any, ...]:
+    """(msg_id, req_id, ts, model, inp, out, cread, cwrite, cost, side, k, day, kept) of a call: the
+    `usage_calls` row without its file id. ``k`` names the call (message and request id; None: a record
+    without a message id, which always counts)."""
+    key = None if e.message_id is None else f"{e.message_id}\0{e.request_id or ''}"
+    # The local day, as SQLite's date(ts, 'unixepoch', 'localtime') has it (both ask the C library).
+    day = time.strftime("%Y-%m-%d", time.localtime(e.timestamp))
+    return (e.message_id, e.request_id, e.timestamp, e.model, e.input_tokens, e.output_tokens,
+            e.cache_read_tokens, e.cache_write_tokens, e.list_cost, int(e.sidechain), key, day, int(key is None))
+
+
 def scan_usage(path: str | os.PathLike[str], offset: int = 0) -> UsageScan:
     """The usage entries of ``path`` from ``offset`` to its last complete line (streamed, a block at a
     time: only the lines with a usage mark are looked at)."""
@@ -244,5 +259,8 @@ def scan_usage(path: str | os.PathLike[str], offset: int = 0) -> UsageScan:
                 _scan_block(block, scan)
                 scan.offset = end
     except OSError:
-        return scan
+        pass
+    scan.rows = [call_fields(e) for e in scan.entries]
+    scan.entries = []
+    scan.last_seen = None
     return scan

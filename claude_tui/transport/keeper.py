@@ -61,6 +61,15 @@ def wrap(argv: list[str], *, parent: int, marker: str, term_grace: float = DEFAU
             "--term-grace", str(term_grace), "--", *argv]
 
 
+def die_with_parent(parent: int) -> bool:
+    """In a forked child: the kernel SIGKILLs this process when ``parent`` (the thread that forked it)
+    ends; a child whose parent is already gone exits at once. False where prctl is missing."""
+    armed = _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+    return armed
+
+
 # -- the keeper process ------------------------------------------------------------------------
 
 def _prctl(option: int, arg: int) -> bool:
