@@ -35,7 +35,7 @@ def mcp_answers(status: dict[str, Any] | None = None) -> dict[str, Any]:
 
 async def test_mcp_lists_each_server_with_its_state_and_tools() -> None:
     asker = FakeAsker(mcp_answers())
-    screen = McpScreen(asker)
+    screen = McpScreen(asker, guard_ms=0)
     async with ScreenHost(screen).run_test(size=SIZE) as pilot:
         text = await loaded(pilot, screen)
         assert "notes  connected · 2 tools" in text and "broken  failed" in text
@@ -47,7 +47,7 @@ async def test_mcp_lists_each_server_with_its_state_and_tools() -> None:
 
 async def test_mcp_toggle_and_reconnect_go_through_the_cli() -> None:
     asker = FakeAsker(mcp_answers())
-    screen = McpScreen(asker)
+    screen = McpScreen(asker, guard_ms=0)
     async with ScreenHost(screen).run_test(size=SIZE) as pilot:
         await loaded(pilot, screen)
         await pilot.press("space")
@@ -64,7 +64,7 @@ async def test_mcp_shows_needs_auth_with_its_url_and_disabled_and_a_refusal() ->
         {"name": "cloud", "status": "needs-auth", "config": {"type": "http", "url": "https://mcp.example/mcp"}},
         {"name": "off", "status": "disabled"}, {"name": "slow", "status": "pending"}]}
     asker = FakeAsker({"mcp_status": status, "mcp_reconnect": error("the server refused")})
-    screen = McpScreen(asker)
+    screen = McpScreen(asker, guard_ms=0)
     async with ScreenHost(screen).run_test(size=SIZE) as pilot:
         text = await loaded(pilot, screen)
         assert "needs authentication" in text and "open https://mcp.example/mcp" in text
@@ -109,7 +109,7 @@ async def test_context_draws_the_grid_categories_and_follows_turns() -> None:
 
 async def test_permissions_by_behaviour_with_reading_and_where_kept() -> None:
     asker = FakeAsker({"list_permission_rules": recorded("list_permission_rules", 0)["response"]})
-    screen = PermissionsScreen(asker)
+    screen = PermissionsScreen(asker, guard_ms=0)
     async with ScreenHost(screen).run_test(size=SIZE) as pilot:
         text = await loaded(pilot, screen)
         assert "Always asked (1)" in text and "Denied (1)" in text
@@ -125,7 +125,7 @@ async def test_permissions_add_and_remove_go_through_the_flag_layer() -> None:
     states = [recorded("list_permission_rules", i)["response"] for i in (0, 2)]
     asker = FakeAsker({"list_permission_rules": lambda _: states[0] if len(asker.sent) < 3 else states[1],
                        "apply_flag_settings": {}})
-    screen = PermissionsScreen(asker)
+    screen = PermissionsScreen(asker, guard_ms=0)
     async with ScreenHost(screen).run_test(size=SIZE) as pilot:
         await loaded(pilot, screen)
         await pilot.press("a")
