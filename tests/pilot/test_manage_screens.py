@@ -231,3 +231,17 @@ async def test_rule_strings_and_hook_commands_are_inert() -> None:
         async with app.run_test(size=SIZE) as pilot:
             text = await loaded(pilot, screen)
             assert "[@click=app.quit]x[/]" in text and "\x1b" not in text and "\x07" not in text
+
+
+async def test_mcp_says_why_resources_are_not_shown_and_lists_them_when_reported() -> None:
+    screen = McpScreen(FakeAsker(mcp_answers()), guard_ms=0)  # 2.1.330's answer: tools, no resources
+    async with ScreenHost(screen).run_test(size=SIZE) as pilot:
+        text = await loaded(pilot, screen)
+        assert "Resources: not shown. Claude Code does not tell claude-tui" in text
+    status = {"mcpServers": [{"name": "notes", "status": "connected", "tools": [], "resources": [
+        {"uri": "notes://readme", "name": "readme", "description": "How the notes\x1b[31m server works."}]}]}
+    screen = McpScreen(FakeAsker({"mcp_status": status}), guard_ms=0)
+    async with ScreenHost(screen).run_test(size=SIZE) as pilot:
+        text = await loaded(pilot, screen)
+        assert "Resources:\n" in text or "Resources:" in text
+        assert "readme notes://readme — How the notes" in text and "\x1b" not in text

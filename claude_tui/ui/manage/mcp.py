@@ -1,7 +1,9 @@
 """`/mcp`: every MCP server the session has, its state and tools; turn one off or on, reconnect it.
 
 States as the CLI reports them (`mcp_status`): connected, failed (with the reason), needs-auth
-(with the address to sign in at, for an HTTP/SSE server), pending, disabled. Space turns the
+(with the address to sign in at, for an HTTP/SSE server), pending, disabled. A server's resources
+are not in the CLI's answer (2.1.330 has no request that lists them: `mcp_read_resource` reads only
+an MCP App's `ui://` page), so the screen says so and how to see them; listed if a CLI reports them. Space turns the
 highlighted server off or on (`mcp_toggle`), r reconnects it (`mcp_reconnect`); each change is
 sent through the CLI, which keeps it for this session, and the list is asked for again after it.
 Server names, tool names and descriptions are the servers' own words: shown inert.
@@ -22,7 +24,7 @@ from claude_tui.protocol import manage
 from claude_tui.protocol.sanitize import one_line, printable, printable_name
 from claude_tui.ui.manage.base import ListScreen
 
-__all__ = ["McpScreen", "server_line", "server_details"]
+__all__ = ["NO_RESOURCES", "McpScreen", "server_line", "server_details"]
 
 _MARKS = {"connected": "●", "failed": "✗", "needs-auth": "!", "pending": "…", "disabled": "○"}
 _STYLES = {"connected": "$text-success", "failed": "$text-error", "needs-auth": "$text-warning",
@@ -67,7 +69,27 @@ def server_details(server: manage.McpServer) -> str:
             lines.append(f"  {printable_name(tool.name)}{words}")
     elif server.status == "connected":
         lines.append("No tools.")
+    if server.status == "connected":
+        lines.append("")
+        lines.extend(_resource_lines(server.resources))
     return "\n".join(lines)
+
+
+def _resource_lines(resources: list[manage.McpResource] | None) -> list[str]:
+    if resources is None:
+        return [NO_RESOURCES]
+    if not resources:
+        return ["No resources."]
+    lines = ["Resources:"]
+    for resource in resources:
+        name = f"{printable_name(resource.name)} " if resource.name else ""
+        words = f" — {one_line(resource.description)[:160]}" if resource.description else ""
+        lines.append(f"  {name}{printable_name(resource.uri)}{words}")
+    return lines
+
+
+NO_RESOURCES = ("Resources: not shown. Claude Code does not tell claude-tui a server's resources (its status lists "
+                "tools only); Claude reads them with its ListMcpResourcesTool: ask it to list them.")
 
 
 class McpScreen(ListScreen):
