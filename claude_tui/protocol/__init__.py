@@ -28,6 +28,7 @@ from .control import (
     InitializeResponse,
     PermissionSuggestion,
     UnknownControlRequest,
+    UserDialogRequest,
 )
 from .decode import MESSAGE_CLASSES, Message, decode_line, decode_obj, encode_line
 from .messages import (
@@ -93,7 +94,7 @@ __all__ = [
     "ProtoModel", "UnknownBase", "ContentBlock", "ImageBlock", "RedactedThinkingBlock", "TextBlock", "ThinkingBlock",
     "ToolResultBlock", "ToolUseBlock", "UnknownBlock", "Usage", "CanUseToolRequest", "ControlCancelRequest",
     "ControlRequest", "ControlRequestBody", "ControlResponse", "ControlResponseBody", "HookCallbackRequest",
-    "InitializeResponse", "ElicitationRequest",
+    "InitializeResponse", "ElicitationRequest", "UserDialogRequest",
     "PermissionSuggestion", "UnknownControlRequest", "MESSAGE_CLASSES", "Message", "decode_line", "decode_obj",
     "encode_line", "SYNTHETIC_MODEL", "AssistantMessage", "AssistantPayload", "AuthStatus", "InvalidLine",
     "KeepAlive", "RateLimitEvent", "RateLimitInfo", "StreamEvent", "ToolProgress", "ToolResultMeta", "ToolUseSummary",

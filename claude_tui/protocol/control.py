@@ -12,7 +12,7 @@ from .lenient import repair
 __all__ = [
     "PermissionSuggestion", "CanUseToolRequest", "HookCallbackRequest", "UnknownControlRequest",
     "ControlRequestBody", "ControlRequest", "ControlResponseBody", "ControlResponse", "ControlCancelRequest",
-    "InitializeResponse", "ElicitationRequest",
+    "InitializeResponse", "ElicitationRequest", "UserDialogRequest",
 ]
 
 
@@ -77,6 +77,16 @@ class ElicitationRequest(ProtoModel):
     description: str | None = None
 
 
+class UserDialogRequest(ProtoModel):
+    """The CLI asks us to render one of its dialogs (`request_user_dialog`, see `user_dialogs.py`);
+    the payload's shape is the kind's (read there), its texts untrusted."""
+
+    subtype: Literal["request_user_dialog"] = "request_user_dialog"
+    dialog_kind: str = ""
+    payload: dict[str, Any] = Field(default_factory=dict)
+    tool_use_id: str | None = None
+
+
 class UnknownControlRequest(UnknownBase):
     """A control request we do not handle: answer it with `builders.control_error`."""
 
@@ -84,9 +94,10 @@ class UnknownControlRequest(UnknownBase):
 
 
 ControlRequestBody = Annotated[
-    CanUseToolRequest | HookCallbackRequest | ElicitationRequest | UnknownControlRequest,
+    CanUseToolRequest | HookCallbackRequest | ElicitationRequest | UserDialogRequest | UnknownControlRequest,
     Tagged("subtype", {"can_use_tool": CanUseToolRequest, "hook_callback": HookCallbackRequest,
-                       "elicitation": ElicitationRequest}, UnknownControlRequest),
+                       "elicitation": ElicitationRequest, "request_user_dialog": UserDialogRequest},
+           UnknownControlRequest),
 ]
 
 

@@ -21,7 +21,7 @@ from .lenient import repair
 __all__ = [
     "mcp_status", "mcp_toggle", "mcp_reconnect", "get_context_usage", "get_usage", "list_permission_rules",
     "get_hooks_listing", "rename_session", "reload_plugins", "reload_skills", "apply_permission_rules",
-    "McpTool", "McpServer", "McpStatus", "ContextCategory", "ContextUsage", "NamedTokens", "UsageWindow",
+    "McpTool", "McpResource", "McpServer", "McpStatus", "ContextCategory", "ContextUsage", "NamedTokens", "UsageWindow",
     "Usage", "RuleDescription", "PermissionRule", "PermissionRules", "HookEvent", "HookRow", "HooksListing",
     "ReloadedPlugins", "ReloadedSkills", "parse_answer",
 ]
@@ -96,6 +96,12 @@ class McpTool(ProtoModel):
     annotations: dict[str, Any] | None = None
 
 
+class McpResource(ProtoModel):
+    uri: str = ""
+    name: str | None = None
+    description: str | None = None
+
+
 class McpServer(ProtoModel):
     name: str = ""
     status: str = "pending"
@@ -107,6 +113,9 @@ class McpServer(ProtoModel):
     source: str | None = None
     transport: str | None = None
     tools: list[McpTool] = Field(default_factory=list)
+    resources: list[McpResource] | None = None
+    """Not in 2.1.330's answer (nor any request of it: `mcp_read_resource` reads only `ui://` pages);
+    read if a later CLI adds it. None: not reported, which the screen says."""
 
     @property
     def url(self) -> str | None:

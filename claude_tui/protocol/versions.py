@@ -18,6 +18,7 @@ __all__ = [
     "NEWEST_TESTED",
     "OLDEST_SUPPORTED",
     "MANAGE_REQUESTS",
+    "accepts_hook_events",
     "accepts_thinking_display",
     "offers_resume_session_at",
     "lacks",
@@ -34,6 +35,10 @@ _AUTO_FROM = "2.1.285"
 """`--permission-mode auto` (2.1.285 to 2.1.301 even start stream-json sessions in it)."""
 _THINKING_DISPLAY_FROM = "2.1.290"
 """`--thinking-display summarized|omitted` (a hidden flag: `claude --help` does not list it)."""
+
+_HOOK_EVENTS_FROM = "2.1.290"
+"""`--include-hook-events` (every hook's runs in the stream): in 2.1.290's and 2.1.330's binaries, not in
+2.0.77's cli.js, which exits on a flag it does not know."""
 
 _RESUME_SESSION_AT_FROM = OLDEST_SUPPORTED
 """`--resume ID --resume-session-at UUID` (hidden, print mode): 2.0.77, 2.1.290, 2.1.330 and 2.1.332
@@ -73,6 +78,10 @@ def offers_auto(version: object) -> bool:
 
 def accepts_thinking_display(version: object) -> bool:
     return _at_least(version, _THINKING_DISPLAY_FROM)
+
+
+def accepts_hook_events(version: object) -> bool:
+    return _at_least(version, _HOOK_EVENTS_FROM)
 
 
 def offers_resume_session_at(version: object) -> bool:

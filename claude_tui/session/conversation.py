@@ -24,6 +24,7 @@ from claude_tui.session import content
 from claude_tui.session.changes import Change, ItemAdded, StatusChanged
 from claude_tui.session.cli_state import CliState
 from claude_tui.session.cost import CostMeter
+from claude_tui.session.hooks import HookRuns
 from claude_tui.session.items import Item, NoteKind, ToolItem, UserItem
 from claude_tui.session.limits import limit_words
 from claude_tui.session.log import Log, Logs
@@ -52,6 +53,7 @@ class Conversation:
         self.streaming = Streaming(self.status, self.logs, self.tasks, self.changes, self.cli)
         self.permission_book = PermissionBook(self.status, self.logs)
         self.turns = Turns(self.status, self.logs, self.tasks, self.cost, self.changes, self.cli)
+        self.hook_runs = HookRuns(self.logs)
         self.commands: list[dict[str, Any]] = []
         """The initialize response's commands, as the CLI sent them (the completion menu shows them)."""
         self.account: dict[str, Any] = {}
@@ -225,6 +227,8 @@ class Conversation:
                 return self.cli.on_compact(message)
             case p.TaskStarted() | p.TaskUpdated() | p.TaskNotification() | p.BackgroundTasksChanged():
                 return self.turns.on_task(message)
+            case p.HookStarted() | p.HookProgress() | p.HookResponse():
+                return self.hook_runs.on_hook(message)
             case p.AuthStatus():
                 return self._auth_status(message)
             case p.RateLimitEvent():
@@ -233,7 +237,7 @@ class Conversation:
                 return self._invalid_line(message)
             case p.UnknownBase():  # UnknownMessage, UnknownSystem: only their raw dict is known
                 return self.cli.on_unknown(message)
-        return []  # keep-alives, hooks, thinking tokens, rate limits, control responses: nothing to show
+        return []  # keep-alives, thinking tokens, rate limits, control responses: nothing to show
 
     def _invalid_line(self, message: p.InvalidLine) -> list[Change]:
         # Something else printed to the CLI's stdout (a wrapper script, a

@@ -71,6 +71,28 @@ class ToolState(str, Enum):
 
 
 @dataclass(eq=False)
+class HookRun:
+    """One run of a hook the user configured (`system/hook_started` … `hook_response`, with
+    `--include-hook-events`). Its output is the hook's own: kept bounded, shown inert."""
+
+    hook_id: str = ""
+    event: str = ""
+    """PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart …"""
+    name: str = ""
+    """The CLI's name for it: the event, then the tool it matched ("PreToolUse:Bash")."""
+    running: bool = True
+    exit_code: int | None = None
+    outcome: str = ""
+    """success | error | cancelled (once it ended)."""
+    output: str = ""
+    """stdout and stderr as the CLI merged them, cut to `HOOK_OUTPUT_CHARS`."""
+
+
+HOOK_OUTPUT_CHARS = 2000
+"""What a hook run keeps of its output: a card or note line shows its start, never a log's worth."""
+
+
+@dataclass(eq=False)
 class ToolItem(Item):
     tool_use_id: str = ""
     name: str = ""
@@ -89,6 +111,8 @@ class ToolItem(Item):
     message_id: str | None = None
     diff: FileDiff | None = None
     """The file change its result describes (Edit/Write/NotebookEdit), built once from `structured`."""
+    hooks: list[HookRun] = field(default_factory=list)
+    """The PreToolUse/PostToolUse hooks that ran for this call, in order."""
 
     @property
     def finished(self) -> bool:

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from claude_tui import protocol as p
+from claude_tui.protocol.user_dialogs import read_dialog
 from claude_tui.session.changes import (
     Change,
     ItemChanged,
@@ -103,6 +104,13 @@ class PermissionBook:
                 return self._ask(self._typed_request(message.request_id, asked))
             case p.ElicitationRequest() as form:
                 return self._ask(self._form_request(message.request_id, form))
+            case p.UserDialogRequest() as asked:
+                # A kind we do not render (or cannot read) the transport has answered already.
+                if (dialog := read_dialog(asked.dialog_kind, asked.payload)) is None:
+                    return []
+                return self._ask(PermissionRequest(request_id=message.request_id, tool_name="Claude Code dialog",
+                                                   input={}, display_name=dialog.title, user_dialog=dialog,
+                                                   tool_use_id=asked.tool_use_id or ""))
             case p.UnknownControlRequest() as unknown if unknown.raw.get("subtype") == "can_use_tool":
                 # A `can_use_tool` whose fields do not validate (the model is strict here: see
                 # `CanUseToolRequest.lenient`). The transport still holds it as pending, so it is shown

@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from claude_tui.protocol.control import ElicitationRequest
+from claude_tui.protocol.user_dialogs import UserDialog
 from claude_tui.session.values import as_list
 
 _DESTINATIONS = {
@@ -45,6 +46,8 @@ class PermissionRequest:
     """The Task tool_use_id when a subagent asks."""
     elicitation: ElicitationRequest | None = None
     """Set when an MCP server asks the user for input (`elicitation`): the form, not a tool."""
+    user_dialog: UserDialog | None = None
+    """Set when Claude Code asks for one of its own dialogs (`request_user_dialog`): the choice, not a tool."""
     created_at: float = field(default_factory=time.monotonic)
 
     @property

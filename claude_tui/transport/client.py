@@ -4,7 +4,8 @@ A background reader task decodes stdout into protocol messages and
 * resolves the futures of our own control requests (those responses are
   *not* yielded by `events()`),
 * remembers ``can_use_tool`` and ``elicitation`` requests as pending (yielded; a dialog answers),
-* leaves ``request_user_dialog`` unanswered (yielded): we declare no dialog kinds,
+* holds a ``request_user_dialog`` of a kind we render as pending too (yielded; a dialog answers), and
+  answers any other at once with ``{behavior: "cancelled"}`` (the CLI then takes the dialog's default),
 * answers every other incoming control request with an error at once, so the
   CLI never hangs waiting for us (yielded as `AutoAnswered`, not as the raw
   ControlRequest, so nothing downstream tries to answer it again),
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_tui.protocol import builders, decode_line, dropped_fields, encode_line
+from claude_tui.protocol.user_dialogs import cancelled, read_dialog
 from claude_tui.transport import early
 from claude_tui.transport.debuglog import DebugLog, open_debug_log
 from claude_tui.transport.errors import ControlError, ControlTimeout, ProcessGoneError
@@ -245,10 +247,20 @@ class ClaudeClient:
             if sub in _ASKS_USER:
                 self._pending_permissions[rid] = msg
             elif sub == "request_user_dialog":
-                # The protocol: a host must not answer a dialog kind it did not declare (an error is
-                # discarded and the dialog stays pending); we declare none, so the CLI falls back.
-                self._queue.put_nowait(msg)
-                return
+                request = getattr(msg, "request", None)
+                kind = getattr(request, "dialog_kind", None)
+                if read_dialog(kind, getattr(request, "payload", None)) is not None:
+                    self._pending_permissions[rid] = msg
+                else:
+                    # We declare only the kinds we render, so the CLI should send no other; one that comes
+                    # anyway (or a payload we cannot read) gets the SDK's answer for a kind a host does not
+                    # render, "cancelled": the CLI settles it with the dialog's default at once. An error reply
+                    # would be discarded and leave the dialog waiting for a deadline it may not have.
+                    error = (f"claude-tui cannot show Claude Code's {kind or '?'!r} dialog; it was answered "
+                             "\"cancelled\", and Claude Code goes on as if it was dismissed")
+                    self._spawn(self.send(builders.control_success(rid, cancelled())))
+                    self._queue.put_nowait(AutoAnswered(msg, error))
+                    return
             else:
                 error = f"claude-tui does not support the control request {sub or '?'!r}"
                 self._spawn(self.send(builders.control_error(rid, error)))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 from claude_tui.transport.locate import find_claude, installed_version
 
-__all__ = ["BASE_FLAGS", "CliOptions", "build_argv", "build_env", "thinking_display_applies"]
+__all__ = ["BASE_FLAGS", "CliOptions", "build_argv", "build_env", "hook_events_apply", "thinking_display_applies"]
 
 # The stream-json duplex mode; `--permission-prompt-tool stdio` routes
 # permission prompts to us as `can_use_tool` control requests.
@@ -71,6 +71,9 @@ def build_argv(opts: CliOptions, binary: str | Sequence[str]) -> list[str]:
     if opts.model:
         argv += ["--model", opts.model]
     argv += ["--permission-mode", opts.permission_mode or "default"]
+    if hook_events_apply(opts, binary):
+        # Each hook's runs in the stream, shown on the call or turn they ran for (`session/hooks.py`).
+        argv += ["--include-hook-events"]
     if opts.thinking_display and thinking_display_applies(opts, binary):
         argv += ["--thinking-display", opts.thinking_display]
     if opts.resume:
@@ -95,11 +98,22 @@ def build_argv(opts: CliOptions, binary: str | Sequence[str]) -> list[str]:
 
 def thinking_display_applies(opts: CliOptions, binary: str | Sequence[str]) -> bool:
     """Whether `--thinking-display` can go to this CLI: older ones exit on a flag they do not know."""
-    if opts.command is not None or not isinstance(binary, str):
-        return opts.command is not None  # the fake CLI takes anything
     from claude_tui.protocol.versions import accepts_thinking_display  # not at import: options stays light
 
-    return accepts_thinking_display(installed_version(binary))
+    return _flag_applies(opts, binary, accepts_thinking_display)
+
+
+def hook_events_apply(opts: CliOptions, binary: str | Sequence[str]) -> bool:
+    """Whether `--include-hook-events` can go to this CLI (2.0.77 exits on it)."""
+    from claude_tui.protocol.versions import accepts_hook_events
+
+    return _flag_applies(opts, binary, accepts_hook_events)
+
+
+def _flag_applies(opts: CliOptions, binary: str | Sequence[str], accepts: Callable[[object], bool]) -> bool:
+    if opts.command is not None or not isinstance(binary, str):
+        return opts.command is not None  # the fake CLI takes anything
+    return accepts(installed_version(binary))
 
 
 def build_env(opts: CliOptions, base: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -73,6 +73,8 @@ async def test_mcp_servers_toggle_tool_call_and_elicitation(app_options: Options
         await until_state(d, screen, "notes", "connected")
         text = await d.wait_on_screen("notes  connected · 2 tools")
         assert "add_note" in text and "ask_profile" in text and "broken  failed" in text
+        # The server has a resource (notes://readme); 2.1.330 reports none of it, and the screen says why.
+        assert "Resources: not shown" in text and "ListMcpResourcesTool" in text
         await d.press("space")  # the highlighted server (notes, the first) off ...
         await until_state(d, screen, "notes", "disabled")
         await d.wait_on_screen("notes  turned off")
@@ -187,3 +189,25 @@ async def test_an_older_cli_says_what_it_lacks_and_is_not_asked(app_options: Opt
         await d.wait_on_screen("cannot turn MCP servers off or on")
         subtypes = {m["request"]["subtype"] for m in d.sent("control_request")}
         assert "get_hooks_listing" not in subtypes and "mcp_toggle" not in subtypes and "mcp_status" in subtypes
+
+
+async def test_a_pretooluse_hook_runs_on_its_tool_card(app_options: Options, project_dir: Path, tmp_path: Path) -> None:
+    """A PreToolUse hook on Bash in a project settings file: the CLI (with --include-hook-events) reports
+    its run, and the Bash card it ran for shows it (event, exit, the first line of its output, inert)."""
+    (project_dir / ".claude").mkdir()
+    (project_dir / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                                                      "command": "printf 'checked \\033[31mby hook\\n'"}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo prompt-seen"}]}]}}))
+    async with drive(app_options(), debug_log=tmp_path / "debug.log") as d:
+        await d.send("kw:bash please")
+        await d.wait_screen(PermissionScreen, timeout=60)
+        await d.press("y")
+        await d.wait_turns(1, timeout=60)
+        tool = d.tool("Bash")
+        assert [(h.event, h.exit_code, h.running) for h in tool.hooks] == [("PreToolUse", 0, False)]
+        assert "checked" in tool.hooks[0].output
+        await d.wait_on_screen("1 hook")  # on the card's header
+        assert any("UserPromptSubmit hook · exit 0 · prompt-seen" in getattr(i, "text", "")
+                   for i in d.conversation.main.items)
+        assert "--include-hook-events" in d.chat.session.connection.client.argv  # type: ignore[union-attr]

@@ -4,8 +4,10 @@ commands they open the screen and never reach Claude; changes go out as control 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from claude_tui.ui.kit.safe_input import SafeInput
+from claude_tui.ui.manage.base import ManageScreen
 from claude_tui.ui.manage.mcp import McpScreen
 from claude_tui.ui.manage.permissions import PermissionsScreen
 from tests.pilot.helpers import chat, make_app, send, wait_for
@@ -73,3 +75,40 @@ async def test_renaming_a_tab_names_the_session_in_claude_code(tmp_path: Path) -
     assert sent[0]["request"] == {"subtype": "rename_session", "title": "Notes work", "source": "host",
                                   "session_id": session.conversation.status.session_id}
     assert session.name == "Notes work"
+
+
+async def _open_in_a_burst(pilot: Any, app: Any, command: str, *keys: str) -> Any:
+    """Type `command` and press Enter with `keys` right behind it, as one burst (what the guard is for)."""
+    view = chat(app)
+    await wait_for(pilot, lambda: view.session.connection.alive and view.session.conversation.commands,
+                   what="CLI ready")
+    view.composer.prompt.text = command
+    view.composer.prompt.focus()
+    await pilot.press("enter", *keys)
+    await wait_for(pilot, lambda: isinstance(app.screen, ManageScreen) and app.screen.loads, what=command)
+    screen = app.screen
+    await wait_for(pilot, lambda: not screen.armed, what="the guard to fall")
+    await pilot.pause()
+    return screen
+
+
+async def test_keys_typed_behind_slash_mcp_neither_toggle_nor_reconnect(tmp_path: Path) -> None:
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(110, 40)) as pilot:
+        screen = await _open_in_a_burst(pilot, app, "/mcp", "space", "r", "space")
+        assert isinstance(screen, McpScreen)
+        assert screen.loads == 1 and "notes  connected" in screen_text(app)  # no change asked, none redrawn
+        assert "Turning" not in screen_text(app) and "Reconnecting" not in screen_text(app)
+        await pilot.press("space")  # a key after the guard acts
+        await wait_for(pilot, lambda: "notes  turned off" in screen_text(app), what="notes off")
+
+
+async def test_keys_typed_behind_slash_permissions_neither_add_nor_remove(tmp_path: Path) -> None:
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(110, 40)) as pilot:
+        screen = await _open_in_a_burst(pilot, app, "/permissions", "d", "a", "x")
+        assert isinstance(screen, PermissionsScreen)
+        assert screen.loads == 1 and not screen.has_class("-adding")
+        assert screen.query_one("#rule-entry", SafeInput).value == ""
+        await pilot.press("a")
+        assert screen.has_class("-adding")

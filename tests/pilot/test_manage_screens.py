@@ -35,7 +35,7 @@ def mcp_answers(status: dict[str, Any] | None = None) -> dict[str, Any]:
 
 async def test_mcp_lists_each_server_with_its_state_and_tools() -> None:
     asker = FakeAsker(mcp_answers())
-    screen = McpScreen(asker)
+    screen = McpScreen(asker, guard_ms=0)
     async with ScreenHost(screen).run_test(size=SIZE) as pilot:
         text = await loaded(pilot, screen)
         assert "notes  connected · 2 tools" in text and "broken  failed" in text
@@ -47,7 +47,7 @@ async def test_mcp_lists_each_server_with_its_state_and_tools() -> None:
 
 async def test_mcp_toggle_and_reconnect_go_through_the_cli() -> None:
     asker = FakeAsker(mcp_answers())
-    screen = McpScreen(asker)
+    screen = McpScreen(asker, guard_ms=0)
     async with ScreenHost(screen).run_test(size=SIZE) as pilot:
         await loaded(pilot, screen)
         await pilot.press("space")
@@ -64,7 +64,7 @@ async def test_mcp_shows_needs_auth_with_its_url_and_disabled_and_a_refusal() ->
         {"name": "cloud", "status": "needs-auth", "config": {"type": "http", "url": "https://mcp.example/mcp"}},
         {"name": "off", "status": "disabled"}, {"name": "slow", "status": "pending"}]}
     asker = FakeAsker({"mcp_status": status, "mcp_reconnect": error("the server refused")})
-    screen = McpScreen(asker)
+    screen = McpScreen(asker, guard_ms=0)
     async with ScreenHost(screen).run_test(size=SIZE) as pilot:
         text = await loaded(pilot, screen)
         assert "needs authentication" in text and "open https://mcp.example/mcp" in text
@@ -109,7 +109,7 @@ async def test_context_draws_the_grid_categories_and_follows_turns() -> None:
 
 async def test_permissions_by_behaviour_with_reading_and_where_kept() -> None:
     asker = FakeAsker({"list_permission_rules": recorded("list_permission_rules", 0)["response"]})
-    screen = PermissionsScreen(asker)
+    screen = PermissionsScreen(asker, guard_ms=0)
     async with ScreenHost(screen).run_test(size=SIZE) as pilot:
         text = await loaded(pilot, screen)
         assert "Always asked (1)" in text and "Denied (1)" in text
@@ -125,7 +125,7 @@ async def test_permissions_add_and_remove_go_through_the_flag_layer() -> None:
     states = [recorded("list_permission_rules", i)["response"] for i in (0, 2)]
     asker = FakeAsker({"list_permission_rules": lambda _: states[0] if len(asker.sent) < 3 else states[1],
                        "apply_flag_settings": {}})
-    screen = PermissionsScreen(asker)
+    screen = PermissionsScreen(asker, guard_ms=0)
     async with ScreenHost(screen).run_test(size=SIZE) as pilot:
         await loaded(pilot, screen)
         await pilot.press("a")
@@ -231,3 +231,17 @@ async def test_rule_strings_and_hook_commands_are_inert() -> None:
         async with app.run_test(size=SIZE) as pilot:
             text = await loaded(pilot, screen)
             assert "[@click=app.quit]x[/]" in text and "\x1b" not in text and "\x07" not in text
+
+
+async def test_mcp_says_why_resources_are_not_shown_and_lists_them_when_reported() -> None:
+    screen = McpScreen(FakeAsker(mcp_answers()), guard_ms=0)  # 2.1.330's answer: tools, no resources
+    async with ScreenHost(screen).run_test(size=SIZE) as pilot:
+        text = await loaded(pilot, screen)
+        assert "Resources: not shown. Claude Code does not tell claude-tui" in text
+    status = {"mcpServers": [{"name": "notes", "status": "connected", "tools": [], "resources": [
+        {"uri": "notes://readme", "name": "readme", "description": "How the notes\x1b[31m server works."}]}]}
+    screen = McpScreen(FakeAsker({"mcp_status": status}), guard_ms=0)
+    async with ScreenHost(screen).run_test(size=SIZE) as pilot:
+        text = await loaded(pilot, screen)
+        assert "Resources:\n" in text or "Resources:" in text
+        assert "readme notes://readme — How the notes" in text and "\x1b" not in text

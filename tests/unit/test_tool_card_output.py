@@ -34,3 +34,16 @@ def test_the_newline_that_ends_the_output_is_no_line_of_its_own() -> None:
     assert len(_texts(text)) == 1  # 20 lines and their newlines: all shown, no note
     longer = "".join(f"line {n}\n" for n in range(4000))
     assert _texts(longer)[1].startswith(f"… {4000 - (OUTPUT_ROWS - 1):,} more lines")
+
+
+def test_a_calls_hook_runs_are_on_its_card_inert() -> None:
+    from claude_tui.session.items import HookRun, ToolItem, ToolState
+    from claude_tui.ui.log.tool_card import ToolCard
+
+    item = ToolItem(tool_use_id="t", name="Bash", input={"command": "ls"}, state=ToolState.RUNNING,
+                    hooks=[HookRun(hook_id="h1", event="PreToolUse", name="PreToolUse:Bash", running=False,
+                                   exit_code=2, outcome="error", output="no \x1b[31mrm\x1b[0m here\nsecond")])
+    card = ToolCard(item)
+    assert "1 hook ✗" in card._header().plain
+    lines = [str(w.content) for w in card._body_widgets() if isinstance(w, Static) and w.has_class("tool-hook")]
+    assert lines == ["PreToolUse hook · exit 2 · no ␛[31mrm␛[0m here"]

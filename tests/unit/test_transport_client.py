@@ -271,23 +271,32 @@ async def test_a_malformed_control_request_does_not_end_the_session(tmp_path) ->
     assert await client.close() is not None
 
 
-async def test_an_elicitation_waits_for_the_user_and_a_user_dialog_is_left_to_the_cli() -> None:
-    # An elicitation is the user's to answer (pending, like a permission), never an automatic error;
-    # a request_user_dialog of a kind we did not declare must not be answered at all (the protocol).
+REFUSAL = {"originalModel": "claude-opus-5-5", "fallbackModel": "claude-sonnet-5", "apiRefusalCategory": "cyber"}
+
+
+async def test_an_elicitation_and_a_dialog_we_render_wait_for_the_user_any_other_dialog_is_cancelled() -> None:
+    # An elicitation and a request_user_dialog of a kind we declare are the user's to answer (pending, like
+    # a permission); a dialog kind we do not render is answered "cancelled" at once (the CLI's default), never
+    # left waiting, and said (AutoAnswered).
     prelude = [
         {"type": "control_request", "request_id": "form-1",
          "request": {"subtype": "elicitation", "mcp_server_name": "notes", "message": "Who?"}},
         {"type": "control_request", "request_id": "dlg-1",
-         "request": {"subtype": "request_user_dialog", "dialog_kind": "x", "payload": {}}},
+         "request": {"subtype": "request_user_dialog", "dialog_kind": "chrome_install_upsell", "payload": {}}},
+        {"type": "control_request", "request_id": "dlg-2",
+         "request": {"subtype": "request_user_dialog", "dialog_kind": "refusal_fallback_prompt", "payload": REFUSAL}},
     ]
     client = make_client(prelude)
     await client.start()
-    items = await collect_until(client, lambda i: getattr(i, "request_id", None) == "dlg-1")
-    assert not [i for i in items if isinstance(i, AutoAnswered)]
-    assert client.pending_permissions == ("form-1",)
+    items = await collect_until(client, lambda i: getattr(i, "request_id", None) == "dlg-2")
+    auto = [i for i in items if isinstance(i, AutoAnswered)]
+    assert [a.request_id for a in auto] == ["dlg-1"] and "'chrome_install_upsell'" in auto[0].error
+    assert client.pending_permissions == ("form-1", "dlg-2")
     assert await client.answer_permission(builders.control_success("form-1", {"action": "decline"})) is True
     await client.send({"type": "ping"})
     echoes = [i.raw["got"] for i in await collect_until(client, lambda i: is_echo(i) and i.raw["got"] == {"type": "ping"})
               if is_echo(i)]
-    assert [e.get("response", {}).get("request_id") for e in echoes] == ["form-1", None]
+    answers = [e["response"] for e in echoes if e.get("type") == "control_response"]
+    assert [(a["request_id"], a.get("response")) for a in answers] == [
+        ("dlg-1", {"behavior": "cancelled"}), ("form-1", {"action": "decline"})]
     await client.close()

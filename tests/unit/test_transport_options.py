@@ -228,3 +228,11 @@ def test_thinking_display_goes_only_to_clis_that_accept_it(tmp_path: Path) -> No
     assert "--thinking-display" not in build_argv(opts, str(old))  # 2.1.0 would exit on it
     assert "--thinking-display" not in build_argv(opts, str(tmp_path / "unknown-claude"))
     assert "--thinking-display" not in build_argv(CliOptions(), str(new))
+
+
+def test_hook_events_go_only_to_clis_that_accept_them(tmp_path: Path) -> None:
+    new = _npm_install(tmp_path / "new", "2.1.290")
+    old = _npm_install(tmp_path / "old", "2.0.77")
+    assert "--include-hook-events" in build_argv(CliOptions(), str(new))
+    assert "--include-hook-events" not in build_argv(CliOptions(), str(old))  # 2.0.77 would exit on it
+    assert "--include-hook-events" not in build_argv(CliOptions(), str(tmp_path / "unknown-claude"))

@@ -94,7 +94,7 @@ class CliConnection:
         self.worker = target.run_worker(self._run(target), name="claude-cli", group="cli", exclusive=True)
 
     async def _run(self, target: DOMNode) -> None:
-        from claude_tui.protocol import builders
+        from claude_tui.protocol import builders, user_dialogs
 
         client = ClaudeClient(self.options, debug_log=self.debug_log)
         self.client = client
@@ -108,7 +108,8 @@ class CliConnection:
             self.spawned.set()
         # We render a stop for each background task (the sidebar's `x`, `stop_task`): declared, Esc ends
         # only the turn and spares running agents (CLIs before 2.1.290 ignore the field and kill them).
-        payload = builders.initialize(perTaskStopAffordance=True)
+        # The dialogs of Claude Code's own we render (`request_user_dialog`): declared, or the CLI sends none.
+        payload = builders.initialize(perTaskStopAffordance=True, supportedDialogKinds=list(user_dialogs.KINDS))
         initialize = asyncio.create_task(self._initialize(target, client, payload))
         loop = asyncio.get_running_loop()
         batch: list[Any] = []

@@ -33,6 +33,11 @@ def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: 
 
         return ElicitationScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell,
                                  desktop=desktop)
+    if request.user_dialog is not None:
+        from claude_tui.ui.dialogs.user_dialog import UserDialogScreen
+
+        return UserDialogScreen(request, position=position, total=total, guard_ms=guard_ms, bell=bell,
+                                desktop=desktop)
     if request.tool_name == "AskUserQuestion":
         from claude_tui.ui.dialogs.question import QuestionScreen
 

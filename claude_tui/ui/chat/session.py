@@ -25,7 +25,7 @@ from claude_tui.session.items import NoteKind, UserItem
 from claude_tui.session.status import Activity
 from claude_tui.store import DraftStore, PromptHistory
 from claude_tui.store.review import ReviewTray
-from claude_tui.transport.events import ProcessExited
+from claude_tui.transport.events import AutoAnswered, ProcessExited
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.chat.connection import CliConnection
 from claude_tui.ui.chat.permission_queue import PermissionQueue
@@ -97,6 +97,9 @@ class ChatSession:
         of them (`changes.compact` drops what that drawing would show twice)."""
         changes: list[Change] = []
         for item in items:
+            if isinstance(item, AutoAnswered) and item.subtype == "request_user_dialog":
+                changes += self.conversation.add_note(item.error, title="Claude Code dialog")
+                continue
             changes += self.conversation.apply(item)
         if items:
             self.last_activity = time.time()

@@ -21,7 +21,8 @@ from textual.widgets import Static
 from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import one_line, printable
 from claude_tui.protocol.tools import display_tool_name, tool_summary
-from claude_tui.session.items import ToolItem, ToolState
+from claude_tui.session.hooks import hook_words
+from claude_tui.session.items import HookRun, ToolItem, ToolState
 from claude_tui.session.permission_flow import decision_head
 from claude_tui.session.shown import SHOWN_CHARS, shown, shown_value
 from claude_tui.ui.kit.theme import theme_color
@@ -67,6 +68,10 @@ def _output(text: str, classes: str) -> list[Widget]:
     note = f"… {more:,} more lines (select this call with Ctrl+Up, then o copies the whole output)"
     return [Static(Text(printable(_clip(shown))), classes=classes),
             Static(Text(note, style="dim italic"), classes="tool-exit")]
+
+
+def _hook_failed(run: HookRun) -> bool:
+    return not run.running and (run.outcome == "error" or (run.exit_code or 0) != 0)
 
 
 class ToolCard(Vertical):
@@ -119,7 +124,10 @@ class ToolCard(Vertical):
         .tool-stderr, .tool-error {
             color: $text-error;
         }
-        .tool-exit, .tool-image {
+        .tool-hook.-failed {
+            color: $text-error;
+        }
+        .tool-exit, .tool-image, .tool-hook {
             color: $text-muted;
         }
     }
@@ -173,6 +181,12 @@ class ToolCard(Vertical):
         decision = self._decision_words()
         if decision:
             text.append(f"  · {printable(decision)}", style="dim")
+        if item.hooks:
+            # Said on the header too: the body (where each run's line is) opens only on a click.
+            count = len(item.hooks)
+            failed = any(_hook_failed(run) for run in item.hooks)
+            text.append(f"  · {count} hook{'s' * (count != 1)}{' ✗' if failed else ''}",
+                        style=self._theme_style("error") if failed else "dim")
         text.no_wrap = True
         text.overflow = "ellipsis"
         return text
@@ -243,6 +257,9 @@ class ToolCard(Vertical):
                 widgets.append(SafeMarkdown(printable(_clip(plan)), classes="tool-input tool-plan"))
             elif item.input:
                 widgets.append(Static(self._input_text(), classes="tool-input"))
+        for run in item.hooks:
+            classes = "tool-hook -failed" if _hook_failed(run) else "tool-hook"
+            widgets.append(Static(Text(one_line(hook_words(run))[:240]), classes=classes))
         diff = self._diff_widget()
         if diff is not None:
             widgets.append(diff)

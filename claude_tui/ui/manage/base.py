@@ -2,8 +2,15 @@
 
 A screen names the control request it needs (`REQUEST`); on a CLI without it the screen says so in
 one line (`versions.lacks`) and asks nothing. Answers arrive in a worker and are drawn on the
-screen's own thread; a failed request is shown as its reason, never raised. The screens answer no
-prompt: they open only when the user asks (a slash command, the palette), so they are plain modals.
+screen's own thread; a failed request is shown as its reason, never raised.
+
+The screens answer no prompt: they open when the user asks (a slash command, the palette), so they
+take their keys at once, with no Tab. Their keys still change things (Space turns a server off, d
+removes a rule), and the keys typed right behind the command that opened one (`/mcp⏎ ` in one burst)
+were meant for the prompt: each screen is a `GuardedModal` that opens moved to, so its typeahead
+guard is armed as it appears, and an action that changes something runs only through
+`ManageScreen.keys_open` (a key inside the guard does nothing and keeps it up). Esc, F5 and the
+arrows only look: they work at once.
 """
 
 from __future__ import annotations
@@ -15,12 +22,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
 from claude_tui.protocol import versions
+from claude_tui.ui.dialogs.base import GuardedModal
 
-__all__ = ["Asker", "SessionAsker", "ManageScreen", "turn_ended"]
+__all__ = ["Asker", "SessionAsker", "ManageScreen", "ListScreen", "turn_ended"]
 
 
 class Asker(Protocol):
@@ -55,8 +63,9 @@ class SessionAsker:
         return body if isinstance(body, dict) else {}
 
 
-class ManageScreen(ModalScreen[None]):
-    """Subclasses set TITLE_TEXT, REQUEST and WHAT, and implement `build` and `draw`."""
+class ManageScreen(GuardedModal[None]):
+    """Subclasses set TITLE_TEXT, REQUEST and WHAT, and implement `build` and `draw`; an action that
+    changes something starts with `if not self.keys_open(): return` (see the module docstring)."""
 
     DEFAULT_CSS = """
     ManageScreen { align: center middle; background: $background 65%; }
@@ -78,8 +87,14 @@ class ManageScreen(ModalScreen[None]):
     KEYS: ClassVar[str] = "F5 refresh · Esc close"
     TIMEOUT: ClassVar[float] = 30
 
-    def __init__(self, asker: Asker) -> None:
-        super().__init__()
+    MARK_PAUSED = False  # the screen has no "keys paused" line: a restyle per swallowed key buys nothing
+
+    def __init__(self, asker: Asker, *, guard_ms: int | None = None) -> None:
+        """``guard_ms=None``: the app's ``typeahead_guard_ms``."""
+        super().__init__(guard_ms=guard_ms)
+        # Opened by the user's own command: moved to at once (no Tab), its guard armed as it appears.
+        self.waiting = False
+        self.set_class(False, "-waiting")
         self.asker = asker
         self.answer: dict[str, Any] | None = None
         self.kept_note = ""
@@ -157,6 +172,51 @@ class ManageScreen(ModalScreen[None]):
 
     def turn_ended(self) -> None:
         """The session's turn ended while the screen is open (screens that follow it reload)."""
+
+
+class ListScreen(ManageScreen):
+    """A manage screen whose body is one list of rows to act on (/mcp's servers, /permissions' rules).
+
+    `draw` hands `show_rows` the options and the row each stands for (None: a heading); the highlight
+    stays on the same place across answers, and `current` is the highlighted row. `guarded` is the
+    readiness every acting key asks first: the lack of a request (one line), the guard, a row."""
+
+    LIST_ID: ClassVar[str] = "manage-list"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rows: list[Any] = []
+
+    @property
+    def listing(self) -> OptionList:
+        return self.query_one(f"#{self.LIST_ID}", OptionList)
+
+    def show_rows(self, options: list[Option], rows: list[Any], *, focus: bool = True) -> None:
+        listing = self.listing
+        keep = listing.highlighted
+        listing.clear_options()
+        listing.add_options(options)
+        self.rows = rows
+        chosen = [i for i, row in enumerate(rows) if row is not None]
+        if chosen:
+            listing.highlighted = keep if keep is not None and keep in chosen else (
+                max((i for i in chosen if keep is not None and i <= keep), default=chosen[0]))
+        if focus:
+            listing.focus()
+
+    @property
+    def current(self) -> Any:
+        index = self.listing.highlighted
+        return self.rows[index] if index is not None and 0 <= index < len(self.rows) else None
+
+    def guarded(self, request: str | None = None, what: str = "") -> Any:
+        """The highlighted row, if an acting key may act on it now; None (and a line said) otherwise."""
+        if not self.keys_open():
+            return None
+        if request is not None and (note := versions.lacks(self.asker.cli_version, request, what)) is not None:
+            self.state(note, error=True)
+            return None
+        return self.current
 
 
 def turn_ended(app: App[Any], session: object) -> None:

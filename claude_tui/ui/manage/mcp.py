@@ -1,7 +1,9 @@
 """`/mcp`: every MCP server the session has, its state and tools; turn one off or on, reconnect it.
 
 States as the CLI reports them (`mcp_status`): connected, failed (with the reason), needs-auth
-(with the address to sign in at, for an HTTP/SSE server), pending, disabled. Space turns the
+(with the address to sign in at, for an HTTP/SSE server), pending, disabled. A server's resources
+are not in the CLI's answer (2.1.330 has no request that lists them: `mcp_read_resource` reads only
+an MCP App's `ui://` page), so the screen says so and how to see them; listed if a CLI reports them. Space turns the
 highlighted server off or on (`mcp_toggle`), r reconnects it (`mcp_reconnect`); each change is
 sent through the CLI, which keeps it for this session, and the list is asked for again after it.
 Server names, tool names and descriptions are the servers' own words: shown inert.
@@ -18,11 +20,11 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from claude_tui.protocol import manage, versions
+from claude_tui.protocol import manage
 from claude_tui.protocol.sanitize import one_line, printable, printable_name
-from claude_tui.ui.manage.base import ManageScreen
+from claude_tui.ui.manage.base import ListScreen
 
-__all__ = ["McpScreen", "server_line", "server_details"]
+__all__ = ["NO_RESOURCES", "McpScreen", "server_line", "server_details"]
 
 _MARKS = {"connected": "●", "failed": "✗", "needs-auth": "!", "pending": "…", "disabled": "○"}
 _STYLES = {"connected": "$text-success", "failed": "$text-error", "needs-auth": "$text-warning",
@@ -67,10 +69,30 @@ def server_details(server: manage.McpServer) -> str:
             lines.append(f"  {printable_name(tool.name)}{words}")
     elif server.status == "connected":
         lines.append("No tools.")
+    if server.status == "connected":
+        lines.append("")
+        lines.extend(_resource_lines(server.resources))
     return "\n".join(lines)
 
 
-class McpScreen(ManageScreen):
+def _resource_lines(resources: list[manage.McpResource] | None) -> list[str]:
+    if resources is None:
+        return [NO_RESOURCES]
+    if not resources:
+        return ["No resources."]
+    lines = ["Resources:"]
+    for resource in resources:
+        name = f"{printable_name(resource.name)} " if resource.name else ""
+        words = f" — {one_line(resource.description)[:160]}" if resource.description else ""
+        lines.append(f"  {name}{printable_name(resource.uri)}{words}")
+    return lines
+
+
+NO_RESOURCES = ("Resources: not shown. Claude Code does not tell claude-tui a server's resources (its status lists "
+                "tools only); Claude reads them with its ListMcpResourcesTool: ask it to list them.")
+
+
+class McpScreen(ListScreen):
     DEFAULT_CSS = """
     McpScreen #mcp-servers { height: auto; max-height: 12; }
     McpScreen #mcp-detail { height: auto; margin-top: 1; padding: 0 1; background: $boost; }
@@ -83,10 +105,11 @@ class McpScreen(ManageScreen):
     REQUEST = "mcp_status"
     WHAT = "list MCP servers"
     KEYS = "↑↓ choose · Space turn off / on · r reconnect · F5 refresh · Esc close"
+    LIST_ID = "mcp-servers"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.servers: list[manage.McpServer] = []
+    @property
+    def servers(self) -> list[manage.McpServer]:
+        return list(self.rows)
 
     def compose_body(self) -> ComposeResult:
         yield OptionList(id="mcp-servers")
@@ -96,18 +119,14 @@ class McpScreen(ManageScreen):
         return manage.mcp_status()
 
     def draw(self, answer: dict[str, Any]) -> None:
-        self.servers = manage.parse_answer(manage.McpStatus, answer).servers
-        listing = self.query_one("#mcp-servers", OptionList)
-        keep = listing.highlighted
-        listing.clear_options()
-        listing.add_options([Option(Content.assemble((server_line(s)[:1], _STYLES.get(s.status, "")),
-                                                     server_line(s)[1:])) for s in self.servers])
-        if not self.servers:
+        servers = manage.parse_answer(manage.McpStatus, answer).servers
+        self.show_rows([Option(Content.assemble((server_line(s)[:1], _STYLES.get(s.status, "")),
+                                                server_line(s)[1:])) for s in servers], list(servers),
+                       focus=bool(servers))
+        if not servers:
             self._detail("No MCP servers in this session. Add one with `claude mcp add`, a .mcp.json in "
                          "the project, or --mcp-config.")
             return
-        listing.highlighted = min(keep or 0, len(self.servers) - 1)
-        listing.focus()
         self._show_highlighted()
 
     def _detail(self, text: str) -> None:
@@ -119,16 +138,8 @@ class McpScreen(ManageScreen):
         if server is not None:
             self._detail(server_details(server))
 
-    @property
-    def current(self) -> manage.McpServer | None:
-        index = self.query_one("#mcp-servers", OptionList).highlighted
-        return self.servers[index] if index is not None and 0 <= index < len(self.servers) else None
-
     def action_toggle_server(self) -> None:
-        if note := self._can("mcp_toggle", "turn MCP servers off or on"):
-            self.state(note, error=True)
-            return
-        if (server := self.current) is None:
+        if (server := self.guarded("mcp_toggle", "turn MCP servers off or on")) is None:
             return
         enable = server.status == "disabled"
         name = printable_name(server.name)
@@ -136,13 +147,7 @@ class McpScreen(ManageScreen):
                  f"{name} turned {'on' if enable else 'off'}")
 
     def action_reconnect(self) -> None:
-        if note := self._can("mcp_reconnect", "reconnect MCP servers"):
-            self.state(note, error=True)
-            return
-        if (server := self.current) is None:
+        if (server := self.guarded("mcp_reconnect", "reconnect MCP servers")) is None:
             return
         name = printable_name(server.name)
         self.act(manage.mcp_reconnect(server.name), f"Reconnecting {name}", f"{name} reconnected")
-
-    def _can(self, request: str, what: str) -> str | None:
-        return versions.lacks(self.asker.cli_version, request, what)

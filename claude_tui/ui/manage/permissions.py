@@ -23,7 +23,7 @@ from claude_tui.protocol.manage import PermissionRule
 from claude_tui.protocol.sanitize import one_line, printable_name
 from claude_tui.session import permission_rules as rules_
 from claude_tui.ui.kit.safe_input import SafeInput
-from claude_tui.ui.manage.base import ManageScreen
+from claude_tui.ui.manage.base import ListScreen
 
 __all__ = ["PermissionsScreen", "rule_line"]
 
@@ -36,7 +36,7 @@ def rule_line(rule: PermissionRule) -> str:
     return f"  {printable_name(rule.rule)}{reading}{off}\n      kept in {rules_.where_kept(rule)}"
 
 
-class PermissionsScreen(ManageScreen):
+class PermissionsScreen(ListScreen):
     DEFAULT_CSS = """
     PermissionsScreen #rules { height: auto; max-height: 24; }
     PermissionsScreen #rule-entry { display: none; }
@@ -50,11 +50,11 @@ class PermissionsScreen(ManageScreen):
     REQUEST = "list_permission_rules"
     WHAT = "list permission rules"
     KEYS = "a add a rule for this session · d remove it · F5 refresh · Esc close"
+    LIST_ID = "rules"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rules: list[PermissionRule] = []
-        self.rows: list[PermissionRule | None] = []
 
     def compose_body(self) -> ComposeResult:
         yield OptionList(id="rules")
@@ -67,19 +67,16 @@ class PermissionsScreen(ManageScreen):
     def draw(self, answer: dict[str, Any]) -> None:
         state = manage.PermissionRules.from_answer(answer)
         self.rules = state.rules
-        listing = self.query_one("#rules", OptionList)
-        keep = listing.highlighted
-        listing.clear_options()
-        self.rows = []
+        rows: list[PermissionRule | None] = []
         options: list[Option] = []
         for behaviour in rules_.BEHAVIOURS:
             group = [r for r in state.rules if r.behavior == behaviour]
             options.append(Option(Content(f"{_HEADS[behaviour]} ({len(group)})"), disabled=True))
-            self.rows.append(None)
+            rows.append(None)
             for rule in group:
                 options.append(Option(Content(rule_line(rule))))
-                self.rows.append(rule)
-        listing.add_options(options)
+                rows.append(rule)
+        self.show_rows(options, rows, focus=not self.has_class("-adding"))
         extra = [f"Working directory: {printable_name(state.original_cwd)}"] if state.original_cwd else []
         for folder in state.workspace_directories:
             extra.append(f"Also allowed: {printable_name(str(folder.get('path', '')))} "
@@ -89,21 +86,13 @@ class PermissionsScreen(ManageScreen):
         if not state.rules:
             extra.insert(0, "No rules: every tool that needs permission asks (or follows the mode).")
         self.query_one("#rules-extra", Static).update(Content("\n".join(extra)))
-        if any(self.rows):
-            first = next(i for i, r in enumerate(self.rows) if r is not None)
-            listing.highlighted = keep if keep is not None and keep < len(self.rows) and self.rows[keep] else first
-        if not self.has_class("-adding"):
-            listing.focus()
-
-    @property
-    def current(self) -> PermissionRule | None:
-        index = self.query_one("#rules", OptionList).highlighted
-        return self.rows[index] if index is not None and 0 <= index < len(self.rows) else None
 
     def _lacks_changes(self) -> str | None:
         return versions.lacks(self.asker.cli_version, "apply_flag_settings", "change permission rules")
 
     def action_add(self) -> None:
+        if not self.keys_open():
+            return
         if (note := self._lacks_changes()) is not None:
             self.state(note, error=True)
             return
@@ -133,7 +122,7 @@ class PermissionsScreen(ManageScreen):
         super().action_close()
 
     def action_remove(self) -> None:
-        rule = self.current
+        rule: PermissionRule | None = self.guarded()
         if rule is None:
             return
         if rule.source != "flagSettings":
