@@ -19,6 +19,7 @@ from claude_tui.protocol.sanitize import printable
 from claude_tui.session.status import SessionStatus
 
 SHOWN_LIMIT = 400
+_MODEL_ID = re.compile(r"claude-([a-z]+)-(\d+)(?:-(\d{1,2}))?(?:-\d{8})?")
 _ANSI = re.compile(r"\x1b\[[0-9;:?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
 
 
@@ -55,21 +56,69 @@ def find_setting(project: Path, config_root: Path) -> StatusLineSetting | None:
     return None
 
 
-def status_input(status: SessionStatus, *, project: str, transcript: str, model_name: str = "") -> dict[str, Any]:
-    """What Claude Code writes to the command's stdin (the fields claude-tui knows)."""
+def model_display_name(models: list[dict[str, Any]], model: str) -> str:
+    """Claude Code's name for ``model`` ("Opus 5.5" for claude-opus-5-5). The CLI's `initialize` model
+    list has it as the first words of an alias's description ("Opus 5.5 · Best for …"; the default
+    entry's is "Use the default model …"); a model the list lacks is named from its id; else the id."""
+    for entry in models:
+        if entry.get("value") == "default" or not model or model not in (entry.get("value"),
+                                                                        entry.get("resolvedModel")):
+            continue
+        description = entry.get("description")
+        first = description.split(" · ")[0].strip() if isinstance(description, str) else ""
+        if first and len(first) <= 40 and not first.lower().startswith("use "):
+            return first
+    named = _MODEL_ID.fullmatch(model)
+    if named:
+        family, major, minor = named.groups()
+        return f"{family.title()} {major}" + (f".{minor}" if minor else "")
+    return model
+
+
+def status_input(status: SessionStatus, *, project: str, transcript: str, model_name: str = "",
+                 duration_ms: float = 0.0, vim_mode: str | None = None, session_name: str | None = None,
+                 thinking: bool = True) -> dict[str, Any]:
+    """What Claude Code 2.1.330 writes to the command's stdin, field for field as its own TUI sent it
+    (recorded against the API stand-in), for the fields claude-tui knows. It has no
+    ``hook_event_name``, whatever older docs say; ``effort``, ``prompt_id`` and ``prompt_cache`` are
+    left out (stream-json does not tell them)."""
     cwd = status.cwd or project
-    return {
-        "hook_event_name": "Status",
+    window = status.context_window or 0
+    usage = status.last_usage
+    used = round(100 * status.context_tokens / window) if window and usage is not None else None
+    payload: dict[str, Any] = {
         "session_id": status.session_id,
         "transcript_path": transcript,
         "cwd": cwd,
         "model": {"id": status.model, "display_name": model_name or status.model},
-        "workspace": {"current_dir": cwd, "project_dir": project},
+        "workspace": {"current_dir": cwd, "project_dir": project, "added_dirs": list(status.added_dirs)},
         "version": status.cli_version,
-        "output_style": {"name": "default"},
-        "cost": {"total_cost_usd": status.cost_total},
+        "output_style": {"name": status.output_style or "default"},
+        "cost": {
+            "total_cost_usd": status.cost_total,
+            "total_duration_ms": round(duration_ms),
+            "total_api_duration_ms": round(status.api_duration_ms),
+            "total_lines_added": status.lines_added,
+            "total_lines_removed": status.lines_removed,
+        },
+        "context_window": {
+            "total_input_tokens": (usage["input_tokens"] + usage["cache_creation_input_tokens"]
+                                   + usage["cache_read_input_tokens"]) if usage is not None else 0,
+            "total_output_tokens": usage["output_tokens"] if usage is not None else 0,
+            "context_window_size": window,
+            "current_usage": dict(usage) if usage is not None else None,
+            "used_percentage": used,
+            "remaining_percentage": 100 - used if used is not None else None,
+        },
         "exceeds_200k_tokens": status.context_tokens > 200_000,
+        "fast_mode": status.fast_mode,
+        "thinking": {"enabled": thinking},
     }
+    if vim_mode is not None:
+        payload["vim"] = {"mode": vim_mode}
+    if session_name:
+        payload["session_name"] = session_name
+    return payload
 
 
 def shown_text(output: bytes) -> str:

@@ -57,6 +57,17 @@ class SessionStatus:
     skills: list[str] = field(default_factory=list)
     turns: int = 0
     limit_warning: str = ""
+    # What a `statusLine` command is told (Claude Code's input): from `system/init`, the results and
+    # the edits' diffs.
+    output_style: str = "default"
+    added_dirs: list[str] = field(default_factory=list)
+    fast_mode: bool = False
+    api_duration_ms: float = 0.0
+    """The API time of every turn so far (the results' `duration_api_ms`, summed)."""
+    lines_added: int = 0
+    lines_removed: int = 0
+    last_usage: dict[str, int] | None = None
+    """The last reply's tokens: input, output, cache writes and cache reads, as the API counted them."""
     """The plan's limit nears or is reached ("5-hour limit 85%"), from the CLI's rate_limit_event; "" else."""
 
     @property

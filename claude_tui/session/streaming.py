@@ -79,6 +79,11 @@ class Streaming:
                 log.stream_message_id = event.message.id or ""
                 if scope is None:
                     self._note_usage(event.message.usage, changes)
+            case p.MessageDelta():
+                # The reply's final output count (message_start said 1): what a status line is told.
+                last = self._status.last_usage
+                if scope is None and last is not None and event.usage is not None and event.usage.output_tokens:
+                    last["output_tokens"] = event.usage.output_tokens
         return changes
 
     def _block_start(self, log: Log, message_id: str, event: p.ContentBlockStart, changes: list[Change]) -> None:
@@ -101,8 +106,12 @@ class Streaming:
 
     def _note_usage(self, usage: p.Usage | None, changes: list[Change]) -> None:
         tokens = usage_tokens(usage)
-        if tokens:
+        if tokens and usage is not None:
             self._status.context_tokens = tokens
+            self._status.last_usage = {
+                "input_tokens": usage.input_tokens or 0, "output_tokens": usage.output_tokens or 0,
+                "cache_creation_input_tokens": usage.cache_creation_input_tokens or 0,
+                "cache_read_input_tokens": usage.cache_read_input_tokens or 0}
             changes.append(StatusChanged())
 
     def on_assistant(self, message: p.AssistantMessage) -> list[Change]:
@@ -267,6 +276,8 @@ class Streaming:
             tool.diff = file_diff_from_tool_result(tool.name, tool.input, structured)
             if tool.diff is not None and not tool.result_is_error:
                 self._files.record(tool.diff)
+                self._status.lines_added += tool.diff.added
+                self._status.lines_removed += tool.diff.removed
         return changes
 
 

@@ -63,6 +63,12 @@ class Turns:
         changes += self._cli.start_mode(message.permission_mode)
         status.cwd = message.cwd or status.cwd
         changes += self._cli.check_cli_version(message.claude_code_version)
+        status.output_style = message.output_style or status.output_style
+        extra = message.model_extra or {}
+        dirs = extra.get("additional_directories")
+        if isinstance(dirs, list):
+            status.added_dirs = [str(d) for d in dirs]
+        status.fast_mode = extra.get("fast_mode_state") == "on"
         status.tools = list(message.tools)
         status.slash_commands = list(message.slash_commands)
         status.mcp_servers = list(message.mcp_servers)
@@ -145,6 +151,8 @@ class Turns:
         total = message.total_cost_usd
         if total is not None and total >= 0:
             self._cost.on_total(status, total)
+        if message.duration_api_ms is not None and message.duration_api_ms > 0:
+            status.api_duration_ms += message.duration_api_ms
         window = content.context_window(message.model_usage, status.model)
         if window:
             status.context_window = window

@@ -17,7 +17,7 @@ from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 SCRIPT = """
 import json, sys
 data = json.load(sys.stdin)
-print("\\x1b[31m" + data["hook_event_name"] + " " + data["model"]["id"] + "\\x1b]0;owned\\x07 " + data["cwd"][-4:])
+print("\\x1b[31m" + "Status " + data["model"]["display_name"] + " " + data["model"]["id"] + "\\x1b]0;owned\\x07 " + data["cwd"][-4:])
 print("second line")
 """
 

@@ -31,7 +31,7 @@ from claude_tui.history.paths import cli_config_root
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.changes import Change, ItemChanged, TurnEnded
 from claude_tui.session.items import ShellItem, UserItem
-from claude_tui.status_line import find_setting, status_input
+from claude_tui.status_line import find_setting, model_display_name, status_input
 from claude_tui.transport.locate import installed_version
 from claude_tui.ui.chat.agents import AgentTranscripts
 from claude_tui.ui.chat.bash_mode import BashMode
@@ -159,6 +159,7 @@ class ChatView(Widget):
         self.images = ImageSlots()
         self.queued_prompts = QueuedPrompts(id="queued-prompts")
         self.user_status = self._user_status_line()
+        self._opened_at = time.monotonic()  # a status line's total_duration_ms counts from here
         self.history_search = HistorySearchBar(id="history-search")
         self.shortcuts = ShortcutsPanel(id="shortcuts")
         self.navigator = LogNavigator(self, self.log_widget, self.composer, session.conversation)
@@ -309,11 +310,16 @@ class ChatView(Widget):
     def refresh_user_status(self) -> None:
         if self.user_status is None:
             return
-        status, options = self.session.conversation.status, self.session.options
+        conversation, options = self.session.conversation, self.session.options
+        status = conversation.status
         project = str(Path(options.cwd or ".").resolve())
+        vim = self.composer.prompt.vim
         self.user_status.changed(status_input(
             status, project=project,
-            transcript=transcript_path(cli_config_root(options.env), status.cwd or project, status.session_id)))
+            transcript=transcript_path(cli_config_root(options.env), status.cwd or project, status.session_id),
+            model_name=model_display_name(conversation.models, status.model),
+            duration_ms=(time.monotonic() - self._opened_at) * 1000,
+            vim_mode=vim.mode.upper() if vim is not None else None, session_name=self.session.name or None))
 
     def _turn_ended(self, change: TurnEnded) -> None:
         self.host.notify_turn_ended(self.session, change)
