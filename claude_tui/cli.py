@@ -9,6 +9,7 @@ from pathlib import Path
 
 from claude_tui import __version__
 from claude_tui.app_args import AppArgs
+from claude_tui.cli_passthrough import claude_options
 
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "auto", "bypassPermissions", "dontAsk")
 SUBCOMMANDS = ("sessions", "search", "export", "usage", "config")
@@ -37,7 +38,8 @@ examples:
   claude-tui --resume                    pick a past session to resume
   claude-tui --continue                  resume the newest session of this directory
   claude-tui --worktree fix-login        work in a new git worktree on branch worktree-fix-login
-  claude-tui -- --max-turns 5            pass extra arguments to claude
+  claude-tui --mcp-config servers.json   Claude Code's own session options are passed on to it
+  claude-tui -- --max-turns 5            pass any other arguments to claude as they are
   claude-tui --ssh me@devbox --cwd /srv/app   run Claude Code on another machine over ssh
 """
 
@@ -56,12 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     session.add_argument("--model", metavar="MODEL", help="model for the session, e.g. sonnet or opus")
     session.add_argument("--permission-mode", choices=PERMISSION_MODES, metavar="MODE",
                          help="one of: " + ", ".join(PERMISSION_MODES))
-    session.add_argument("--resume", metavar="ID", nargs="?", const="",
+    session.add_argument("-r", "--resume", metavar="ID", nargs="?", const="",
                          help="resume a session by id, unique id prefix (4+ characters), name or title;"
                               " without ID, open the session browser")
-    session.add_argument("--continue", dest="continue_session", action="store_true",
+    session.add_argument("-c", "--continue", dest="continue_session", action="store_true",
                          help="resume the newest session of the working directory")
-    session.add_argument("--fork", action="store_true",
+    session.add_argument("--fork", "--fork-session", action="store_true",
                          help="with --resume/--continue: continue in a new session id")
     session.add_argument("-w", "--worktree", metavar="NAME", nargs="?", const="",
                          help="run the session in a new git worktree (branch worktree-NAME, beside the "
@@ -90,7 +92,11 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
         cut = argv.index("--")
         argv, extra = argv[:cut], argv[cut + 1 :]
     parser = build_parser()
-    ns = parser.parse_args(argv)
+    ns, unknown = parser.parse_known_args(argv)
+    passed, problem = claude_options(unknown)
+    if problem is not None:
+        parser.error(printable_name(problem))
+    extra = passed + extra
     explicit_cwd = ns.cwd is not None
     ns.cwd = ns.cwd if explicit_cwd else Path(".")
     if ns.ssh is not None:
