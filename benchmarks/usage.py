@@ -30,9 +30,9 @@ sys.path.insert(0, str(REPO))
 from claude_tui.history.index import SessionIndex  # noqa: E402
 from claude_tui.history.names import NameStore  # noqa: E402
 from claude_tui.history.synth import build_tree, read_records, turn_records  # noqa: E402
-from claude_tui.history.usage_command import usage_report  # noqa: E402
-from claude_tui.history.usage_index import UsageIndex  # noqa: E402
-from claude_tui.history.usage_pool import workers_for  # noqa: E402
+from claude_tui.history.usage.command import usage_report  # noqa: E402
+from claude_tui.history.usage.index import UsageIndex  # noqa: E402
+from claude_tui.history.usage.pool import workers_for  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures" / "claude-code-2.1.330" / "sessions" / "-home-user-project"
 USAGE = {"input_tokens": 1200, "output_tokens": 42, "cache_read_input_tokens": 30000,

@@ -110,8 +110,8 @@ def _export(argv: list[str]) -> int:
 
 
 def _usage(argv: list[str]) -> int:
-    from claude_tui.history.usage_command import parse_day, usage_command
-    from claude_tui.history.usage_index import PERIODS
+    from claude_tui.history.usage.command import parse_day, usage_command
+    from claude_tui.history.usage.index import PERIODS
 
     parser = argparse.ArgumentParser(
         prog="claude-tui usage",

@@ -101,7 +101,7 @@ async def test_it_opens_before_the_transcripts_are_read(tmp_path: Path, monkeypa
     """The worker reads; the screen is up and says so meanwhile."""
     import threading
 
-    from claude_tui.history import usage_command
+    from claude_tui.history.usage import command as usage_command
 
     gate = threading.Event()
     real = usage_command.usage_report

@@ -113,7 +113,7 @@ async def test_running_the_app_and_opening_history_never_touches_the_cli_config_
         assert {row.session_id for row in rows} >= {SESSION}
         index.index_content()
         index.search("hello")
-        from claude_tui.history.usage_command import usage_report
+        from claude_tui.history.usage.command import usage_report
 
         assert usage_report(index, "session").total.input_tokens > 0  # `claude-tui usage`, the usage screen
     conversation = load_conversation(SESSION, path=next(claude_config_dir.rglob(f"{SESSION}.jsonl")))

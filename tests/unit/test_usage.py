@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from claude_tui.history.index import SessionIndex
-from claude_tui.history.usage_command import parse_day, usage_command, usage_report
-from claude_tui.history.usage_index import UsageIndex
-from claude_tui.history.usage_text import render
+from claude_tui.history.usage.command import parse_day, usage_command, usage_report
+from claude_tui.history.usage.index import UsageIndex
+from claude_tui.history.usage.text import render
 from claude_tui.protocol.pricing import message_cost
 from claude_tui.protocol.sanitize import inert_json
 

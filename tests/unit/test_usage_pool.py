@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from claude_tui.history import usage_pool
 from claude_tui.history.index import SessionIndex
 from claude_tui.history.synth import build_tree, read_records
-from claude_tui.history.usage_command import usage_report
+from claude_tui.history.usage import pool as usage_pool
+from claude_tui.history.usage.command import usage_report
 from claude_tui.transport.keeper import die_with_parent
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "claude-code-2.1.330" / "sessions" / "-home-user-project"

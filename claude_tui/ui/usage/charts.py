@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
 
-from claude_tui.history.usage_charts import columns, every_day, sparkline
+from claude_tui.history.usage.charts import columns, every_day, sparkline
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.protocol.units import money
 

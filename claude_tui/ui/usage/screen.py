@@ -1,7 +1,7 @@
 """The usage screen: where the tokens and the money went, over every session (the live one included).
 
 It opens at once and fills in: a thread worker revalidates the transcripts (reading only what
-changed since the last look, `history/usage_index.py`) and posts the report; the screen draws it.
+changed since the last look, `history/usage/index.py`) and posts the report; the screen draws it.
 Its History tab is `claude-tui usage` as pictures; its Limits tab hands over to Claude Code's own
 `/usage` (plan limits, which no transcript holds): the screen is dismissed with ``"limits"``.
 """
@@ -22,8 +22,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, TabPane
 
-from claude_tui.history.usage_charts import tokens
-from claude_tui.history.usage_report import UsageReport, UsageRow
+from claude_tui.history.usage.charts import tokens
+from claude_tui.history.usage.report import UsageReport, UsageRow
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.protocol.units import money
 
@@ -105,7 +105,7 @@ class UsageScreen(Screen[str | None]):
     def _read(self, by: str) -> None:
         # Imported here: the app's start never pays for the history index.
         from claude_tui.history.index import SessionIndex
-        from claude_tui.history.usage_command import usage_report
+        from claude_tui.history.usage.command import usage_report
 
         started = time.perf_counter()
         try:

@@ -11,10 +11,10 @@ from typing import TextIO
 
 from claude_tui.protocol.sanitize import inert_json
 
-from .index import SessionIndex
-from .usage_index import PERIODS, UsageIndex
-from .usage_report import UsageReport, build_report
-from .usage_text import render
+from ..index import SessionIndex
+from .index import PERIODS, UsageIndex
+from .report import UsageReport, build_report
+from .text import render
 
 _DATE = re.compile(r"^(\d{4})-?(\d{2})-?(\d{2})$")
 

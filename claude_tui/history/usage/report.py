@@ -22,7 +22,7 @@ from typing import Any
 
 from claude_tui.protocol.sanitize import printable_name
 
-from .usage_index import CallGroup, SessionModel
+from .index import CallGroup, SessionModel
 
 TIME_PERIODS = ("day", "week", "month")
 CSV_FIELDS = ("key", "cost_usd", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",

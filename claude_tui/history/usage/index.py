@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .index import SessionIndex, _head_sig
-from .paths import is_session_file_name, list_project_dirs
-from .usage_pool import MIN_FILES, scans
-from .usage_scan import UsageScan
+from ..index import SessionIndex, _head_sig
+from ..paths import is_session_file_name, list_project_dirs
+from .pool import MIN_FILES, scans
+from .scan import UsageScan
 
 USAGE_VERSION = "4"
 PERIODS = ("day", "week", "month", "project", "model", "session")

@@ -10,8 +10,8 @@ from claude_tui.protocol.pricing import PRICES_AS_OF
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.protocol.units import money
 
-from .usage_charts import bar, every_day, sparkline, tokens
-from .usage_report import UsageReport, UsageRow
+from .charts import bar, every_day, sparkline, tokens
+from .report import UsageReport, UsageRow
 
 BAR_WIDTH = 24
 KEY_MAX = 48

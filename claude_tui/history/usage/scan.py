@@ -20,8 +20,8 @@ from typing import Any
 
 from claude_tui.protocol.pricing import cache_writes, message_cost, model_prices
 
-from .meta import HEAD_BYTES, _first_field, parse_timestamp
-from .scan import READ_CHUNK
+from ..meta import HEAD_BYTES, _first_field, parse_timestamp
+from ..scan import READ_CHUNK
 
 _USAGE_MARK = b'"usage":{'
 _USAGE_MARK_SPACED = b'"usage": {'
