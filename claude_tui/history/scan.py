@@ -128,8 +128,9 @@ def record_docs(record: dict[str, Any], turn: int, tool_names: dict[str, str] | 
             yield Doc("tool", uuid, turn, clean(f"{name} {_input_text(inp)}", TOOL_INPUT_MAX + 200), name)
 
 
-def _lines(fh: Any, offset: int) -> Iterator[tuple[bytes, int]]:
-    """``(line, end offset)`` of each complete line from ``offset``, read a chunk at a time."""
+def complete_blocks(fh: Any, offset: int) -> Iterator[tuple[bytes, int]]:
+    """``(complete lines, end offset)`` from ``offset``, about ``READ_CHUNK`` bytes at a time: a
+    transcript is never held whole, and a line still being written is left for the next scan."""
     fh.seek(offset)
     pending = b""
     pos = offset
@@ -138,15 +139,24 @@ def _lines(fh: Any, offset: int) -> Iterator[tuple[bytes, int]]:
         if not chunk:
             return
         data = pending + chunk if pending else chunk
+        cut = data.rfind(b"\n") + 1
+        pending = data[cut:]
+        if cut:
+            pos += cut
+            yield data[:cut], pos
+
+
+def _lines(fh: Any, offset: int) -> Iterator[tuple[bytes, int]]:
+    """``(line, end offset)`` of each complete line from ``offset``."""
+    for block, end in complete_blocks(fh, offset):
+        base = end - len(block)
         start = 0
         while True:
-            nl = data.find(b"\n", start)
+            nl = block.find(b"\n", start)
             if nl < 0:
                 break
-            pos += nl + 1 - start
-            yield data[start:nl], pos
+            yield block[start:nl], base + nl + 1
             start = nl + 1
-        pending = data[start:]  # a line still being written is picked up by the next scan
 
 
 def scan_file(path: str | os.PathLike[str], state: ScanState | None = None, *, with_docs: bool = True) -> ScanState:

@@ -14,14 +14,14 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from claude_tui.protocol.pricing import cache_writes, message_cost, model_prices
 
 from ..meta import HEAD_BYTES, _first_field, parse_timestamp
-from ..scan import READ_CHUNK
+from ..scan import complete_blocks
 
 _USAGE_MARK = b'"usage":{'
 _USAGE_MARK_SPACED = b'"usage": {'
@@ -116,24 +116,6 @@ def _parse(line: bytes) -> dict[str, Any] | None:
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
-
-
-def _blocks(fh: Any, offset: int) -> Iterator[tuple[bytes, int]]:
-    """``(complete lines, end offset)`` from ``offset``, about ``READ_CHUNK`` bytes at a time (a line still
-    being written is left for the next scan)."""
-    fh.seek(offset)
-    pending = b""
-    pos = offset
-    while True:
-        chunk = fh.read(READ_CHUNK)
-        if not chunk:
-            return
-        data = pending + chunk if pending else chunk
-        cut = data.rfind(b"\n") + 1
-        pending = data[cut:]
-        if cut:
-            pos += cut
-            yield data[:cut], pos
 
 
 # A reply's record is read without parsing its content (the bulk of the line): the message's id and
@@ -252,7 +234,7 @@ def scan_usage(path: str | os.PathLike[str], offset: int = 0) -> UsageScan:
     scan = UsageScan(offset=offset)
     try:
         with open(path, "rb") as fh:
-            for block, end in _blocks(fh, offset):
+            for block, end in complete_blocks(fh, offset):
                 if offset == 0 and scan.offset == 0:
                     scan.cwd = _first_field(block[:HEAD_BYTES], "cwd")
                     scan.started = parse_timestamp(_first_field(block[:HEAD_BYTES], "timestamp"))
