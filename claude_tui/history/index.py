@@ -28,6 +28,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -40,7 +41,8 @@ from .paths import default_index_path, iter_session_files, list_project_dirs, pr
 from .scan import ScanState, scan_file
 from .search import SearchHit, search
 
-# 7: last active is the last record's time, not the mtime; 6: prompts queued mid-turn are prompts,
+# 7: last active is the last record's time, not the mtime, and a doc's turn is counted along its
+# own branch (a rewind); 6: prompts queued mid-turn are prompts,
 # task notifications are not; 5: outputs' own turn
 SCHEMA_VERSION = 7
 FTS_NOTE = "SQLite FTS5 is not available in this Python's sqlite3: search falls back to a slower LIKE scan."
@@ -403,6 +405,7 @@ class SessionIndex:
             state = ScanState(offset=offset, turns=turns or 0, messages=messages or 0, last_msg_id=last_id or "")
         else:
             self._delete_docs(fid)
+        state.earlier = partial(self._prompts_up_to, fid)
         state = scan_file(path, state)
         if state.docs and self.unavailable is None:
             cur = self.con.execute("SELECT COALESCE(MAX(id), 0) FROM docs")
@@ -427,6 +430,15 @@ class SessionIndex:
                 _head_sig(path, state.offset), fid,
             ),
         )
+
+    def _prompts_up_to(self, fid: int, uuid: str) -> int | None:
+        """The prompts on the branch up to record ``uuid`` of file ``fid``, from its indexed doc (a
+        scan that starts where the last one stopped meets records that one read)."""
+        row = self.con.execute("SELECT turn, kind FROM docs WHERE file_id=? AND uuid=? LIMIT 1", (fid, uuid)).fetchone()
+        if row is None:
+            return None
+        turn, kind = row
+        return int(turn) + 1  # a prompt opens its turn; any other record belongs to the turn open
 
     def _delete_docs(self, fid: int) -> None:
         if self.fts:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,23 @@ class ScanState:
     bad_lines: int = 0
     docs: list[Doc] = field(default_factory=list)
     tool_names: dict[str, str] = field(default_factory=dict)
+    chain: dict[str, int] = field(default_factory=dict)
+    """uuid → the prompts on that record's branch, up to it: a search hit's turn is counted along its
+    own branch, as the resumed log shows it, not in file order (a rewind leaves the old branch first)."""
+    earlier: Callable[[str], int | None] | None = None
+    """The same for a record an earlier scan read (incremental scans: the index's docs know it)."""
+
+    def prompts_before(self, parent: object) -> int:
+        """The prompts on the branch up to ``parent``; where it is unknown, the file order's count."""
+        if parent is None:
+            return 0
+        if isinstance(parent, str):
+            known = self.chain.get(parent)
+            if known is None and self.earlier is not None:
+                known = self.earlier(parent)
+            if known is not None:
+                return known
+        return self.turns
 
 
 def _is_attachment_line(line: bytes) -> bool:
@@ -182,6 +200,7 @@ def _scan_line(line: bytes, state: ScanState, with_docs: bool) -> None:
         return
     attachment = _is_attachment_line(line)
     if attachment and b'"queued_command"' not in line:
+        _link_attachment(line, state)
         return
     try:
         record = json.loads(line)
@@ -202,17 +221,22 @@ def _scan_line(line: bytes, state: ScanState, with_docs: bool) -> None:
     if kind not in ("user", "assistant"):
         return
     sidechain = bool(record.get("isSidechain"))
+    uuid = record.get("uuid")
+    # No parentUuid at all (a queued prompt rebuilt from its attachment): the file order's count
+    linked = "parentUuid" in record and not sidechain
+    before = state.prompts_before(record["parentUuid"]) if linked else state.turns
     if kind == "user":
         is_prompt = prompt_text(record) is not None
         if not record.get("isMeta") and not sidechain:
             state.messages += 1
         if with_docs:
-            # A prompt opens turn `state.turns`; a tool result belongs to the turn already open,
+            # A prompt opens turn `before`; a tool result belongs to the turn already open,
             # as the call it answers does (search would otherwise jump one turn too far).
-            turn = state.turns if is_prompt else max(state.turns - 1, 0)
+            turn = before if is_prompt else max(before - 1, 0)
             state.docs.extend(record_docs(record, turn, state.tool_names))
         if is_prompt and not sidechain:
             state.turns += 1
+            before += 1
     else:
         message = record.get("message")
         msg_id = message.get("id") if isinstance(message, dict) else None
@@ -220,7 +244,23 @@ def _scan_line(line: bytes, state: ScanState, with_docs: bool) -> None:
             state.messages += 1
             state.last_msg_id = scrub(msg_id) if isinstance(msg_id, str) else ""
         if with_docs:
-            state.docs.extend(record_docs(record, max(state.turns - 1, 0), state.tool_names))
+            state.docs.extend(record_docs(record, max(before - 1, 0), state.tool_names))
+    if isinstance(uuid, str) and not sidechain:
+        state.chain[uuid] = before
+
+
+_PARENT = re.compile(rb'"parentUuid":(?:"([^"\\]+)"|null)')
+_ATTACHMENT_UUID = re.compile(rb'"type":"attachment","uuid":"([^"\\]+)"')
+
+
+def _link_attachment(line: bytes, state: ScanState) -> None:
+    """An attachment (not parsed: some are 60 KB) links its branch: the next record's parent is often
+    one. Its parent opens the line, its own uuid follows its content, as the CLI writes it."""
+    parent = _PARENT.search(line, 0, 300)
+    own = _ATTACHMENT_UUID.search(line, max(0, len(line) - 2000))
+    if parent is not None and own is not None:
+        link = parent.group(1)
+        state.chain[own.group(1).decode()] = state.prompts_before(link.decode() if link else None)
 
 
 def count_messages(path: str | os.PathLike[str]) -> int:
