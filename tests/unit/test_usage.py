@@ -14,6 +14,7 @@ import pytest
 
 from claude_tui.history.index import SessionIndex
 from claude_tui.history.usage.command import parse_day, usage_command, usage_report
+from claude_tui.history.usage import pool as usage_pool
 from claude_tui.history.usage.index import UsageIndex
 from claude_tui.history.usage.text import render
 from claude_tui.protocol.pricing import message_cost
@@ -24,6 +25,14 @@ HAIKU = "claude-haiku-4-5-20251001"
 USAGE = {"input_tokens": 1200, "output_tokens": 42, "cache_read_input_tokens": 30000,
          "cache_creation_input_tokens": 500,
          "cache_creation": {"ephemeral_5m_input_tokens": 500, "ephemeral_1h_input_tokens": 0}}
+
+
+@pytest.fixture(autouse=True, params=["file by file", "bulk"])
+def first_run(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test twice: a first report of many files inserts its rows counted and elects only the
+    contested calls (`UsageIndex._contested`); it must count exactly what the file-by-file path does."""
+    if request.param == "bulk":
+        monkeypatch.setattr(usage_pool, "MIN_FILES", 1)
 
 
 def prompt(sid: str, cwd: str, ts: str = "2026-11-20T10:00:00.000Z") -> dict[str, Any]:

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..index import SessionIndex, _head_sig
 from ..paths import is_session_file_name, list_project_dirs
-from .pool import MIN_FILES, scans
+from . import pool
 from .scan import UsageScan
 
 USAGE_VERSION = "4"
@@ -145,15 +145,16 @@ class UsageIndex:
                 todo.append((path, st, old, (project, session_id, subagent)))
             offsets = [self._start(path, st, old) for path, st, old, _ in todo]
             # A first run inserts every call: the indexes are built once after it, not kept up row by row.
-            bulk = len(todo) >= MIN_FILES and self.con.execute("SELECT 1 FROM usage_calls LIMIT 1").fetchone() is None
+            bulk = len(todo) >= pool.MIN_FILES and self.con.execute("SELECT 1 FROM usage_calls LIMIT 1").fetchone() is None
             if bulk:
                 for name, _ in _CALL_INDEXES:
                     self.con.execute(f"DROP INDEX IF EXISTS {name}")
             jobs = [(path, offset) for (path, *_), offset in zip(todo, offsets)]
-            for (path, st, old, where), offset, scan in zip(todo, offsets, scans(jobs)):
-                read.append(self._store(path, st, old, where, offset, scan))
+            for (path, st, old, where), offset, scan in zip(todo, offsets, pool.scans(jobs)):
+                read.append(self._store(path, st, old, where, offset, scan, bulk))
             if bulk:
                 self._index_calls()
+                self._contested()
             gone = [v[0] for p, v in known.items() if p not in seen]
             for chunk in _chunks(gone, 500):
                 marks = ",".join("?" * len(chunk))
@@ -178,7 +179,7 @@ class UsageIndex:
         return 0
 
     def _store(self, path: str, st: os.stat_result, old: tuple[int, int, int, int, bytes] | None,
-               where: tuple[str, str, int], offset: int, scan: UsageScan) -> int:
+               where: tuple[str, str, int], offset: int, scan: UsageScan, bulk: bool = False) -> int:
         state = json.dumps(scan.cost_state) if scan.cost_state is not None else None
         sig = _head_sig(path, scan.offset)
         if old is None:
@@ -195,13 +196,25 @@ class UsageIndex:
                 " cost_state=COALESCE(?, CASE WHEN ? > 0 THEN cost_state END),"
                 " started=COALESCE(?, started) WHERE id=?",
                 (*where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state, offset, scan.started, fid))
-        rows = [(fid, *fields) for fields in scan.rows]
+        # In a first run every row goes in counted; `_contested` then names the calls to elect.
+        rows = [(fid, *fields[:-1], 1) for fields in scan.rows] if bulk else [(fid, *fields) for fields in scan.rows]
         self.con.executemany(
             "INSERT INTO usage_calls (file_id, msg_id, req_id, ts, model, inp, out, cread, cwrite, cost, side, k,"
             " day, kept) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-        self._dirty.update(row[11] for row in rows if row[11] is not None)
+        if not bulk:
+            self._dirty.update(row[11] for row in rows if row[11] is not None)
         self._touched.add(fid)
         return fid
+
+    def _contested(self) -> None:
+        """After a first run's rows went in counted: the calls the election must look at are those with
+        more than one row, and a sidechain's rows that replay a main-thread reply (which are no call)."""
+        con = self.con
+        self._dirty = {k for (k,) in con.execute(
+            "SELECT k FROM usage_calls WHERE k IS NOT NULL GROUP BY k HAVING COUNT(*) > 1")}
+        self._dirty.update(k for (k,) in con.execute(
+            "SELECT k FROM usage_calls WHERE side = 1 AND k IS NOT NULL AND msg_id IN"
+            " (SELECT msg_id FROM usage_calls WHERE side = 0)"))
 
     def _elect(self) -> None:
         """Which row counts for each call whose rows changed, then the sums of every file holding one."""
