@@ -145,7 +145,8 @@ class UsageIndex:
                 todo.append((path, st, old, (project, session_id, subagent)))
             offsets = [self._start(path, st, old) for path, st, old, _ in todo]
             # A first run inserts every call: the indexes are built once after it, not kept up row by row.
-            bulk = len(todo) >= pool.MIN_FILES and self.con.execute("SELECT 1 FROM usage_calls LIMIT 1").fetchone() is None
+            empty = self.con.execute("SELECT 1 FROM usage_calls LIMIT 1").fetchone() is None
+            bulk = len(todo) >= pool.MIN_FILES and empty
             if bulk:
                 for name, _ in _CALL_INDEXES:
                     self.con.execute(f"DROP INDEX IF EXISTS {name}")
@@ -197,7 +198,7 @@ class UsageIndex:
                 " started=COALESCE(?, started) WHERE id=?",
                 (*where, scan.cwd, st.st_mtime_ns, st.st_size, scan.offset, sig, state, offset, scan.started, fid))
         # In a first run every row goes in counted; `_contested` then names the calls to elect.
-        rows = [(fid, *fields[:-1], 1) for fields in scan.rows] if bulk else [(fid, *fields) for fields in scan.rows]
+        rows = [(fid, *fields[:-1], 1) if bulk else (fid, *fields) for fields in scan.rows]
         self.con.executemany(
             "INSERT INTO usage_calls (file_id, msg_id, req_id, ts, model, inp, out, cread, cwrite, cost, side, k,"
             " day, kept) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
