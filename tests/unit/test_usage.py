@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from claude_tui.history.index import SessionIndex
-from claude_tui.history.usage.command import parse_day, usage_command, usage_report
 from claude_tui.history.usage import pool as usage_pool
+from claude_tui.history.usage.command import parse_day, usage_command, usage_report
 from claude_tui.history.usage.index import UsageIndex
 from claude_tui.history.usage.text import render
 from claude_tui.protocol.pricing import message_cost
