@@ -133,15 +133,15 @@ def _fast_entry(line: bytes, mark: int, scan: UsageScan) -> UsageEntry | None | 
     """The entry of a line, None for a line that counts nothing new, False when the line must be parsed
     whole (another shape, a second usage, a record's own cost)."""
     message = _MESSAGE.search(line, 0, mark)
-    if message is None or b'"costUSD"' in line:
+    if message is None:
         return False
     start = mark + len(_USAGE_MARK) - 1
     last = scan.last_seen
     if last is not None and message.group(1) == last[0] and line.startswith(last[1], start):
         tail = line[start + len(last[1]):]
         outside = line[:message.start()] + tail
-        if _USAGE_MARK not in tail and _group(_REQUEST.search(outside)) == last[2] and \
-                _group(_SIDECHAIN.search(outside)) == last[3]:
+        if _USAGE_MARK not in tail and b'"costUSD"' not in outside and \
+                _group(_REQUEST.search(outside)) == last[2] and _group(_SIDECHAIN.search(outside)) == last[3]:
             return None  # the same reply's next block, with the same usage: already counted
     model = _MODEL.search(line, message.end(), mark)
     content = line.find(b'"content":', message.end(), mark)
@@ -157,6 +157,8 @@ def _fast_entry(line: bytes, mark: int, scan: UsageScan) -> UsageEntry | None | 
     if _USAGE_MARK in tail or not isinstance(usage, dict):
         return False
     outside = line[:message.start()] + tail  # the record's own fields, around the message
+    if b'"costUSD"' in outside:  # a record's own cost (older CLIs): the full parse reads it
+        return False
     if _NULL_DROP.search(outside):
         return None
     side, request, stamp = _SIDECHAIN.search(outside), _REQUEST.search(outside), _TIME.search(outside)
