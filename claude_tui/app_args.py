@@ -32,3 +32,5 @@ class AppArgs:
     """--worktree: a name, or "" for a generated one; None: run in `cwd` itself."""
     ssh: str | None = None
     """Run the CLI on this ssh destination; cwd, add_dirs and claude_path are then remote paths."""
+    prompt: str | None = None
+    """`claude-tui "fix the bug"`, as `claude "fix the bug"`: sent as the first prompt once the app is up."""

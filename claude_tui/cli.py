@@ -34,6 +34,7 @@ subcommands (for scripts):
 
 examples:
   claude-tui --demo                      try it with no account (a scripted CLI)
+  claude-tui "fix the failing test"      start with that prompt, as `claude "…"` does
   claude-tui --cwd ~/src/app --model opus
   claude-tui --resume                    pick a past session to resume
   claude-tui --continue                  resume the newest session of this directory
@@ -93,7 +94,7 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
         argv, extra = argv[:cut], argv[cut + 1 :]
     parser = build_parser()
     ns, unknown = parser.parse_known_args(argv)
-    passed, problem = claude_options(unknown)
+    passed, prompt, problem = claude_options(unknown)
     if problem is not None:
         parser.error(printable_name(problem))
     extra = passed + extra
@@ -131,6 +132,7 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
         extra_args=extra,
         worktree=ns.worktree,
         ssh=ns.ssh,
+        prompt=prompt,
     )
 
 

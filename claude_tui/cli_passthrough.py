@@ -34,17 +34,21 @@ REFUSED = {
 }
 
 
-def claude_options(extras: Sequence[str]) -> tuple[list[str], str | None]:
-    """(what to pass on to the CLI, a problem): the words argparse did not know, checked."""
-    for word in extras:
+def claude_options(extras: Sequence[str]) -> tuple[list[str], str | None, str | None]:
+    """(what to pass on to the CLI, the prompt, a problem): the words argparse did not know, checked.
+    Words before the first option are the prompt (`claude-tui fix the bug`, as `claude "fix the
+    bug"`); after an option a bare word is that option's value."""
+    words = list(extras)
+    lead = next((i for i, word in enumerate(words) if word.startswith("-") and word != "-"), len(words))
+    prompt = " ".join(words[:lead]).strip() or None
+    words = words[lead:]
+    for word in words:
         if not word.startswith("-") or word == "-":
             continue
         name = word.split("=", 1)[0]
         if name in REFUSED:
-            return [], f"{name}: {REFUSED[name]}"
+            return [], None, f"{name}: {REFUSED[name]}"
         if name not in PASSED_ON:
-            return [], (f"unrecognized option {name} (neither claude-tui's nor one of Claude Code's session "
-                        "options; anything after `--` goes to claude as it is)")
-    if extras and not extras[0].startswith("-"):
-        return [], f"unrecognized argument {extras[0]!r} (a prompt goes in the app's prompt box)"
-    return list(extras), None
+            return [], None, (f"unrecognized option {name} (neither claude-tui's nor one of Claude Code's session "
+                              "options; anything after `--` goes to claude as it is)")
+    return words, prompt, None

@@ -33,7 +33,6 @@ def test_claude_codes_session_options_reach_the_cli() -> None:
     (["--print", "hi"], "--print: claude-tui is the interactive session"),
     (["--output-format=json"], "stream-json itself"),
     (["--modle", "opus"], "unrecognized option --modle"),
-    (["hello there"], "unrecognized argument 'hello there'"),
 ])
 def test_what_cannot_be_passed_on_is_refused_with_the_reason(argv: list[str], said: str) -> None:
     done = subprocess.run([sys.executable, "-m", "claude_tui", *argv], capture_output=True, text=True, timeout=60)
@@ -42,3 +41,12 @@ def test_what_cannot_be_passed_on_is_refused_with_the_reason(argv: list[str], sa
 
 def test_after_a_double_dash_anything_goes() -> None:
     assert parse_app_args(["--", "--print", "--whatever"]).extra_args == ["--print", "--whatever"]
+
+
+def test_words_before_any_option_are_the_first_prompt_as_in_claude_code() -> None:
+    assert parse_app_args(["fix the bug"]).prompt == "fix the bug"
+    assert parse_app_args(["fix", "the", "bug", "--model", "opus"]).prompt == "fix the bug"
+    args = parse_app_args(["-c", "go on", "--mcp-config", "a.json", "b.json"])
+    assert args.continue_session and args.prompt == "go on"
+    assert args.extra_args == ["--mcp-config", "a.json", "b.json"]  # after an option, its values
+    assert parse_app_args([]).prompt is None

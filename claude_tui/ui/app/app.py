@@ -83,7 +83,7 @@ class ClaudeTuiApp(App[None]):
 
     def __init__(self, options: CliOptions, config: Config | None = None, *, debug_log: Path | None = None,
                  conversation: Conversation | None = None, open_browser: bool = False,
-                 worktree: Worktree | None = None) -> None:
+                 worktree: Worktree | None = None, first_prompt: str | None = None) -> None:
         super().__init__()
         self.launch_options = options
         """What the first session started with (`--worktree`, `--ssh` …); Ctrl+N starts from the active one's."""
@@ -92,6 +92,8 @@ class ClaudeTuiApp(App[None]):
         self.debug_log = debug_log
         self.initial_conversation = conversation
         self.open_browser = open_browser
+        self.first_prompt = first_prompt
+        """`claude-tui "fix the bug"`: sent by the first chat as soon as it is up, as if typed."""
         self.is_quitting = False
         self.watchdog: Watchdog | None = None
         """Set by `launch.run_app` for a run in a real terminal: forces the exit if shutdown hangs."""
@@ -201,12 +203,25 @@ class ClaudeTuiApp(App[None]):
             return
         self.push_screen(ChatScreen(self, ChatSession(self.launch_options, self.initial_conversation,
                                                       self.debug_log)))
+        if self.first_prompt:
+            self.call_after_refresh(self._send_first_prompt)
+
+    async def _send_first_prompt(self, tries: int = 40) -> None:
+        chat, text = self.chat, self.first_prompt
+        if chat is None and tries:  # the chat screen is still mounting
+            self.set_timer(0.05, partial(self._send_first_prompt, tries - 1))
+            return
+        self.first_prompt = None
+        if chat is not None and text and not await chat.send_prompt(text, from_prompt=True):
+            chat.composer.prompt.give_back(text)  # it could not go: it waits in the prompt, never lost
 
     def _first_choice(self, choice: BrowserChoice | None) -> None:
         if choice is None:
             self.push_screen(ChatScreen(self, ChatSession(self.launch_options, None, self.debug_log)))
         else:
             self._load_choice(choice)
+        if self.first_prompt:  # `claude-tui -r "" "go on"`: to the session chosen
+            self.call_after_refresh(self._send_first_prompt)
 
     def _install_signal_handlers(self) -> None:
         """SIGTERM/SIGHUP/SIGINT stop the CLI cleanly, then the app (`ui.shutdown`). Only for a real

@@ -201,7 +201,7 @@ def run_app(args: AppArgs) -> int:
     from claude_tui.ui.app.shutdown import EXIT_BUDGET, Watchdog
 
     app = ClaudeTuiApp(options, config, debug_log=args.debug_log, conversation=conversation,
-                       open_browser=args.resume == "", worktree=worktree)
+                       open_browser=args.resume == "", worktree=worktree, first_prompt=args.prompt)
     app.watchdog = Watchdog().start()
     EARLY_SIGNALS.launching = False  # from here a signal is the app's to act on (it reads `received`)
     try:
