@@ -21,6 +21,7 @@ from claude_tui.completion import Candidate, dropped_files_mention, mention, ran
 from claude_tui.pastes import PasteSlots, collapses
 from claude_tui.protocol.sanitize import printable, printable_name, prompt_text, typed_stand_in
 from claude_tui.store import PromptHistory
+from claude_tui.ui.kit.cell_repaint import CellRepaintTextArea
 from claude_tui.ui.kit.keys_in_order import KeysInOrder
 from claude_tui.ui.kit.quiet_cursor import QuietCursorTextArea
 from claude_tui.ui.panels.vim_prompt import MODE_LABELS, VimKeys
@@ -40,7 +41,7 @@ _FILES_FRESH_SECONDS = 10.0
 """The project's file list is read again when an @ menu opens after this long (Claude adds files)."""
 
 
-class PromptInput(KeysInOrder, QuietCursorTextArea):
+class PromptInput(KeysInOrder, QuietCursorTextArea, CellRepaintTextArea):
     """Enter sends; Ctrl+J / Alt+Enter / Shift+Enter insert a newline; Up/Down at the edges walk history."""
 
     DEFAULT_CSS = """
