@@ -41,6 +41,10 @@ ALLOWED: set[tuple[str, str]] = {
     # sleeps while the terminal is quiet and needs the same parser, which Textual keeps private.
     # quiet_driver's own tests cover it (a lone Esc, keys, stopping the thread).
     ("ui/app/quiet_driver.py", "textual._xterm_parser"),
+    # Textual writes a partial update from the start of each widget's strip, not from the dirty
+    # cells (a TODO in its compositor), and offers no hook for another update class: the one method
+    # is replaced in that module, held to Textual's output by tests/unit/test_narrow_spans.py.
+    ("ui/app/narrow_spans.py", "textual._compositor"),
 }
 """(module path relative to claude_tui/, private name) pairs tolerated for now."""
 

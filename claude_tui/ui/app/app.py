@@ -29,6 +29,7 @@ from claude_tui.session.changes import TurnEnded
 from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
 from claude_tui.transport.reaper import kill_all_children
+from claude_tui.ui.app import narrow_spans
 from claude_tui.ui.app.bindings import APP_BINDINGS
 from claude_tui.ui.app.shutdown import EARLY_SIGNALS, EXIT_BUDGET, SIGNAL_BUDGET, StopSignals, Watchdog, terminal_gone
 from claude_tui.ui.chat.app_host import register_app_host
@@ -264,6 +265,7 @@ class ClaudeTuiApp(App[None]):
         super().panic(*renderables)
 
     def get_driver_class(self) -> type[Driver]:
+        narrow_spans.install()  # a partial update writes its dirty cells only (asked once, before any frame)
         driver = super().get_driver_class()
         if driver is LinuxDriver:
             from claude_tui.ui.app.quiet_driver import QuietLinuxDriver
