@@ -18,6 +18,8 @@ from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.chat.tab_summary import TabSummary
 from claude_tui.ui.chat.view import ChatView
+from claude_tui.ui.panels.composer import PromptInput
+from claude_tui.ui.window.key_frames import paint_keystroke_now
 from claude_tui.ui.window.tab_bar import TabBar
 
 if TYPE_CHECKING:
@@ -52,6 +54,10 @@ class ChatScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.redraw_tabs()
+
+    def on_idle(self) -> None:
+        # Before Textual's own idle handler, which would leave the frame to the next grid point.
+        paint_keystroke_now(self, PromptInput)
 
     # -- the tabs ---------------------------------------------------------------------------
     @property
