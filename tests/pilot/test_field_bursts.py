@@ -15,7 +15,7 @@ from textual import events
 from textual.widgets import Input
 
 from claude_tui.ui.app.app import ClaudeTuiApp
-from claude_tui.ui.dialogs.tab_host import TabHostScreen
+from claude_tui.ui.dialogs.tab_prompts import TabHostScreen
 from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from tests.pilot.helpers import chat, make_app, wait_for
 from tests.pilot.test_typing_never_answers import key_for

@@ -47,7 +47,7 @@ async def test_slash_permissions_adds_a_session_rule(tmp_path: Path) -> None:
 
 
 async def test_renaming_a_tab_names_the_session_in_claude_code(tmp_path: Path) -> None:
-    from claude_tui.ui.dialogs.tab_name import TAB_NAME
+    from claude_tui.ui.dialogs.tab_prompts import TAB_NAME
     from claude_tui.ui.dialogs.text_prompt import TextPrompt
     from claude_tui.ui.window.screen import ChatScreen
 

@@ -19,7 +19,7 @@ from claude_tui.ui.app.help import HelpScreen
 from claude_tui.ui.browser.screen import SessionBrowserScreen
 from claude_tui.ui.chat.worktree_flow import ask_worktree_session
 from claude_tui.ui.dialogs.confirm import ConfirmScreen
-from claude_tui.ui.dialogs.tab_host import TabHostScreen
+from claude_tui.ui.dialogs.tab_prompts import TabHostScreen
 from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from claude_tui.ui.panels.changes_panel import ChangesScreen
 from claude_tui.ui.window.overview import OverviewScreen

@@ -526,7 +526,7 @@ class ClaudeTuiApp(App[None]):
 
     def action_new_tab_elsewhere(self) -> None:
         """The palette: a fresh session in a new tab, in a directory you type (this machine only)."""
-        from claude_tui.ui.dialogs.tab_directory import TAB_DIRECTORY, tab_directory_prompt, typed_directory
+        from claude_tui.ui.dialogs.tab_prompts import TAB_DIRECTORY, tab_directory_prompt, typed_directory
         from claude_tui.ui.dialogs.text_prompt import prompt_open
 
         base = Path(self.options.cwd or ".").resolve()
@@ -543,7 +543,7 @@ class ClaudeTuiApp(App[None]):
     def action_new_tab_on_host(self) -> None:
         """The palette: a fresh session in a new tab on another machine (a `hosts` name or user@host)."""
         from claude_tui.remote.hosts import options_on_host
-        from claude_tui.ui.dialogs.tab_host import HostChoice, TabHostScreen
+        from claude_tui.ui.dialogs.tab_prompts import HostChoice, TabHostScreen
 
         def chosen(choice: HostChoice | None) -> None:
             if choice is None:
