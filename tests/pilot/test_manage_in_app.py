@@ -22,7 +22,7 @@ async def test_slash_mcp_opens_the_screen_and_toggles_through_the_cli(tmp_path: 
         screen = app.screen
         assert isinstance(screen, McpScreen)
         assert chat(app).session.conversation.status.turns == 0  # nothing went to Claude
-        assert chat(app).composer.prompt.text == ""
+        assert chat(app).prompt_area.composer.prompt.text == ""
         assert "notes  connected · 2 tools" in screen_text(app)
         await pilot.press("space")
         await wait_for(pilot, lambda: "notes  turned off" in screen_text(app), what="notes off")

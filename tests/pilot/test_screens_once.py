@@ -82,7 +82,7 @@ async def test_ctrl_q_twice_while_a_turn_runs_asks_once(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(app, pilot)
         view = chat(app)
-        await view.send_prompt("kw:slow tell me a story")
+        await view.prompt_area.send_prompt("kw:slow tell me a story")
         await wait_for(pilot, lambda: view.session.busy, what="the turn running")
         await pilot.press("ctrl+q", "ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the quit question")
@@ -104,7 +104,7 @@ async def test_alt_w_twice_while_a_turn_runs_asks_once(tmp_path: Path) -> None:
         view = app.chat_screen.views[1]
         await wait_for(pilot, lambda: view.session.connection.alive and view.session.conversation.commands,
                        what="its CLI ready")
-        await view.send_prompt("kw:slow tell me a story")
+        await view.prompt_area.send_prompt("kw:slow tell me a story")
         await wait_for(pilot, lambda: view.session.busy, what="the turn running")
         await pilot.press("alt+w", "alt+w")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the close question")

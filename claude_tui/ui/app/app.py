@@ -291,7 +291,7 @@ class ClaudeTuiApp(App[None]):
                        markup=False)
         chat = self.chat
         if chat is not None and self.screen is self.chat_screen:
-            self.call_after_refresh(chat.place_notifications)  # above the prompt as it is now
+            self.call_after_refresh(chat.prompt_area.place_notifications)  # above the prompt as it is now
 
     def notify_turn_ended(self, session: ChatSession, change: TurnEnded) -> None:
         for screen in self.screen_stack:  # the turn's calls are in its transcript now: the usage screen reads them
@@ -338,13 +338,13 @@ class ClaudeTuiApp(App[None]):
         copied instead: the focused widget's binding runs first."""
         chat = self.chat
         on_chat = chat is not None and self.screen is self.chat_screen
-        if on_chat and chat is not None and chat.stop_shell():  # a `!command` runs
+        if on_chat and chat is not None and chat.prompt_area.stop_shell():  # a `!command` runs
             self._ctrl_c_at = None
             return
-        if on_chat and chat is not None and chat.interrupt_turn():
+        if on_chat and chat is not None and chat.controls.interrupt():
             self._ctrl_c_at = None
             return
-        if on_chat and chat is not None and chat.clear_prompt():
+        if on_chat and chat is not None and chat.prompt_area.clear_prompt():
             self._ctrl_c_at = None
             return
         self._quit_when_pressed_twice("Ctrl+C")
@@ -355,7 +355,7 @@ class ClaudeTuiApp(App[None]):
         from textual.widgets import Input
 
         chat = self.chat
-        if chat is None or self.screen is not self.chat_screen or not chat.prompt_is_empty() \
+        if chat is None or self.screen is not self.chat_screen or not chat.prompt_area.prompt_is_empty() \
                 or isinstance(self.focused, Input):  # a one-line field (find, search) keeps its own Ctrl+D
             raise SkipAction()
         self._quit_when_pressed_twice("Ctrl+D")
@@ -426,7 +426,8 @@ class ClaudeTuiApp(App[None]):
 
             limits = LimitsPanel(SessionAsker(chat.session))  # get_usage, asked of this tab's CLI
         open_usage(self, self.options, chat.session.conversation.status.session_id if chat is not None else None,
-                   (lambda: self.run_worker(chat.send_slash("/usage"))) if chat is not None else None, limits)
+                   (lambda: self.run_worker(chat.prompt_area.send_slash("/usage"))) if chat is not None else None,
+                   limits)
 
     def action_open_sessions_in_tab(self) -> None:
         """The browser; the session chosen opens in a new tab (the current one stays)."""
@@ -463,7 +464,7 @@ class ClaudeTuiApp(App[None]):
                 number = screen.views.index(open_in) + 1
                 self.notify(f"That session is open in tab {number}: switched to it.", timeout=4)
             if choice.query:
-                open_in.call_after_refresh(open_in.find_at, choice.query, choice.turn)
+                open_in.call_after_refresh(open_in.prompt_area.navigator.find_at, choice.query, choice.turn)
             return
         if not new_tab and chat is not None and chat.session.busy and chat.session.alive:
             # Opening another session here ends this one's CLI, and with it the running turn: ask,
@@ -516,7 +517,7 @@ class ClaudeTuiApp(App[None]):
                                     new_tab=new_tab)
         chat = self.chat
         if choice.query and chat is not None:  # chosen from search results: show the match
-            chat.call_after_refresh(chat.find_at, choice.query, choice.turn)
+            chat.call_after_refresh(chat.prompt_area.navigator.find_at, choice.query, choice.turn)
 
     # -- tabs ---------------------------------------------------------------------------------
     def action_new_tab(self) -> None:
