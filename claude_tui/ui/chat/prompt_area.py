@@ -30,8 +30,10 @@ from claude_tui.history.paths import cli_config_root
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.changes import Change, ItemChanged
 from claude_tui.session.items import ShellItem, UserItem
-from claude_tui.status_line import find_setting, model_display_name, status_input
+from claude_tui.status_line import model_display_name, status_input
 from claude_tui.ui.chat.bash_mode import BashMode
+from claude_tui.ui.chat.double_press import DoublePress
+from claude_tui.ui.chat.editor_round_trip import edit_prompt
 from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.image_paste import paste_image
 from claude_tui.ui.chat.log_navigator import LogNavigator
@@ -56,7 +58,8 @@ class PromptArea(Vertical):
     """
 
     def __init__(self, session: ChatSession, host: ChatHost, tab: Widget, log: ChatLog, copier: Copier, *,
-                 draw: Draw, answer_local: Callable[[str], bool], rewind: Callable[[UserItem], None]) -> None:
+                 draw: Draw, answer_local: Callable[[str], bool], rewind: Callable[[UserItem], None],
+                 rewind_quietly: Callable[[], None]) -> None:
         super().__init__(id="prompt-area")
         self.session = session
         self.host = host
@@ -76,14 +79,18 @@ class PromptArea(Vertical):
         self.navigator = LogNavigator(log, session.conversation, self.prompt, copier, rewind)
         self.bash = BashMode(self)
         self.images = ImageSlots()
-        self.user_status = self._user_status_line()
+        self.user_status = UserStatusLine.for_session(
+            session.options, lambda line: self.notify(line, severity="warning", timeout=8))
         self._opened_at = time.monotonic()  # a status line's total_duration_ms counts from here
         self.history_search = HistorySearchBar(id="history-search")
         self.shortcuts = ShortcutsPanel(id="shortcuts")
         self.draft_loaded = False
         """Whether the tab's draft came into the prompt (until then, the prompt's text is no draft)."""
+        self.rewind_quietly = rewind_quietly
+        """Esc Esc: the list of prompts to go back to (nothing, not a notice, when there is none)."""
         self._draft_timer: Timer | None = None
         self._prompt_before = ""
+        self._escape = DoublePress()
 
     def compose(self) -> ComposeResult:
         yield self.queued_prompts
@@ -233,6 +240,31 @@ class PromptArea(Vertical):
         self.bash.apply(message)
         await self.draw([ItemChanged(message.item)])
 
+    # -- Esc ------------------------------------------------------------------------------------------
+    def escape(self, turn_runs: bool) -> bool:
+        """Esc at the chat: the shortcuts fold, or the menu closes, or the keys come back to the prompt;
+        with no turn to interrupt, Esc Esc on an empty prompt rewinds, as in Claude Code. False: the
+        Esc is left to interrupt the turn."""
+        composer = self.composer
+        if self.shortcuts.display:
+            self.shortcuts.hide()
+            return True
+        if composer.menu.display:
+            self._escape.reset()
+            composer.menu.close()
+            return True
+        focused = self.screen.focused
+        if focused is not self.prompt and not isinstance(focused, Input):
+            self.prompt.focus()  # Esc always brings you back to the prompt
+        if not turn_runs:
+            if self.prompt.text.strip():
+                self._escape.reset()
+            elif self._escape.press():
+                self.rewind_quietly()
+            return True
+        self._escape.reset()
+        return False
+
     # -- the draft ------------------------------------------------------------------------------------
     @on(PromptInput.Edited)
     def _edited(self) -> None:
@@ -340,34 +372,9 @@ class PromptArea(Vertical):
         paste_image(self, self.prompt, self.images)
 
     def external_editor(self) -> None:
-        """Ctrl+G, as in Claude Code: the terminal goes to the editor, the edited text comes back
-        into the prompt; nothing is lost when the editor fails or is killed."""
-        from textual.app import SuspendNotSupported
-
-        from claude_tui.external_editor import edit_text, editor_command
-
-        command = editor_command()
-        if command is None:
-            self.notify("Set $VISUAL or $EDITOR to edit the prompt in your editor.", severity="warning")
-            return
-        prompt = self.prompt
-        before = prompt.text
-        try:
-            with self.app.suspend():
-                edited = edit_text(before, command)
-        except SuspendNotSupported:
-            self.notify("This terminal cannot be handed to an editor.", severity="warning")
-            return
-        if edited.text is None:
-            self.notify(edited.problem, severity="warning", timeout=6)
-            return
-        if prompt.text != before:
-            self.notify("The prompt changed while the editor ran; it is kept.", severity="warning")
-            return
-        prompt.load_text(edited.text)
-        prompt.move_cursor(prompt.document.end)
-        prompt.focus()
-        self.save_draft()
+        """Ctrl+G: the prompt in $VISUAL / $EDITOR (`editor_round_trip.py`)."""
+        if edit_prompt(self, self.prompt):
+            self.save_draft()
 
     # -- the rows around the prompt ----------------------------------------------------------------------
     def toggle_shortcuts(self) -> None:
@@ -388,19 +395,6 @@ class PromptArea(Vertical):
         for rack in self.screen.query("ToastRack"):  # by name: the class lives in a private module
             if rack.styles.margin.bottom != above:
                 rack.styles.margin = (0, 0, above, 0)
-
-    def _user_status_line(self) -> UserStatusLine | None:
-        """The user's `statusLine` command, when the settings have one (local sessions: over ssh the
-        settings are the remote machine's)."""
-        options = self.session.options
-        if options.ssh is not None:
-            return None
-        project = Path(options.cwd or ".").resolve()
-        setting = find_setting(project, cli_config_root(options.env))
-        if setting is None:
-            return None
-        return UserStatusLine(setting, str(project), lambda line: self.notify(line, severity="warning", timeout=8),
-                              id="user-status")
 
     def refresh_user_status(self) -> None:
         if self.user_status is None:

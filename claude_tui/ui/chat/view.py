@@ -34,7 +34,6 @@ from claude_tui.transport.locate import installed_version
 from claude_tui.ui.chat.agents import AgentTranscripts
 from claude_tui.ui.chat.connection import CliConnection
 from claude_tui.ui.chat.controls import Controls
-from claude_tui.ui.chat.double_press import DoublePress
 from claude_tui.ui.chat.drawing import ChangeDrawer
 from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.keys import CHAT_BINDINGS, Chord
@@ -107,7 +106,8 @@ class ChatView(Widget):
         self.copier = Copier(self, session.conversation)
         self.prompt_area = PromptArea(session, host, self, self.log_widget, self.copier, draw=self.show_changes,
                                       answer_local=lambda text: self.local_commands.answer(text),
-                                      rewind=lambda item: open_rewind(self, item))
+                                      rewind=lambda item: open_rewind(self, item),
+                                      rewind_quietly=lambda: open_rewind(self, quiet=True))
         self.dialogs = PermissionDialogs(session, self, config, self.show_changes,
                                          shown=lambda: self.display and self.is_attached,
                                          marked=self._needs_attention)
@@ -116,7 +116,6 @@ class ChatView(Widget):
         self.typeahead = TypeaheadRouter(self, self.prompt_area.prompt, config.keymap)
         self.controls = Controls(session, host, self, self.status_bar, self.show_changes)
         self._ticker: Timer | None = None
-        self._escape = DoublePress()
         self._chord = Chord()
 
     def compose(self) -> ComposeResult:
@@ -292,29 +291,11 @@ class ChatView(Widget):
         self.action_interrupt()
 
     def action_interrupt(self) -> None:
-        area = self.prompt_area
-        composer = area.composer
-        if area.shortcuts.display:
-            area.shortcuts.hide()
+        if self.prompt_area.escape(turn_runs=self.session.busy and self.session.alive):
             return
-        if composer.menu.display:
-            self._escape.reset()
-            composer.menu.close()
-            return
-        focused = self.screen.focused
-        if focused is not composer.prompt and not isinstance(focused, Input):
-            composer.prompt.focus()  # Esc always brings you back to the prompt
-        if not self.session.busy or not self.session.alive:
-            # Esc Esc on an empty prompt, with no turn to interrupt: rewind, as in Claude Code.
-            if composer.prompt.text.strip():
-                self._escape.reset()
-            elif self._escape.press():
-                open_rewind(self, quiet=True)
-            return
-        self._escape.reset()
         # What was held for the turn's end comes back to the prompt rather than going out the
         # moment the interrupt ends the turn (issue 27).
-        area.take_queued()
+        self.prompt_area.take_queued()
         self.controls.interrupt()
 
     def action_cycle_mode(self) -> None:
