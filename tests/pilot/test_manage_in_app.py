@@ -82,8 +82,8 @@ async def _open_in_a_burst(pilot: Any, app: Any, command: str, *keys: str) -> An
     view = chat(app)
     await wait_for(pilot, lambda: view.session.connection.alive and view.session.conversation.commands,
                    what="CLI ready")
-    view.composer.prompt.text = command
-    view.composer.prompt.focus()
+    view.prompt_area.composer.prompt.text = command
+    view.prompt_area.composer.prompt.focus()
     await pilot.press("enter", *keys)
     await wait_for(pilot, lambda: isinstance(app.screen, ManageScreen) and app.screen.loads, what=command)
     screen = app.screen
