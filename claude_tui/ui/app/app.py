@@ -212,8 +212,8 @@ class ClaudeTuiApp(App[None]):
             self.set_timer(0.05, partial(self._send_first_prompt, tries - 1))
             return
         self.first_prompt = None
-        if chat is not None and text and not await chat.send_prompt(text, from_prompt=True):
-            chat.composer.prompt.give_back(text)  # it could not go: it waits in the prompt, never lost
+        if chat is not None and text and not await chat.prompt_area.send_prompt(text, from_prompt=True):
+            chat.prompt_area.prompt.give_back(text)  # it could not go: it waits in the prompt, never lost
 
     def _first_choice(self, choice: BrowserChoice | None) -> None:
         if choice is None:
