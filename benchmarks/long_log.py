@@ -97,7 +97,7 @@ async def reveal_oldest(count: int) -> tuple[float, int]:
         log = screen.query_one(ChatLog)
         oldest = conversation.items[0]
         start = time.perf_counter()
-        await screen.navigator.reveal_item(oldest.id, "-find-current")  # what F3 and select mode do
+        await screen.prompt_area.navigator.reveal_item(oldest.id, "-find-current")  # what F3 and select mode do
 
         def on_screen() -> bool:
             widget = log.widget_for_item(oldest.id)

@@ -86,7 +86,7 @@ async def measure(name: str, options: CliOptions) -> None:
             browser = await d.wait(lambda: d.app.screen if isinstance(d.app.screen, SessionBrowserScreen) else None,
                                    "the browser", 30)
             shown = time.perf_counter() - pressed
-            await d.wait(lambda: any(row.session_id == session for row in browser.rows), "the session listed", 60)
+            await d.wait(lambda: any(row.session_id == session for row in browser.state.rows), "the session listed", 60)
             listed = time.perf_counter() - pressed
     if name:
         print(f"{name:<18} {ready:8.2f} {first:13.2f} {turn:7.2f}  {turn_lag.summary()}  "

@@ -144,7 +144,7 @@ async def measure(turns: int, wait: float = 60.0) -> dict[str, Any]:
             watch.expect(first, last, "idle")
             cpu0 = cpu_seconds()
             start = time.perf_counter()
-            await screen.send_prompt(f"question {turn}")
+            await screen.prompt_area.send_prompt(f"question {turn}")
             await feed(screen, messages)
             while watch.wanted[last] is None or watch.wanted[first] is None:
                 if time.perf_counter() - start > wait:

@@ -178,7 +178,7 @@ async def measure_switch(messages: int, switches: int) -> dict[str, float]:
 async def type_and_time(app: ClaudeTuiApp, watch: PaintWatch, keys: int, gap: float) -> list[float]:
     from textual import events
 
-    prompt = app.chat.composer.prompt  # type: ignore[union-attr]
+    prompt = app.chat.prompt_area.prompt  # type: ignore[union-attr]
     rng = random.Random(19)
     typed = ""
     delays: list[float] = []

@@ -19,6 +19,7 @@ from claude_tui.session.items import NoteKind, TextItem, ThinkingItem, ToolState
 from claude_tui.session.replay import replay
 from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
+from claude_tui.ui.chat.rewind_files import rewind_last_prompt
 from claude_tui.ui.dialogs.permission import DENY_MESSAGE, PermissionScreen
 from claude_tui.ui.dialogs.plan import PlanScreen
 from claude_tui.ui.dialogs.question import QuestionScreen
@@ -201,7 +202,7 @@ async def test_rewind_puts_the_edited_file_back(app_options: Options, project_di
         assert (project_dir / "a.txt").read_text() == "alpha\nBETA\ngamma\n"
         [prompt] = [i for i in d.items if isinstance(i, UserItem)]
         assert prompt.uuid, "the CLI's echo (--replay-user-messages) gives the prompt its uuid"
-        d.chat.rewind_last_prompt()
+        rewind_last_prompt(d.chat)
         dialog = await d.wait_screen(RewindScreen)
         assert dialog.files == [str(project_dir / "a.txt")]  # the real CLI's dry run
         assert (dialog.insertions, dialog.deletions) == (1, 1)
@@ -306,9 +307,9 @@ async def test_plan_approved_with_y_after_accept_edits_goes_back_to_asking(app_o
     # (edits would then run unasked); y must leave plan mode for default, as the dialog says.
     async with drive(app_options()) as d:
         await d.wait(lambda: d.chat.session.connection.alive and d.conversation.commands, "the CLI to be ready")
-        d.chat.set_mode("acceptEdits")
+        d.chat.controls.set_mode("acceptEdits")
         await d.wait(lambda: d.conversation.status.permission_mode == "acceptEdits", "acceptEdits")
-        d.chat.set_mode("plan")
+        d.chat.controls.set_mode("plan")
         await d.wait(lambda: d.conversation.status.permission_mode == "plan", "plan mode")
         await ask(d, "kw:plan it", PlanScreen)
         await d.wait_on_screen("Approve, then ask each time (default)")

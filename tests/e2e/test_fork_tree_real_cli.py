@@ -19,7 +19,7 @@ Options = Callable[..., CliOptions]
 
 
 async def _fork(d: AppDriver, prompt: str) -> str:
-    await d.chat.fork_session()  # what the palette's "Fork this session" runs
+    await d.chat.controls.fork_session()  # what the palette's "Fork this session" runs
     await d.wait(lambda: d.conversation.status.session_id == "", "the fork started")
     await d.turn(prompt)
     return d.conversation.status.session_id

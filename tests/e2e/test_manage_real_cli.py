@@ -115,7 +115,7 @@ async def test_context_permissions_hooks_usage_rename_and_reloads(app_options: O
         context = await open_screen(d, "/context", ContextScreen)
         text = await d.wait_on_screen("System prompt:")
         assert "System prompt:" in text and "Free space:" in text and "⛁" in text
-        await d.chat.send_prompt("kw:plain hello")  # a turn while /context is open: it asks again after
+        await d.chat.prompt_area.send_prompt("kw:plain hello")  # a turn while /context is open: it asks again after
         await d.wait_turns(1)
         await d.wait(lambda: context.loads >= 2, "/context asked again after the turn")
         await d.press("escape")

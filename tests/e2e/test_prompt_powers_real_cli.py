@@ -123,9 +123,9 @@ async def test_a_queued_prompt_is_edited_before_it_goes_and_esc_never_sends_the_
         await d.wait(lambda: d.conversation.status.turn_running, "the turn")
         await d.type_prompt("kw:plain first thought")
         await d.press("enter")
-        await d.wait(lambda: d.chat.queue.texts == ["kw:plain first thought"], "the prompt held")
+        await d.wait(lambda: d.chat.prompt_area.queue.texts == ["kw:plain first thought"], "the prompt held")
         await d.press("up")  # back into the prompt: edited, then held again
-        assert d.prompt.text == "kw:plain first thought" and not d.chat.queue
+        assert d.prompt.text == "kw:plain first thought" and not d.chat.prompt_area.queue
         await d.pilot.press(*" and a second", "enter")  # held again (or sent, if the turn ended meanwhile)
         await d.wait_turns(2, timeout=60)
         keywords = [r.keyword for r in mock_api.messages_requests()]
@@ -137,7 +137,7 @@ async def test_a_queued_prompt_is_edited_before_it_goes_and_esc_never_sends_the_
         await d.wait(lambda: d.conversation.status.turn_running, "the third turn")
         await d.type_prompt("kw:plain held")
         await d.press("enter")
-        await d.wait(lambda: d.chat.queue.texts == ["kw:plain held"], "held again")
+        await d.wait(lambda: d.chat.prompt_area.queue.texts == ["kw:plain held"], "held again")
         await d.press("escape")
         await d.wait(lambda: not d.conversation.status.turn_running, "the interrupted turn's end")
         await d.wait(lambda: d.prompt.text == "kw:plain held", "the held prompt back in the prompt")

@@ -137,7 +137,7 @@ async def test_a_fork_from_the_palette_keeps_the_parents_cost(app_options: Optio
         parent = d.conversation.status.session_id
         parent_cost = d.conversation.status.cost_total
         first = d.chat
-        await first.fork_session()
+        await first.controls.fork_session()
         await d.wait(lambda: d.app.chat is not first, "the forked session's screen")
         await d.wait_ready()
         assert d.conversation.status.cost_total == pytest.approx(parent_cost)

@@ -37,7 +37,7 @@ async def test_decisions_search_names_export_and_forks(app_options: Options, con
         await d.wait_turns(3)
         live = {t.name: t.decision for t in d.of_type(ToolItem)}
         parent = d.conversation.status.session_id
-        await d.chat.fork_session()  # what the palette's "Fork this session" runs
+        await d.chat.controls.fork_session()  # what the palette's "Fork this session" runs
         await d.wait(lambda: d.conversation.status.session_id == "", "the fork started")
         await d.turn("kw:plain and now in the fork")
         fork = d.conversation.status.session_id

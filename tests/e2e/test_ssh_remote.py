@@ -229,8 +229,8 @@ async def test_the_browser_lists_and_resumes_a_remote_session(remote_options: Ca
         assert "remember the remote word" not in d.texts()
         await d.press("f4")
         browser = await d.wait_screen(SessionBrowserScreen)
-        await d.wait(lambda: any(row.session_id == session for row in browser.rows), "the remote session listed")
-        row = next(row for row in browser.rows if row.session_id == session)
+        await d.wait(lambda: any(row.session_id == session for row in browser.state.rows), "the remote session listed")
+        row = next(row for row in browser.state.rows if row.session_id == session)
         assert mirror in Path(row.path).parents
         # The only session there (the new CLI has written nothing yet): the cursor starts on it.
         await d.wait(lambda: browser.table.current_path == row.path, "the cursor on the remote session", 10)
@@ -322,7 +322,7 @@ async def test_a_far_away_machine_streams_and_the_browser_opens_at_once(
         # Nothing mirrored yet: the empty table says it is still reading, never "No sessions yet".
         empty = await d.wait(lambda: str(browser.query_one("#browser-empty").render()).strip(), "the browser's words")
         assert empty == f"Reading the sessions on {SLOW}…", empty
-        await d.wait(lambda: any(row.session_id == session for row in browser.rows), "the remote session listed")
+        await d.wait(lambda: any(row.session_id == session for row in browser.state.rows), "the remote session listed")
 
 
 async def test_a_remote_session_forks_from_the_browser(remote_options: Callable[..., CliOptions],
@@ -334,7 +334,7 @@ async def test_a_remote_session_forks_from_the_browser(remote_options: Callable[
         parent = d.conversation.status.session_id
         await d.press("f4")
         browser = await d.wait_screen(SessionBrowserScreen)
-        await d.wait(lambda: any(row.session_id == parent for row in browser.rows), "the remote session listed")
+        await d.wait(lambda: any(row.session_id == parent for row in browser.state.rows), "the remote session listed")
         await d.wait(lambda: browser.table.current_path is not None, "a row under the cursor", 10)
         await d.press("tab", "f")
         await d.wait(lambda: d.app.chat is not None and d.chat.session.options.fork_session, "the forked chat")

@@ -35,8 +35,8 @@ async def test_two_real_clis_in_two_tabs(app_options: Options) -> None:
                      "the second tab's CLI ready", timeout=60)
         second = d.chat
         assert first.session.connection.client.pid != second.session.connection.client.pid  # type: ignore[union-attr]
-        await first.send_prompt("kw:plain from the first tab")
-        await second.send_prompt("kw:plain from the second tab")
+        await first.prompt_area.send_prompt("kw:plain from the first tab")
+        await second.prompt_area.send_prompt("kw:plain from the second tab")
         await d.wait(lambda: answers(first.session) and answers(second.session)
                      and not first.session.busy and not second.session.busy, "both answers")
         assert answers(first.session) == ["Hello! You said: kw:plain from the first tab "]
@@ -44,7 +44,7 @@ async def test_two_real_clis_in_two_tabs(app_options: Options) -> None:
         assert first.session.conversation.status.session_id != second.session.conversation.status.session_id
 
         # A permission request in the tab that is not shown: no dialog until you go there.
-        await first.send_prompt("kw:bash run it")
+        await first.prompt_area.send_prompt("kw:bash run it")
         await d.wait(lambda: first.session.permissions.waiting, "the first tab's request queued")
         assert d.app.screen is d.app.chat_screen and first.session.attention
         await d.press("alt+1")

@@ -51,7 +51,7 @@ async def test_typing_through_real_cli_dialogs_answers_nothing(app_options: Opti
             answered_before = can_use_tool_answers(log)
             mode = "plan" if kind == "plan" else "default"  # the CLI asks about a plan only in plan mode
             if d.conversation.status.permission_mode != mode:
-                d.chat.set_mode(mode)
+                d.chat.controls.set_mode(mode)
                 await d.wait(lambda mode=mode: d.conversation.status.permission_mode == mode, mode)
             text = prose(rng)
             # The user goes straight on typing after the Enter, so the request arrives while they
@@ -105,7 +105,7 @@ async def test_enter_while_a_dialog_waits_sends_the_draft_and_answers_nothing(ap
             await d.pilot.press(key_for(character).key)
         await d.press("enter")
         # Held until the turn ends (editable till then, issue 27), in full.
-        await d.wait(lambda: d.chat.queue.texts == ["hello there"], "the prompt held for the turn's end")
+        await d.wait(lambda: d.chat.prompt_area.queue.texts == ["hello there"], "the prompt held for the turn's end")
         assert app_is(d, dialog) and dialog.waiting and not dialog.settled
         assert can_use_tool_answers(log) == 0 and d.prompt.text == ""
         await d.press("tab", "n")

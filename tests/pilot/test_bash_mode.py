@@ -66,7 +66,7 @@ async def test_ctrl_c_stops_a_running_command_and_its_group(tmp_path: Path) -> N
         items = view.session.conversation.items
         await wait_for(pilot, lambda: any(isinstance(i, ShellItem) and "started" in i.text for i in items),
                        what="the command's first line")
-        shell = view.bash.running
+        shell = view.prompt_area.bash.running
         assert shell is not None and shell.process.pid is not None
         marker = shell.process.marker
         view.query_one(PromptInput).text = "a draft Ctrl+C must not clear"
@@ -78,4 +78,4 @@ async def test_ctrl_c_stops_a_running_command_and_its_group(tmp_path: Path) -> N
         from claude_tui.transport import reaper
 
         assert marker and reaper.marked_processes(marker) == []  # both sleeps gone with it
-        assert view.bash.context()[1]["text"].endswith("<bash-stderr>Stopped by the user (Ctrl+C).</bash-stderr>")
+        assert view.prompt_area.bash.context()[1]["text"].endswith("<bash-stderr>Stopped by the user (Ctrl+C).</bash-stderr>")

@@ -55,7 +55,7 @@ async def _ready_with_slow_send(app: ClaudeTuiApp, pilot: Any, *, accepted: bool
         return changes
 
     view.session.prompt_sent = sent_and_over  # type: ignore[method-assign]
-    view.prompt.focus()
+    view.prompt_area.prompt.focus()
     await pilot.pause()
     return sent
 
@@ -66,11 +66,11 @@ async def test_each_enter_of_a_burst_sends_what_was_typed_since_the_last(tmp_pat
     async with app.run_test(size=(120, 40)) as pilot:
         sent = await _ready_with_slow_send(app, pilot)
         burst(app, prompts)
-        await wait_for(pilot, lambda: len(sent) >= len(prompts) and chat(app).prompt.text == "",
+        await wait_for(pilot, lambda: len(sent) >= len(prompts) and chat(app).prompt_area.prompt.text == "",
                        what=f"{len(prompts)} prompts sent, not {sent}")
         await pilot.pause()
         assert sent == prompts
-        assert chat(app).prompt.text == ""
+        assert chat(app).prompt_area.prompt.text == ""
 
 
 async def test_a_burst_below_a_waiting_dialog_queues_exactly_the_typed_prompts(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ async def test_a_burst_below_a_waiting_dialog_queues_exactly_the_typed_prompts(t
         dialog = view.dialogs.dialog
         await wait_for(pilot, lambda: isinstance(app.screen, GuardedModal), what="the dialog")
         burst(app, ["aaa", "bbb", "ccc"])
-        await wait_for(pilot, lambda: len(sent) >= 3 and view.prompt.text == "", what=f"3 prompts sent, not {sent}")
+        await wait_for(pilot, lambda: len(sent) >= 3 and view.prompt_area.prompt.text == "", what=f"3 prompts sent, not {sent}")
         await pilot.pause()
         assert sent == ["aaa", "bbb", "ccc"]
         assert app.screen is dialog and dialog is not None and dialog.waiting and not dialog.settled
@@ -94,5 +94,5 @@ async def test_a_burst_that_cannot_be_sent_stays_in_the_prompt_in_order(tmp_path
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready_with_slow_send(app, pilot, accepted=False)
         burst(app, ["three", "four"])
-        await wait_for(pilot, lambda: chat(app).prompt.text == "three\nfour",
-                       what=f"both back in the prompt, not {chat(app).prompt.text!r}")
+        await wait_for(pilot, lambda: chat(app).prompt_area.prompt.text == "three\nfour",
+                       what=f"both back in the prompt, not {chat(app).prompt_area.prompt.text!r}")

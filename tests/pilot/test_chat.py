@@ -111,8 +111,8 @@ async def test_message_sent_during_a_turn_is_queued(tmp_path: Path) -> None:
         await send(pilot, "kw:plain and then this")
         await pilot.pause()
         # Held by claude-tui until the turn ends (editable till then), shown above the prompt.
-        assert screen.queue.texts == ["kw:plain and then this"]
-        assert "kw:plain and then this" in str(screen.queued_prompts.render())
+        assert screen.prompt_area.queue.texts == ["kw:plain and then this"]
+        assert "kw:plain and then this" in str(screen.prompt_area.queued_prompts.render())
         users = [i for i in screen.session.conversation.items if isinstance(i, UserItem)]
         assert [u.text for u in users] == ["kw:slow story"]
 

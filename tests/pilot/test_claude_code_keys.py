@@ -47,7 +47,7 @@ async def test_ctrl_r_searches_the_prompt_history_as_a_shell_does(tmp_path: Path
         assert prompt.text == "fix the login bug"  # nothing older: the match stays
         # Enter takes the match into the prompt to edit; nothing is sent.
         await pilot.press("enter")
-        await wait_for(pilot, lambda: not view.history_search.display, what="the search closed")
+        await wait_for(pilot, lambda: not view.prompt_area.history_search.display, what="the search closed")
         assert app.focused is prompt and prompt.text == "fix the login bug"
         assert sum(isinstance(i, UserItem) for i in view.session.conversation.items) == sent_before
         await pilot.press("!")
@@ -60,11 +60,11 @@ async def test_ctrl_r_searches_the_prompt_history_as_a_shell_does(tmp_path: Path
         await wait_for(pilot, lambda: prompt.text == "my draft", what="the draft back")
         # So does Ctrl+C, which neither clears nor quits here; no match shows the draft.
         await pilot.press("ctrl+r", *"zzz")
-        await wait_for(pilot, lambda: "no match" in view.history_search.query_one("#history-search-state")
+        await wait_for(pilot, lambda: "no match" in view.prompt_area.history_search.query_one("#history-search-state")
                        .render().plain, what="no match")  # type: ignore[attr-defined]
         assert prompt.text == "my draft"
         await pilot.press("ctrl+c")
-        await wait_for(pilot, lambda: not view.history_search.display, what="cancelled")
+        await wait_for(pilot, lambda: not view.prompt_area.history_search.display, what="cancelled")
         assert prompt.text == "my draft" and not app.is_quitting
 
 

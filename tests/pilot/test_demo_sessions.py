@@ -35,7 +35,7 @@ async def test_the_demo_browser_lists_recorded_sessions_and_a_fork(demo_app: Cla
         await pilot.press("f4")
         await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen), what="the browser", timeout=30)
         browser = app.screen
-        await wait_for(pilot, lambda: browser._listed and len(browser.table.listing.rows) == 5, what="5 sessions", timeout=30)
+        await wait_for(pilot, lambda: browser.state.listed and len(browser.table.listing.rows) == 5, what="5 sessions", timeout=30)
         rows = browser.table.listing.rows
         assert "No sessions" not in str(browser.query_one("#browser-empty").render())
         assert [r.session_id[:8] for r in rows if r.forked_from] == ["46934f4f"]

@@ -18,9 +18,9 @@ async def test_escape_on_a_waiting_dialog_closes_the_menu_then_interrupts_the_tu
         assert isinstance(dialog, PermissionScreen) and dialog.waiting
         view = chat(app)
         await pilot.press("slash")  # typed on into the prompt: its command menu opens
-        await wait_for(pilot, lambda: bool(view.composer.menu.display), what="the prompt's menu")
+        await wait_for(pilot, lambda: bool(view.prompt_area.composer.menu.display), what="the prompt's menu")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not view.composer.menu.display, what="the menu closed")
+        await wait_for(pilot, lambda: not view.prompt_area.composer.menu.display, what="the menu closed")
         assert app.screen is dialog and view.session.busy, "the first Esc only closed the menu"
         await pilot.press("escape")
         await wait_for(pilot, lambda: idle(app) and app.screen is not dialog, what="the turn interrupted")

@@ -15,7 +15,7 @@ from textual import events
 from textual.widgets import Input
 
 from claude_tui.ui.app.app import ClaudeTuiApp
-from claude_tui.ui.dialogs.tab_host import TabHostScreen
+from claude_tui.ui.dialogs.tab_prompts import TabHostScreen
 from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from tests.pilot.helpers import chat, make_app, wait_for
 from tests.pilot.test_typing_never_answers import key_for
@@ -72,11 +72,11 @@ async def test_the_prompt_takes_the_same_burst(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         view = chat(app)
         await wait_for(pilot, lambda: view.session.connection.alive, what="CLI up")
-        view.prompt.focus()
+        view.prompt_area.prompt.focus()
         await pilot.pause()
         burst(app, [*EDIT_BURST, "left", "left", "backspace", "home", "delete"])
         await settle(pilot)
-        assert view.prompt.text == "pen sesson"
+        assert view.prompt_area.prompt.text == "pen sesson"
 
 
 async def test_the_palettes_search_box_takes_the_same_burst(tmp_path: Path) -> None:

@@ -17,4 +17,4 @@ async def test_the_command_lines_prompt_is_sent_first(tmp_path: Path) -> None:
             isinstance(i, UserItem) for i in chat(app).session.conversation.main.items), what="the first prompt sent")
         users = [i.text for i in chat(app).session.conversation.main.items if isinstance(i, UserItem)]
         assert users == ["kw:plain from the command line"]
-        assert chat(app).composer.prompt.text == "" and app.first_prompt is None
+        assert chat(app).prompt_area.prompt.text == "" and app.first_prompt is None

@@ -49,25 +49,25 @@ async def test_question_mark_on_an_empty_prompt_shows_the_shortcuts_and_typing_g
         prompt = view.query_one("#prompt")
         prompt.focus()
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: view.shortcuts.display, what="the shortcuts")
+        await wait_for(pilot, lambda: view.prompt_area.shortcuts.display, what="the shortcuts")
         assert not isinstance(app.screen, HelpScreen)  # no screen, no filter: the prompt keeps the keys
         assert prompt.text == "" and app.focused is prompt  # type: ignore[attr-defined]
-        shown = view.shortcuts.text()
+        shown = view.prompt_area.shortcuts.text()
         assert "Search history" in shown and "Transcript" in shown
         # Typing on writes into the prompt, and folds the list.
         await pilot.press("f", "i", "x")
-        await wait_for(pilot, lambda: not view.shortcuts.display, what="folded by typing")
+        await wait_for(pilot, lambda: not view.prompt_area.shortcuts.display, what="folded by typing")
         assert prompt.text == "fix"  # type: ignore[attr-defined]
         # With text in the prompt, ? is just a character.
         await pilot.press("question_mark")
         await pilot.pause(0.1)
-        assert not view.shortcuts.display and prompt.text == "fix?"  # type: ignore[attr-defined]
+        assert not view.prompt_area.shortcuts.display and prompt.text == "fix?"  # type: ignore[attr-defined]
         # Esc folds it too.
         prompt.text = ""  # type: ignore[attr-defined]
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: view.shortcuts.display, what="the shortcuts again")
+        await wait_for(pilot, lambda: view.prompt_area.shortcuts.display, what="the shortcuts again")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not view.shortcuts.display, what="folded by Esc")
+        await wait_for(pilot, lambda: not view.prompt_area.shortcuts.display, what="folded by Esc")
 
 
 async def test_tools_and_versions_after_the_first_turn(tmp_path: Path) -> None:

@@ -56,7 +56,7 @@ async def test_keys_after_the_answering_key_reach_the_prompt_not_the_next_dialog
             await pilot.pause()
         second = app.screen
         assert isinstance(second, GuardedModal)
-        assert view.prompt.text == AFTER
+        assert view.prompt_area.prompt.text == AFTER
         assert len(sent) == 1 and sent[0]["response"]["request_id"] == "queued-1"
         assert second.waiting and not second.settled
 
@@ -68,7 +68,7 @@ async def test_keys_after_no_on_the_quit_question_reach_the_prompt(tmp_path: Pat
         view = chat(app)
         await wait_for(pilot, lambda: view.session.connection.alive and view.session.conversation.commands,
                        what="CLI ready")
-        await view.send_prompt("kw:slow tell me a story")
+        await view.prompt_area.send_prompt("kw:slow tell me a story")
         await wait_for(pilot, lambda: view.session.busy, what="the turn running")
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, GuardedModal) and app.screen.is_mounted,
@@ -77,7 +77,7 @@ async def test_keys_after_no_on_the_quit_question_reach_the_prompt(tmp_path: Pat
         app.post_message(events.Key("tab", None))
         post(app, "n" + AFTER)
         await wait_for(pilot, lambda: app.screen is app.chat_screen, what="the question answered")
-        await wait_for(pilot, lambda: len(view.prompt.text) >= len(AFTER), what="the keys in the prompt")
-        assert view.prompt.text == AFTER
+        await wait_for(pilot, lambda: len(view.prompt_area.prompt.text) >= len(AFTER), what="the keys in the prompt")
+        assert view.prompt_area.prompt.text == AFTER
         assert app.is_running
         await app.shutdown()

@@ -55,7 +55,7 @@ def later_count(log: ChatLog) -> int:
 async def jump_to_oldest(pilot: Pilot, log: ChatLog, conversation: Conversation) -> None:
     """What select mode's Home does: reveal the first item, scrolled to the top."""
     screen = chat(pilot.app)  # type: ignore[arg-type]
-    await screen.navigator.reveal_item(conversation.items[0].id, "-selected")
+    await screen.prompt_area.navigator.reveal_item(conversation.items[0].id, "-selected")
     await wait_for(pilot, lambda: on_screen(log, conversation.items[0]), what="the oldest item on screen")
 
 

@@ -22,7 +22,7 @@ async def test_slash_mcp_opens_the_screen_and_toggles_through_the_cli(tmp_path: 
         screen = app.screen
         assert isinstance(screen, McpScreen)
         assert chat(app).session.conversation.status.turns == 0  # nothing went to Claude
-        assert chat(app).composer.prompt.text == ""
+        assert chat(app).prompt_area.composer.prompt.text == ""
         assert "notes  connected · 2 tools" in screen_text(app)
         await pilot.press("space")
         await wait_for(pilot, lambda: "notes  turned off" in screen_text(app), what="notes off")
@@ -47,7 +47,7 @@ async def test_slash_permissions_adds_a_session_rule(tmp_path: Path) -> None:
 
 
 async def test_renaming_a_tab_names_the_session_in_claude_code(tmp_path: Path) -> None:
-    from claude_tui.ui.dialogs.tab_name import TAB_NAME
+    from claude_tui.ui.dialogs.tab_prompts import TAB_NAME
     from claude_tui.ui.dialogs.text_prompt import TextPrompt
     from claude_tui.ui.window.screen import ChatScreen
 
@@ -82,8 +82,8 @@ async def _open_in_a_burst(pilot: Any, app: Any, command: str, *keys: str) -> An
     view = chat(app)
     await wait_for(pilot, lambda: view.session.connection.alive and view.session.conversation.commands,
                    what="CLI ready")
-    view.composer.prompt.text = command
-    view.composer.prompt.focus()
+    view.prompt_area.composer.prompt.text = command
+    view.prompt_area.composer.prompt.focus()
     await pilot.press("enter", *keys)
     await wait_for(pilot, lambda: isinstance(app.screen, ManageScreen) and app.screen.loads, what=command)
     screen = app.screen

@@ -22,7 +22,7 @@ async def test_turn_end_notification(tmp_path: Path, monkeypatch: pytest.MonkeyP
         screen = chat(app)
         await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.commands, what="ready")
         app.app_focus = focused  # no key press after this: a key would count as focus
-        screen.post_message(PromptInput.Submitted("Hello there, kw:plain"))
+        screen.prompt_area.post_message(PromptInput.Submitted("Hello there, kw:plain"))
         await wait_for(pilot, lambda: idle(app), what="turn end")
         await pilot.pause(0.05)
         assert len(calls) == expected

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from textual.widgets import TextArea
 
-from claude_tui.ui.dialogs import base
+from claude_tui.ui.dialogs import guard
 from claude_tui.ui.dialogs.base import GuardedModal
 from tests.pilot.helpers import chat, make_app, wait_for
 from tests.pilot.test_dialogs import request_from
 from tests.pilot.test_typing_never_answers import VirtualClock
 
-QUIET = getattr(base, "QUIET_MS", 500) / 1000  # getattr: the module runs (and fails) on a tree without the rule
-REACT = getattr(base, "REACT_MS", 250) / 1000
+QUIET = guard.QUIET_MS / 1000
+REACT = guard.REACT_MS / 1000
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ async def test_opening_and_closing_the_overview_while_a_tab_streams_never_ends_t
         streaming = app.chat_screen.views[1]
         await wait_for(pilot, lambda: streaming.session.connection.alive and streaming.session.conversation.commands,
                        what="its CLI ready")
-        await streaming.send_prompt("kw:slow tell me a story")  # word by word, for seconds
+        await streaming.prompt_area.send_prompt("kw:slow tell me a story")  # word by word, for seconds
         await wait_for(pilot, lambda: streaming.session.busy, what="the tab streaming")
         rounds = 0
         while rounds < ROUNDS and streaming.session.busy:

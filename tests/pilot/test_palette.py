@@ -157,7 +157,7 @@ async def test_new_session_clears_the_log(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: idle(app), what="turn end")
         old = chat(app)
         old_id = old.session.conversation.status.session_id
-        await old.new_session()
+        await old.controls.new_session()
         await wait_for(pilot, lambda: chat(app) is not old and chat(app).session.connection.alive, what="new chat")
         assert chat(app).session.conversation.items == []
         assert chat(app).session.options.resume is None
@@ -227,7 +227,7 @@ async def test_a_slash_command_from_the_palette_leaves_the_draft_alone(tmp_path:
         screen = chat(app)
         prompt = screen.query_one("#prompt")
         prompt.text = "/cost is what I am writing about"  # type: ignore[attr-defined]  # starts like the command
-        await screen.send_slash("/cost")
+        await screen.prompt_area.send_slash("/cost")
         await wait_for(pilot, lambda: any(isinstance(i, UserItem) and i.text == "/cost"
                                           for i in screen.session.conversation.items), what="/cost sent")
         assert prompt.text == "/cost is what I am writing about"  # type: ignore[attr-defined]

@@ -52,5 +52,5 @@ async def test_a_draft_with_a_paste_is_saved_whole(tmp_path: Path) -> None:
         prompt.focus()
         app.post_message(Paste(LINES))
         await pilot.pause()
-        view.save_draft()
+        view.prompt_area.save_draft()
         assert view.session.drafts.load() == LINES  # a placeholder would mean nothing to the next run

@@ -43,10 +43,10 @@ async def test_a_queued_prompt_can_be_taken_back_edited_and_goes_out_when_the_tu
         assert held.display and "kw:plain and then this" in str(held.render())
         await pilot.press("up")
         assert prompt.text == "kw:plain and then this"
-        assert not view.queue and not held.display
+        assert not view.prompt_area.queue and not held.display
         await pilot.press(*" too", "enter")
         await pilot.pause()
-        assert view.queue.texts == ["kw:plain and then this too"] and prompt.text == ""
+        assert view.prompt_area.queue.texts == ["kw:plain and then this too"] and prompt.text == ""
         assert view.session.busy
         await wait_for(pilot, lambda: _prompts(app) == ["kw:slow story", "kw:plain and then this too"],
                        timeout=30, what="the held prompt sent once the turn ended")
@@ -70,7 +70,7 @@ async def test_esc_interrupts_and_brings_the_queue_back_rather_than_sending_it(t
         await pilot.pause(0.2)
         assert _prompts(app) == ["kw:slow story"]
         assert prompt.text == "kw:plain first\nkw:plain second\na draft"
-        assert not view.queue
+        assert not view.prompt_area.queue
 
 
 async def test_a_burst_typed_mid_turn_is_held_as_typed_and_sent_one_prompt_each(tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ async def test_a_burst_typed_mid_turn_is_held_as_typed_and_sent_one_prompt_each(
             for character in prompt:
                 app.post_message(events.Key("space" if character == " " else character, character))
             app.post_message(events.Key("enter", "\r"))
-        await wait_for(pilot, lambda: view.queue.texts == ["kw:plain bbb", "kw:plain ccc"] or
+        await wait_for(pilot, lambda: view.prompt_area.queue.texts == ["kw:plain bbb", "kw:plain ccc"] or
                        len(_prompts(app)) > 1, what="the burst held")
         await wait_for(pilot, lambda: _prompts(app) == ["kw:slow story", "kw:plain bbb", "kw:plain ccc"],
                        timeout=60, what="each sent as its own prompt, never merged")

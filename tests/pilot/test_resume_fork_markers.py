@@ -145,7 +145,7 @@ async def test_every_way_of_forking_says_the_same_thing(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: idle(app) and bool(chat(app).session.conversation.status.session_id), what="an id")
         own = chat(app).session.conversation.status.session_id
         second = app.chat
-        await second.fork_session()
+        await second.controls.fork_session()
         await wait_for(pilot, lambda: app.chat is not second and ready(app), what="the second fork ready")
         assert fork_notes(app) == [expected, fork_note(own)]
     # 3. --resume ID --fork (launch): the same function on the loaded history

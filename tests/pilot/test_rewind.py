@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from claude_tui.session.items import NoteItem, UserItem
+from claude_tui.ui.chat.rewind_files import rewind_last_prompt
 from claude_tui.ui.chat.transcript_tools import item_by_id
 from claude_tui.ui.dialogs.rewind import RewindScreen
 from claude_tui.ui.dialogs.rewind_conversation import RewindChoiceScreen
@@ -82,7 +83,7 @@ async def test_n_keeps_the_files_and_sends_nothing_more(tmp_path: Path) -> None:
         await _edited(pilot)
         screen = chat(app)
         sent = _record_requests(screen)
-        screen.rewind_last_prompt()
+        rewind_last_prompt(screen)
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
         await pilot.press("tab", "n")
         await pilot.pause(0.3)
@@ -99,7 +100,7 @@ async def test_a_prompt_that_changed_nothing_says_so(tmp_path: Path) -> None:
         screen = chat(app)
         notes: list[str] = []
         screen.notify = lambda message, **_: notes.append(str(message))  # type: ignore[method-assign]
-        screen.rewind_last_prompt()
+        rewind_last_prompt(screen)
         await wait_for(pilot, lambda: notes, what="a notification")
         assert notes == ["No files changed since this prompt: nothing to rewind."]
         assert not isinstance(app.screen, RewindScreen)

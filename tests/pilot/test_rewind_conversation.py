@@ -43,7 +43,7 @@ async def test_esc_esc_up_enter_2_goes_back_to_before_prompt_two(tmp_path: Path)
         await wait_for(pilot, lambda: isinstance(app.screen, RewindChoiceScreen), what="the choice")
         await pilot.press("2")
         await _restarted(pilot, old)
-        await wait_for(pilot, lambda: view.composer.prompt.text == "kw:plain two", what="the prompt's text back")
+        await wait_for(pilot, lambda: view.prompt_area.composer.prompt.text == "kw:plain two", what="the prompt's text back")
         texts = [i.text for i in session.conversation.items if isinstance(i, (UserItem, TextItem))]
         assert "kw:plain one" in texts and "kw:plain two" not in texts and "kw:plain three" not in texts
         argv = build_argv(session.connection.options, ["claude"])
@@ -74,11 +74,11 @@ async def test_esc_esc_on_a_draft_opens_nothing(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await _three_turns(pilot)
-        chat(app).composer.prompt.text = "a draft"
+        chat(app).prompt_area.composer.prompt.text = "a draft"
         await pilot.press("escape", "escape")
         await pilot.pause(0.2)
         assert not isinstance(app.screen, RewindListScreen)
-        assert chat(app).composer.prompt.text == "a draft"
+        assert chat(app).prompt_area.composer.prompt.text == "a draft"
 
 
 async def test_rewind_to_the_first_prompt_starts_a_new_session(tmp_path: Path) -> None:
@@ -95,7 +95,7 @@ async def test_rewind_to_the_first_prompt_starts_a_new_session(tmp_path: Path) -
         await _restarted(pilot, old)
         assert "--resume" not in build_argv(session.connection.options, ["claude"])
         assert not [i for i in session.conversation.items if isinstance(i, UserItem)]
-        assert chat(app).composer.prompt.text == "kw:plain one"
+        assert chat(app).prompt_area.composer.prompt.text == "kw:plain one"
         await pilot.press("enter")  # sent again: the CLI names its new session when the turn starts
         await wait_for(pilot, lambda: session.conversation.status.session_id not in ("", first_id), what="a new id")
 
@@ -156,4 +156,4 @@ async def test_a_doubled_enter_restores_nothing_but_a_digit_acts_at_once(tmp_pat
         assert isinstance(app.screen, RewindChoiceScreen) and session.connection is old
         await pilot.press("2")
         await _restarted(pilot, old)
-        assert chat(app).composer.prompt.text == "kw:plain three"
+        assert chat(app).prompt_area.composer.prompt.text == "kw:plain three"

@@ -19,7 +19,7 @@ from claude_tui.ui.app.help import HelpScreen
 from claude_tui.ui.browser.screen import SessionBrowserScreen
 from claude_tui.ui.chat.worktree_flow import ask_worktree_session
 from claude_tui.ui.dialogs.confirm import ConfirmScreen
-from claude_tui.ui.dialogs.tab_host import TabHostScreen
+from claude_tui.ui.dialogs.tab_prompts import TabHostScreen
 from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from claude_tui.ui.panels.changes_panel import ChangesScreen
 from claude_tui.ui.window.overview import OverviewScreen
@@ -82,7 +82,7 @@ async def test_ctrl_q_twice_while_a_turn_runs_asks_once(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(app, pilot)
         view = chat(app)
-        await view.send_prompt("kw:slow tell me a story")
+        await view.prompt_area.send_prompt("kw:slow tell me a story")
         await wait_for(pilot, lambda: view.session.busy, what="the turn running")
         await pilot.press("ctrl+q", "ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the quit question")
@@ -104,7 +104,7 @@ async def test_alt_w_twice_while_a_turn_runs_asks_once(tmp_path: Path) -> None:
         view = app.chat_screen.views[1]
         await wait_for(pilot, lambda: view.session.connection.alive and view.session.conversation.commands,
                        what="its CLI ready")
-        await view.send_prompt("kw:slow tell me a story")
+        await view.prompt_area.send_prompt("kw:slow tell me a story")
         await wait_for(pilot, lambda: view.session.busy, what="the turn running")
         await pilot.press("alt+w", "alt+w")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the close question")

@@ -98,9 +98,9 @@ async def test_lists_every_session_with_counts_and_preview(tree: Path, tmp_path:
         screen = app.browser
         # Titles are first prompts: RESUMED's follow-up prompt does not rename it.
         assert titles(screen) == ["kw:edit the file", "kw:bash please", "Hello there, kw:plain"]
-        assert all(row.entrypoint == "sdk-cli" for row in screen.rows)  # hidden by Claude Code's picker
+        assert all(row.entrypoint == "sdk-cli" for row in screen.state.rows)  # hidden by Claude Code's picker
         assert [row.message_count for row in screen.table.listing.rows] == [6, 4, 2]
-        assert screen.indexed and screen.indexing is None
+        assert screen.state.indexed and screen.state.indexing is None
         line = screen.table.render_line(1).text  # the first row, below the header
         assert "kw:edit the file" in line and "40 min ago" in line and "$0.04" in line
         assert "6" in line.split("40 min ago")[1]
@@ -122,7 +122,7 @@ async def test_first_paint_comes_from_the_index(tree: Path, tmp_path: Path) -> N
     async with again.run_test() as pilot:
         # Before any worker ran: rows straight from the warm index, counts included.
         assert len(again.browser.table.listing.rows) == 3
-        assert [row.message_count for row in again.browser.rows] == [6, 4, 2]
+        assert [row.message_count for row in again.browser.state.rows] == [6, 4, 2]
         await settle(pilot)
 
 
@@ -156,7 +156,7 @@ async def test_full_text_search_shows_snippets(tree: Path, tmp_path: Path) -> No
         await settle(pilot)
         screen = app.browser
         await pilot.press("slash")
-        assert screen.searching and screen.focused is screen.filter_input
+        assert screen.state.searching and screen.focused is screen.filter_input
         await pilot.press(*"tool ran")
         await settle(pilot)
         assert sorted(titles(screen)) == ["kw:bash please", "kw:edit the file"]
@@ -172,7 +172,7 @@ async def test_full_text_search_shows_snippets(tree: Path, tmp_path: Path) -> No
         matches = str(screen.query_one("#preview-matches", Static).render())
         assert "follow-up after resume" in matches and "turn 2" in matches
         await pilot.press("escape")  # leaves search, not the browser
-        assert not screen.searching and app.choices == []
+        assert not screen.state.searching and app.choices == []
         assert len(titles(screen)) == 3 and screen.focused is screen.table
 
 
@@ -221,18 +221,18 @@ async def test_a_toggles_all_projects(tree: Path, tmp_path: Path) -> None:
     async with app.run_test(size=(130, 36)) as pilot:
         await settle(pilot)
         screen = app.browser
-        assert len(screen.rows) == 3
+        assert len(screen.state.rows) == 3
         await pilot.press("tab")  # letters are commands in the table, typed in the filter
         await pilot.press("a")
         await settle(pilot)
-        assert screen.all_projects and len(screen.rows) == 4
+        assert screen.state.all_projects and len(screen.state.rows) == 4
         assert OTHER in [row.session_id for row in screen.table.listing.rows]
         assert "Project" in screen.table.render_line(0).text  # only shown across projects
         assert "all projects" in shown(screen, "#browser-status")
         await pilot.press("tab")  # letters are commands in the table, typed in the filter
         await pilot.press("a")
         await settle(pilot)
-        assert not screen.all_projects and len(screen.rows) == 3
+        assert not screen.state.all_projects and len(screen.state.rows) == 3
         assert "Project" not in screen.table.render_line(0).text
 
 
@@ -298,12 +298,12 @@ async def test_new_and_grown_sessions_appear_while_open(tree: Path, tmp_path: Pa
                      extra_turns=2, cwd="/home/user/project", mtime=NOW - 5)
         screen.reload()
         await settle(pilot)
-        assert len(screen.rows) == 4 and screen.table.listing.rows[0].session_id == extra.stem
+        assert len(screen.state.rows) == 4 and screen.table.listing.rows[0].session_id == extra.stem
         assert (screen.table.listing.rows[0].message_count or 0) > 4  # counted in the background
         extra.unlink()
         screen.reload()
         await settle(pilot)
-        assert len(screen.rows) == 3
+        assert len(screen.state.rows) == 3
 
 
 async def test_empty_tree_says_so(tmp_path: Path) -> None:

@@ -147,7 +147,7 @@ async def test_filter_focus_names_tab_and_the_table_keys(tree: Path, tmp_path: P
         assert "Tab, then:" not in screen_line(app, 2) and "Table keys" not in footer(app)
         await pilot.press("a")  # in the table the letters are commands
         await settle(pilot)
-        assert screen.all_projects
+        assert screen.state.all_projects
         await pilot.press("shift+tab")
         await pilot.pause()
         assert screen.focused is box and "a this project" in screen_line(app, 2)

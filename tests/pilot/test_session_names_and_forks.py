@@ -61,7 +61,7 @@ async def test_the_ids_and_prompts_shown_find_their_session(tmp_path: Path) -> N
         await pilot.press(*PARENT[:8])  # what the status bar and the fork note show
         assert [r.session_id for r in screen.table.listing.rows] == [PARENT]
         screen.filter_input.value = ""
-        screen.rows[0].name = "renamed here"
+        screen.state.rows[0].name = "renamed here"
         await pilot.press(*"six times")  # the first prompt still finds a renamed session
         assert len(titles(screen)) == 2
 
@@ -71,14 +71,14 @@ async def test_one_surrogate_titled_transcript_hides_nothing(tmp_path: Path) -> 
     async with app.run_test(size=(130, 36)) as pilot:
         await settle(pilot)
         screen = app.browser
-        assert screen._listed  # not "Looking for sessions…" for ever
-        assert {row.session_id for row in screen.rows} == {PARENT, FORK, BAD}
+        assert screen.state.listed  # not "Looking for sessions…" for ever
+        assert {row.session_id for row in screen.state.rows} == {PARENT, FORK, BAD}
         assert "cut \ufffd title" in titles(screen)
 
 
 async def browser_ready(pilot, browser: SessionBrowserScreen) -> None:  # type: ignore[no-untyped-def]
     """Listed and indexed (the app's own workers, such as its CLI's, never complete: not waited for)."""
-    await wait_for(pilot, lambda: browser._listed and browser.indexed, what="the browser listed and indexed", timeout=30)
+    await wait_for(pilot, lambda: browser.state.listed and browser.state.indexed, what="the browser listed and indexed", timeout=30)
     await pilot.pause(0.3)
 
 

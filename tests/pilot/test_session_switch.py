@@ -76,7 +76,7 @@ async def test_opening_another_session_over_a_running_turn_asks_first(tmp_path: 
         await wait_for(pilot, lambda: ready(app), what="CLI ready")
         first = app.chat
         assert first is not None
-        await first.send_prompt("kw:slow a long one")
+        await first.prompt_area.send_prompt("kw:slow a long one")
         await wait_for(pilot, lambda: first.session.busy, what="the turn running")
         choice = BrowserChoice(SESSION, file, tmp_path, fork=False)
         app._browser_choice(choice)

@@ -11,6 +11,7 @@ from claude_tui.protocol import decode_obj
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.chat.connection import CliConnection
+from claude_tui.ui.chat.rewind_files import rewind_last_prompt
 from claude_tui.ui.dialogs.rewind import RewindScreen
 from claude_tui.ui.palette.commands import current_model_value
 from claude_tui.ui.panels.status_bar import StatusBar
@@ -91,7 +92,7 @@ async def test_rewound_files_leave_what_changed(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: idle(app), what="turn end")
         screen = chat(app)
         assert [f.path for f in screen.session.conversation.changes.session] == [str(tmp_path / "a.txt")]
-        screen.rewind_last_prompt()
+        rewind_last_prompt(screen)
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
         await pilot.press("tab", "y")
         await wait_for(pilot, lambda: not screen.session.conversation.changes.session, what="the change set emptied")

@@ -9,7 +9,7 @@ from textual.widgets import Input, Static
 
 from claude_tui.config import HostEntry
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.dialogs.tab_host import TabHostScreen
+from claude_tui.ui.dialogs.tab_prompts import TabHostScreen
 from tests.pilot.helpers import chat, make_app, wait_for
 
 

@@ -70,8 +70,8 @@ async def test_two_tabs_streaming_at_once_each_log_gets_only_its_answer(tmp_path
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         first, second = await open_two(pilot, app)
-        await first.send_prompt("kw:slow tell me a story")  # word0 word1 … for seconds
-        await second.send_prompt("kw:longstream explain")
+        await first.prompt_area.send_prompt("kw:slow tell me a story")  # word0 word1 … for seconds
+        await second.prompt_area.send_prompt("kw:longstream explain")
         await wait_for(pilot, lambda: first.session.busy and second.session.busy, what="both streaming at once")
         await wait_for(pilot, lambda: answers(second.session) and not second.session.busy, 30, "the second answer")
         await wait_for(pilot, lambda: not first.session.busy, 30, "the first answer")
@@ -104,7 +104,7 @@ async def test_alt_numbers_and_ctrl_page_keys_switch_tabs(tmp_path: Path) -> Non
         await pilot.press("alt+9")
         assert app.chat is second, "no ninth tab: nothing changes"
         await pilot.press("x")
-        assert second.prompt.text.endswith("x") and not first.prompt.text.endswith("x"), "keys go to the shown tab"
+        assert second.prompt_area.prompt.text.endswith("x") and not first.prompt_area.prompt.text.endswith("x"), "keys go to the shown tab"
         await app.shutdown()
 
 
@@ -121,7 +121,7 @@ async def test_a_background_tabs_dialog_waits_for_its_tab_and_is_answered_only_t
                 return await original(obj)
 
             view.session.connection.answer_permission = record  # type: ignore[method-assign]
-        await first.send_prompt("kw:bash please")  # the first tab asks while the second is shown
+        await first.prompt_area.send_prompt("kw:bash please")  # the first tab asks while the second is shown
         await wait_for(pilot, lambda: first.session.permissions.waiting, what="the request queued")
         await pilot.pause(0.2)
         assert app.screen is app.chat_screen, "a background tab's dialog is not shown"
@@ -129,7 +129,7 @@ async def test_a_background_tabs_dialog_waits_for_its_tab_and_is_answered_only_t
         bar = app.screen.query_one(TabBar)
         assert bar.tabs[0].attention and "Bash" in bar.tabs[0].pending
         await pilot.press("y", "n")  # typing in the shown tab answers nothing
-        assert sent == [] and second.prompt.text.endswith("yn")
+        assert sent == [] and second.prompt_area.prompt.text.endswith("yn")
         await pilot.press("alt+1")
         await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), what="the dialog shown on switch")
         assert not first.session.attention
@@ -154,7 +154,7 @@ async def test_closing_a_tab_ends_its_cli_and_keeps_the_others(tmp_path: Path) -
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         first, second = await open_two(pilot, app)
-        second.prompt.text = "a draft to keep"
+        second.prompt_area.prompt.text = "a draft to keep"
         draft_file = second.session.drafts.path  # the tab's slot: given up once it closes
         assert draft_file is not None
         pid = second.session.connection.client.pid  # type: ignore[union-attr]
@@ -172,7 +172,7 @@ async def test_closing_a_busy_tab_asks_first(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         first, second = await open_two(pilot, app)
-        await second.send_prompt("kw:slow a long one")
+        await second.prompt_area.send_prompt("kw:slow a long one")
         await wait_for(pilot, lambda: second.session.busy, what="the turn running")
         await pilot.press("alt+w")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
@@ -187,8 +187,8 @@ async def test_quit_with_turns_running_in_two_tabs_asks_once_naming_them(tmp_pat
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         first, second = await open_two(pilot, app)
-        await first.send_prompt("kw:slow one story")
-        await second.send_prompt("kw:slow another story")
+        await first.prompt_area.send_prompt("kw:slow one story")
+        await second.prompt_area.send_prompt("kw:slow another story")
         await wait_for(pilot, lambda: first.session.busy and second.session.busy, what="both busy")
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
@@ -213,7 +213,7 @@ async def test_two_tabs_in_one_directory_keep_their_own_drafts(tmp_path: Path) -
         await wait_for(pilot, lambda: ready(chat(app).session), what="the first CLI ready")
         first = chat(app)
         await pilot.press(*"first draft")
-        first.save_draft()
+        first.prompt_area.save_draft()
         first_file = first.session.drafts.path
         await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: len(views(app)) == 2, what="the second tab")
@@ -221,7 +221,7 @@ async def test_two_tabs_in_one_directory_keep_their_own_drafts(tmp_path: Path) -
         await pilot.pause()
         assert second.query_one(Composer).prompt.text == "", "the new tab starts with its own, empty, prompt"
         await pilot.press(*"second draft")
-        second.save_draft()
+        second.prompt_area.save_draft()
         assert second.session.drafts.path != first_file
         assert first_file.read_text() == "first draft" and second.session.drafts.path.read_text() == "second draft"
         await app.shutdown()
@@ -246,7 +246,7 @@ async def test_the_open_overview_follows_a_tab_that_starts_waiting(tmp_path: Pat
         overview = app.screen
         assert isinstance(overview, OverviewScreen)
         assert overview.tabs[1].state is TabState.IDLE
-        await second.send_prompt("kw:bash run it")  # tab 2's CLI asks while the overview is open
+        await second.prompt_area.send_prompt("kw:bash run it")  # tab 2's CLI asks while the overview is open
         await wait_for(pilot, lambda: overview.tabs[1].state is TabState.WAITING, what="tab 2 waiting, live")
         await pilot.press("2")
         await wait_for(pilot, lambda: app.chat is second, what="tab 2 by its digit")

@@ -6,8 +6,7 @@ from pathlib import Path
 
 from textual.app import App
 
-from claude_tui.ui.dialogs.tab_directory import tab_directory_prompt, typed_directory
-from claude_tui.ui.dialogs.tab_name import tab_name_prompt
+from claude_tui.ui.dialogs.tab_prompts import tab_directory_prompt, tab_name_prompt, typed_directory
 from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from claude_tui.ui.dialogs.worktree_name import worktree_name_prompt
 from claude_tui.ui.kit.safe_input import SafeInput

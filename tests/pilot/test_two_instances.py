@@ -61,7 +61,7 @@ async def test_two_instances_keep_each_others_drafts_and_history(tmp_path: Path)
             await wait_for(pilot, lambda: view.session.drafts.slot is not None, what="the tab's draft slot")
             assert prompt.text == "" and view.session.drafts.slot != other_slot  # not the other's draft
             await pilot.press(*"my draft")
-            view.save_draft()
+            view.prompt_area.save_draft()
             mine = view.session.drafts.path
             assert mine is not None and mine.read_text() == "my draft"
             other.do("send b1")  # a prompt sent there: this draft stays

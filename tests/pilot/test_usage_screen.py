@@ -145,7 +145,7 @@ async def test_typing_usage_opens_the_screen_and_its_limits_tab_asks_claude_code
         # A turn that ends while the screen is up: its calls are read (the live session counts).
         loads = screen.loads  # type: ignore[attr-defined]
         monkeypatch.setattr(view.session, "send", real_send)
-        assert await view.send_prompt("hello")
+        assert await view.prompt_area.send_prompt("hello")
         await wait_for(pilot, lambda: screen.loads > loads, what="read again after the turn")  # type: ignore[attr-defined]
         monkeypatch.setattr(view.session, "send", lambda text, **_: _record(sent, text))
         await pilot.click("#usage-tabs Tab#--content-tab-usage-limits")

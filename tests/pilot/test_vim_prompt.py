@@ -121,7 +121,7 @@ async def test_slash_vim_typed_in_one_burst_is_not_completed_to_another_command(
         prompt = _prompt(app)
         prompt.focus()
         await pilot.press("slash")
-        menu = view.composer.menu
+        menu = view.prompt_area.composer.menu
         await wait_for(pilot, lambda: menu.display, what="the / menu open")
         driver = app._driver
         assert driver is not None

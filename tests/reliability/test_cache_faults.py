@@ -99,7 +99,7 @@ async def test_the_browser_lists_and_says_once_that_search_is_off(tmp_path: Path
 
     root = build_tree(tmp_path, other_project=False)
     app = Host(root, tmp_path / "nested-cache")
-    app.browser.index_path = None  # the default index: under the broken XDG_CACHE_HOME
+    app.browser.state.index_path = None  # the default index: under the broken XDG_CACHE_HOME
     async with app.run_test(size=(130, 36)) as pilot:
         await settle(pilot)
         screen = app.browser
@@ -134,5 +134,5 @@ async def test_ctrl_o_opens_the_browser_on_a_broken_cache(tmp_path: Path, broken
         browser = app.screen
         assert isinstance(browser, SessionBrowserScreen)
         await pilot.press("a")  # every project: the tree's sessions
-        await wait_for(pilot, lambda: len(browser.rows) == 3, what="the sessions listed")
+        await wait_for(pilot, lambda: len(browser.state.rows) == 3, what="the sessions listed")
         assert app.is_running

@@ -24,7 +24,7 @@ async def test_the_app_runs_without_a_data_dir(tmp_path: Path, unwritable_data_h
         await send(pilot, "kw:plain hello")
         await wait_for(pilot, lambda: idle(app), what="turn end")
         assert any(isinstance(item, TextItem) for item in chat(app).session.conversation.items)
-        chat(app).action_toggle_split_diffs()  # remembered in state.json: silently not saved
+        app.action_toggle_split_diffs()  # remembered in state.json: silently not saved
         app.theme = "textual-light"
         await pilot.pause()
         assert app.is_running

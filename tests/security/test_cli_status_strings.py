@@ -110,7 +110,7 @@ async def test_control_request_errors_and_titles_are_inert_in_notifications(tmp_
             raise RuntimeError(f"the CLI said {EVIL}")
 
         screen.session.connection.request = failing  # type: ignore[method-assign]
-        screen.set_model("x")
+        screen.controls.set_model("x")
         await wait_for(pilot, lambda: any("the CLI said ␛" in r for r in screen_rows(app)), 5, "the error toast")
         assert_inert(app, "control request error toast")
         app.clear_notifications()

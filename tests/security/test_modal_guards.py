@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import TextArea
 
 from claude_tui.session.items import NoteItem
+from claude_tui.ui.chat.rewind_files import rewind_last_prompt
 from claude_tui.ui.dialogs.base import GuardedModal
 from claude_tui.ui.dialogs.confirm import ConfirmScreen
 from claude_tui.ui.dialogs.rewind import RewindScreen
@@ -55,7 +56,7 @@ async def test_y_typed_right_after_r_never_rewinds(tmp_path: Path, monkeypatch: 
         sent = _record_requests(screen)
         # The files-only rewind (the palette's "Rewind files to before the last prompt…"; select mode's
         # `r` opens the conversation rewind's choice now), then a y typed fast as the dialog shows.
-        screen.rewind_last_prompt()
+        rewind_last_prompt(screen)
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
         dialog = app.screen
         assert isinstance(dialog, RewindScreen)
@@ -88,7 +89,7 @@ async def test_escape_typed_as_the_rewind_dialog_appears_is_ignored_too(tmp_path
         await pilot.pause(PAST_GUARD)
         await pilot.press("y")
         await wait_for(pilot, lambda: idle(app), what="turn end")
-        chat(app).rewind_last_prompt()
+        rewind_last_prompt(chat(app))
         await wait_for(pilot, lambda: isinstance(app.screen, RewindScreen), what="rewind dialog")
         dialog = app.screen
         await pilot.press("n", "escape")

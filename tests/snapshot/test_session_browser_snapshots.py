@@ -61,7 +61,7 @@ async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
         await pilot.app.workers.wait_for_complete()
     # The message counts come from the index, after the list: the picture is of the indexed browser.
     for _ in range(100):
-        if pilot.app.browser.indexed:
+        if pilot.app.browser.state.indexed:
             break
         await pilot.pause(0.05)
     await pilot.app.workers.wait_for_complete()

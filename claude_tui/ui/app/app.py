@@ -213,8 +213,8 @@ class ClaudeTuiApp(App[None]):
             self.set_timer(0.05, partial(self._send_first_prompt, tries - 1))
             return
         self.first_prompt = None
-        if chat is not None and text and not await chat.send_prompt(text, from_prompt=True):
-            chat.composer.prompt.give_back(text)  # it could not go: it waits in the prompt, never lost
+        if chat is not None and text and not await chat.prompt_area.send_prompt(text, from_prompt=True):
+            chat.prompt_area.prompt.give_back(text)  # it could not go: it waits in the prompt, never lost
 
     def _first_choice(self, choice: BrowserChoice | None) -> None:
         if choice is None:
@@ -293,7 +293,7 @@ class ClaudeTuiApp(App[None]):
                        markup=False)
         chat = self.chat
         if chat is not None and self.screen is self.chat_screen:
-            self.call_after_refresh(chat.place_notifications)  # above the prompt as it is now
+            self.call_after_refresh(chat.prompt_area.place_notifications)  # above the prompt as it is now
 
     def notify_turn_ended(self, session: ChatSession, change: TurnEnded) -> None:
         for screen in self.screen_stack:  # the turn's calls are in its transcript now: the usage screen reads them
@@ -340,13 +340,13 @@ class ClaudeTuiApp(App[None]):
         copied instead: the focused widget's binding runs first."""
         chat = self.chat
         on_chat = chat is not None and self.screen is self.chat_screen
-        if on_chat and chat is not None and chat.stop_shell():  # a `!command` runs
+        if on_chat and chat is not None and chat.prompt_area.stop_shell():  # a `!command` runs
             self._ctrl_c_at = None
             return
-        if on_chat and chat is not None and chat.interrupt_turn():
+        if on_chat and chat is not None and chat.controls.interrupt():
             self._ctrl_c_at = None
             return
-        if on_chat and chat is not None and chat.clear_prompt():
+        if on_chat and chat is not None and chat.prompt_area.clear_prompt():
             self._ctrl_c_at = None
             return
         self._quit_when_pressed_twice("Ctrl+C")
@@ -357,7 +357,7 @@ class ClaudeTuiApp(App[None]):
         from textual.widgets import Input
 
         chat = self.chat
-        if chat is None or self.screen is not self.chat_screen or not chat.prompt_is_empty() \
+        if chat is None or self.screen is not self.chat_screen or not chat.prompt_area.prompt_is_empty() \
                 or isinstance(self.focused, Input):  # a one-line field (find, search) keeps its own Ctrl+D
             raise SkipAction()
         self._quit_when_pressed_twice("Ctrl+D")
@@ -428,7 +428,8 @@ class ClaudeTuiApp(App[None]):
 
             limits = LimitsPanel(SessionAsker(chat.session))  # get_usage, asked of this tab's CLI
         open_usage(self, self.options, chat.session.conversation.status.session_id if chat is not None else None,
-                   (lambda: self.run_worker(chat.send_slash("/usage"))) if chat is not None else None, limits)
+                   (lambda: self.run_worker(chat.prompt_area.send_slash("/usage"))) if chat is not None else None,
+                   limits)
 
     def action_open_sessions_in_tab(self) -> None:
         """The browser; the session chosen opens in a new tab (the current one stays)."""
@@ -465,7 +466,7 @@ class ClaudeTuiApp(App[None]):
                 number = screen.views.index(open_in) + 1
                 self.notify(f"That session is open in tab {number}: switched to it.", timeout=4)
             if choice.query:
-                open_in.call_after_refresh(open_in.find_at, choice.query, choice.turn)
+                open_in.call_after_refresh(open_in.prompt_area.navigator.find_at, choice.query, choice.turn)
             return
         if not new_tab and chat is not None and chat.session.busy and chat.session.alive:
             # Opening another session here ends this one's CLI, and with it the running turn: ask,
@@ -518,7 +519,7 @@ class ClaudeTuiApp(App[None]):
                                     new_tab=new_tab)
         chat = self.chat
         if choice.query and chat is not None:  # chosen from search results: show the match
-            chat.call_after_refresh(chat.find_at, choice.query, choice.turn)
+            chat.call_after_refresh(chat.prompt_area.navigator.find_at, choice.query, choice.turn)
 
     # -- tabs ---------------------------------------------------------------------------------
     def action_new_tab(self) -> None:
@@ -528,7 +529,7 @@ class ClaudeTuiApp(App[None]):
 
     def action_new_tab_elsewhere(self) -> None:
         """The palette: a fresh session in a new tab, in a directory you type (this machine only)."""
-        from claude_tui.ui.dialogs.tab_directory import TAB_DIRECTORY, tab_directory_prompt, typed_directory
+        from claude_tui.ui.dialogs.tab_prompts import TAB_DIRECTORY, tab_directory_prompt, typed_directory
         from claude_tui.ui.dialogs.text_prompt import prompt_open
 
         base = Path(self.options.cwd or ".").resolve()
@@ -545,7 +546,7 @@ class ClaudeTuiApp(App[None]):
     def action_new_tab_on_host(self) -> None:
         """The palette: a fresh session in a new tab on another machine (a `hosts` name or user@host)."""
         from claude_tui.remote.hosts import options_on_host
-        from claude_tui.ui.dialogs.tab_host import HostChoice, TabHostScreen
+        from claude_tui.ui.dialogs.tab_prompts import HostChoice, TabHostScreen
 
         def chosen(choice: HostChoice | None) -> None:
             if choice is None:

@@ -31,10 +31,10 @@ def session_browser(app: App[Any], options: CliOptions, reported_cwd: str = "") 
                                   index_path=machine.index_path())
 
     label = printable_name(machine.label)
-    screen.reading = f"Reading the sessions on {label}…"
+    screen.state.reading = f"Reading the sessions on {label}…"
 
     def read(note: str) -> None:
-        screen.reading = note
+        screen.state.reading = note
         if screen.is_attached:
             screen.reload()
 

@@ -1,20 +1,25 @@
 """Finding text in a chat view's log (Ctrl+F, F3) and selecting a message (Ctrl+Up / F2).
 
-The bars are mounted into the view above its prompt on first use. Their messages reach the
-view, which hands them here; this marks the item found or selected and scrolls to it.
+A widget above the prompt, empty (no rows) until first used: then it mounts the find or the
+select bar into itself. The bars' messages come here first; this marks the item found or
+selected, scrolls the log to it, copies it or rewinds to it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from textual import on
+from textual.containers import Vertical
 from textual.widget import Widget
 
 from claude_tui.session.conversation import Conversation
 from claude_tui.session.export import find_items
 from claude_tui.session.items import UserItem
-from claude_tui.ui.chat.transcript_tools import describe_item, item_by_id
+from claude_tui.ui.chat.transcript_tools import Copier, describe_item, item_by_id
 from claude_tui.ui.log.chat_log import ChatLog
+from claude_tui.ui.panels.composer import PromptInput
 from claude_tui.ui.panels.find_bar import FindBar
 from claude_tui.ui.panels.select_bar import SelectBar
 
@@ -38,18 +43,28 @@ def line_showing(widget: Widget, needle: str) -> int | None:
     return None
 
 
-class LogNavigator:
-    def __init__(self, view: Widget, log: ChatLog, above: Widget, conversation: Conversation) -> None:
-        self.view = view
-        self.log = log
-        self.above = above
-        """The widget the bars are mounted before (the prompt)."""
+class LogNavigator(Vertical):
+    DEFAULT_CSS = """
+    LogNavigator {
+        height: auto;
+    }
+    """
+
+    def __init__(self, log: ChatLog, conversation: Conversation, prompt: PromptInput, copier: Copier,
+                 rewind: Callable[[UserItem], None], id: str | None = "log-navigator") -> None:
+        super().__init__(id=id)
+        self.chat_log = log
         self.conversation = conversation
+        self.prompt = prompt
+        """Where the keys go back to when a bar closes."""
+        self.copier = copier
+        self.rewind = rewind
+        """Rewind to before one of the user's prompts (select mode's `r`)."""
 
     # -- highlight + reveal -------------------------------------------------------------------
     async def reveal_item(self, item_id: str | None, css_class: str, needle: str = "") -> None:
         """Mark `item_id`'s widget and scroll to it; with `needle`, to its first line showing it."""
-        log = self.log
+        log = self.chat_log
         for widget in log.query(f".{css_class}"):
             widget.remove_class(css_class)
         if item_id is None:
@@ -62,7 +77,7 @@ class LogNavigator:
 
     def scroll_to_match(self, widget: Widget, needle: str, top: bool = True, tries: int = 0) -> None:
         """Scroll to `widget` (its top, with `top`); in a message taller than the log, to its line showing `needle`."""
-        log = self.log
+        log = self.chat_log
         if needle and not widget.size.height and widget.is_mounted and tries < 5:
             # Not laid out yet: its lines are unknown.
             log.call_after_refresh(self.scroll_to_match, widget, needle, top, tries + 1)
@@ -77,17 +92,16 @@ class LogNavigator:
 
     # -- find ------------------------------------------------------------------------------------
     def find_bar(self) -> FindBar:
-        bars = self.view.query(FindBar)
+        bars = self.query_children(FindBar)
         if bars:
             return bars.first()
-        bar = FindBar()
-        bar.search = lambda query: find_items(self.conversation.items, query)
-        self.view.mount(bar, before=self.above)
+        bar = FindBar(search=lambda query: find_items(self.conversation.items, query))
+        self.mount(bar, before=0)  # above the select bar, as when find came first
         return bar
 
     def find(self) -> None:
         bar = self.find_bar()
-        self.view.call_after_refresh(bar.open)
+        self.call_after_refresh(bar.open)
 
     def find_at(self, query: str, turn: int | None = None) -> None:
         """Open find on ``query`` at its first match in ``turn`` (0-based; a session search hit's turn).
@@ -116,30 +130,29 @@ class LogNavigator:
             if target is not None:
                 bar.run_search(keep=target)
 
-        self.view.call_after_refresh(show)
+        self.call_after_refresh(show)
 
     def find_next(self) -> None:
         bar = self.find_bar()
         if bar.display and bar.find_text:
             bar.action_next()
         else:
-            self.view.call_after_refresh(bar.open)
+            self.call_after_refresh(bar.open)
 
     def narrowed(self, item_id: str, needle: str) -> None:
-        widget = self.log.widget_for_item(item_id)
+        widget = self.chat_log.widget_for_item(item_id)
         if widget is not None:
             self.scroll_to_match(widget, needle, top=False)
 
     # -- message selection --------------------------------------------------------------------------
     def select(self) -> None:
-        bars = self.view.query(SelectBar)
+        bars = self.query_children(SelectBar)
         bar = bars.first() if bars else None
         if bar is None:
-            bar = SelectBar()
-            bar.describe = self._describe_id
-            self.view.mount(bar, before=self.above)
+            bar = SelectBar(describe=self._describe_id)
+            self.mount(bar)
         ids = [item.id for item in self.conversation.items]
-        self.view.call_after_refresh(bar.open, ids)
+        self.call_after_refresh(bar.open, ids)
 
     def _describe_id(self, item_id: str) -> str:
         item = item_by_id(self.conversation, item_id)
@@ -147,7 +160,49 @@ class LogNavigator:
 
     def close_selection(self) -> None:
         """The selection did its job: back to the prompt, with the end of the log in view."""
-        for bar in self.view.query(SelectBar):
+        for bar in self.query_children(SelectBar):
             if bar.display:
                 bar.action_close()
-        self.log.anchor()
+        self.chat_log.anchor()
+
+    # -- the bars' messages ----------------------------------------------------------------------
+    @on(FindBar.Moved)
+    async def _find_moved(self, message: FindBar.Moved) -> None:
+        message.stop()
+        await self.reveal_item(message.item_id, FIND_CLASS, message.bar.find_text)
+
+    @on(FindBar.Narrowed)
+    def _find_narrowed(self, message: FindBar.Narrowed) -> None:
+        message.stop()
+        self.narrowed(message.item_id, message.bar.find_text)
+
+    @on(FindBar.Closed)
+    async def _find_closed(self, message: FindBar.Closed) -> None:
+        message.stop()
+        await self.reveal_item(None, FIND_CLASS)
+        self.prompt.focus()
+
+    @on(SelectBar.Moved)
+    async def _select_moved(self, message: SelectBar.Moved) -> None:
+        message.stop()
+        await self.reveal_item(message.item_id, SELECT_CLASS)
+
+    @on(SelectBar.CopyRequested)
+    def _select_copy(self, message: SelectBar.CopyRequested) -> None:
+        message.stop()
+        self.copier.item(message.item_id, message.what)
+
+    @on(SelectBar.RewindRequested)
+    def _select_rewind(self, message: SelectBar.RewindRequested) -> None:
+        message.stop()
+        item = item_by_id(self.conversation, message.item_id)
+        if not isinstance(item, UserItem):
+            self.notify("Select one of your prompts to rewind to before it.", severity="warning")
+            return
+        self.rewind(item)
+
+    @on(SelectBar.Closed)
+    async def _select_closed(self, message: SelectBar.Closed) -> None:
+        message.stop()
+        await self.reveal_item(None, SELECT_CLASS)
+        self.prompt.focus()

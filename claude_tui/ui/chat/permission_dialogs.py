@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
+from textual.widget import Widget
 
 from claude_tui.config import Config
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest, saved_rule_for
@@ -54,12 +54,13 @@ def dialog_for(request: PermissionRequest, position: int, total: int, guard_ms: 
 
 
 class PermissionDialogs:
-    def __init__(self, session: ChatSession, app: App[Any], config: Config,
+    def __init__(self, session: ChatSession, node: Widget, config: Config,
                  draw: Callable[[list[Any]], Awaitable[None]], shown: Callable[[], bool],
                  marked: Callable[[], None]) -> None:
         self.session = session
         self.queue = session.permissions
-        self.app = app
+        self.node = node
+        """The session's view: its app shows the dialogs (read when one opens, not at construction)."""
         self.config = config
         self.draw = draw
         self.shown = shown
@@ -86,7 +87,7 @@ class PermissionDialogs:
         if self.queue.withdraw(request_id):
             self._take_down(reason)
             if reason == "exited":
-                self.app.notify("Claude Code stopped; the open permission request was closed.", severity="warning")
+                self.node.app.notify("Claude Code stopped; the open permission request was closed.", severity="warning")
             self.show_next()
         elif not self.queue.waiting:
             self.session.attention = False
@@ -110,7 +111,7 @@ class PermissionDialogs:
                             cwd=Path(self.session.options.cwd or "."), saved=self.queue.saved,
                             options=self.session.options)
         self.dialog = dialog
-        self.app.push_screen(dialog, partial(self._decided, request, dialog))
+        self.node.app.push_screen(dialog, partial(self._decided, request, dialog))
 
     def hide(self) -> None:
         """The tab goes to the background: its dialog comes down unanswered, its request waits."""
@@ -148,6 +149,6 @@ class PermissionDialogs:
                 # Shown in the log as the prompt it is, kept out of the prompt history (not typed).
                 await self.draw(session.conversation.add_user_prompt(decision.follow_up))
         else:
-            self.app.notify("That request is no longer pending; nothing was sent.", severity="warning")
+            self.node.app.notify("That request is no longer pending; nothing was sent.", severity="warning")
         if self.dialog is None:
             self.show_next()

@@ -77,7 +77,7 @@ async def send_review(view: ChatView) -> bool:
     if not tray.comments:
         view.notify("The review tray is empty: press c on a diff to comment on a hunk.", timeout=4)
         return False
-    sent = await view.send_prompt(review_prompt(tray.comments, stale_check(view)))
+    sent = await view.prompt_area.send_prompt(review_prompt(tray.comments, stale_check(view)))
     if sent:
         tray.clear()
     show_count(view)

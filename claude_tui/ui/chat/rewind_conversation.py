@@ -11,61 +11,23 @@ branch they are (F4, the session browser, shows it).
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, Protocol
-
-from textual.app import App
-from textual.notifications import SeverityLevel
-from textual.worker import Worker
+from typing import TYPE_CHECKING, Any
 
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.protocol.versions import offers_resume_session_at
 from claude_tui.session.items import NoteKind, ToolItem, UserItem
 from claude_tui.session.rewind_points import RewindPoint, rewind_point, rewindable_prompts
 from claude_tui.session.rewound import forget_rewound
-from claude_tui.ui.chat.rewind_files import ask_rewind
-from claude_tui.ui.chat.session import ChatSession
+from claude_tui.ui.chat.rewind_files import RewindingView, ask_rewind
 
 if TYPE_CHECKING:
     from claude_tui.ui.dialogs.rewind_conversation import FilesToRestore
 
 
-class _Tail(Protocol):
-    async def show_tail(self) -> None: ...
-
-
-class _Selection(Protocol):
-    def close_selection(self) -> None: ...
-
-
-class ChatView(Protocol):
-    """What the rewind needs of the tab's view (`ui/chat/view.py` ChatView; typed so, no import circle)."""
-
-    session: ChatSession
-
-    @property
-    def log_widget(self) -> _Tail: ...
-
-    @property
-    def navigator(self) -> _Selection: ...
-
-    @property
-    def app(self) -> App[Any]: ...
-
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None: ...
-
-    def run_worker(self, work: Coroutine[Any, Any, None], *, group: str, exclusive: bool,
-                   exit_on_error: bool) -> Worker[None]: ...
-
-    async def show_changes(self, changes: list[Any]) -> None: ...
-
-    def put_back_prompt(self, text: str) -> None: ...
-
 BOTH, CONVERSATION, CODE = "both", "conversation", "code"
 
 
-def open_rewind(view: ChatView, prompt: UserItem | None = None, *, quiet: bool = False) -> None:
+def open_rewind(view: RewindingView, prompt: UserItem | None = None, *, quiet: bool = False) -> None:
     """The list (or, with `prompt`, straight its choice screen), in a worker of the view.
 
     `quiet` (Esc Esc): with no prompt yet nothing happens, as in Claude Code, rather than a notice."""
@@ -81,7 +43,7 @@ def open_rewind(view: ChatView, prompt: UserItem | None = None, *, quiet: bool =
     view.run_worker(_run(view, prompts, prompt), group="rewind", exclusive=True, exit_on_error=False)
 
 
-async def _run(view: ChatView, prompts: list[UserItem], chosen: UserItem | None) -> None:
+async def _run(view: RewindingView, prompts: list[UserItem], chosen: UserItem | None) -> None:
     from claude_tui.ui.dialogs.rewind_conversation import RewindChoiceScreen, RewindListScreen
 
     app = view.app
@@ -102,7 +64,7 @@ async def _run(view: ChatView, prompts: list[UserItem], chosen: UserItem | None)
     await rewind(view, selected, choice, files)
 
 
-def _changed_files(view: ChatView, prompts: list[UserItem]) -> dict[str, int]:
+def _changed_files(view: RewindingView, prompts: list[UserItem]) -> dict[str, int]:
     """Per prompt (item id), how many files its turn changed, as the list shows it."""
     counts: dict[str, int] = {}
     current: UserItem | None = None
@@ -119,7 +81,7 @@ def _changed_files(view: ChatView, prompts: list[UserItem]) -> dict[str, int]:
     return counts
 
 
-async def _files_to_restore(view: ChatView, prompt: UserItem) -> FilesToRestore:
+async def _files_to_restore(view: RewindingView, prompt: UserItem) -> FilesToRestore:
     """What "the code" would put back: the CLI's dry run, or why there is nothing to restore."""
     from claude_tui.ui.dialogs.rewind_conversation import FilesToRestore
 
@@ -138,7 +100,7 @@ async def _files_to_restore(view: ChatView, prompt: UserItem) -> FilesToRestore:
                           deletions=_count(answer.get("deletions")))
 
 
-async def rewind(view: ChatView, prompt: UserItem, choice: str, files: FilesToRestore) -> None:
+async def rewind(view: RewindingView, prompt: UserItem, choice: str, files: FilesToRestore) -> None:
     """Restore what `choice` says; the conversation last (its restart ends the CLI the files need)."""
     session = view.session
     point: RewindPoint | str | None = None
@@ -156,7 +118,7 @@ async def rewind(view: ChatView, prompt: UserItem, choice: str, files: FilesToRe
     if session.busy:  # a queued prompt may have started while the screens were open
         view.notify("A turn started: nothing was rewound.", severity="warning")
         return
-    view.navigator.close_selection()
+    view.prompt_area.navigator.close_selection()
     restored = ""
     if choice in (BOTH, CODE) and files.files:
         restored = await _restore_files(view, prompt, files)
@@ -171,7 +133,7 @@ async def rewind(view: ChatView, prompt: UserItem, choice: str, files: FilesToRe
         await view.show_changes(session.conversation.add_note(restored, NoteKind.INFO))
 
 
-async def _restore_files(view: ChatView, prompt: UserItem, files: FilesToRestore) -> str:
+async def _restore_files(view: RewindingView, prompt: UserItem, files: FilesToRestore) -> str:
     """Put the files back; the note that says so ("" when they were not: the user was told why)."""
     session = view.session
     assert prompt.uuid is not None  # files were listed: the dry run had the uuid
@@ -186,7 +148,7 @@ async def _restore_files(view: ChatView, prompt: UserItem, files: FilesToRestore
             + "\n".join(one_line(f) for f in files.files[:20]) + ("\n…" if count > 20 else ""))
 
 
-async def _restore_conversation(view: ChatView, point: RewindPoint, restored: str) -> None:
+async def _restore_conversation(view: RewindingView, point: RewindPoint, restored: str) -> None:
     """`restored`: the note of the files put back, said after the cut (it would go with it)."""
     session, prompt = view.session, point.prompt
     await view.show_changes(await session.stop_for_restart())
@@ -205,7 +167,7 @@ async def _restore_conversation(view: ChatView, point: RewindPoint, restored: st
         f"Went back to before “{one_line(prompt.text)[:60]}”: its text is in the prompt to edit and send again. "
         "The turns from there on stay in the transcript (F4 shows them as a branch).", NoteKind.INFO)
     await view.show_changes(changes)
-    view.put_back_prompt(prompt.text)
+    view.prompt_area.put_back_prompt(prompt.text)
 
 
 def _count(value: object) -> int:

@@ -8,10 +8,12 @@ that dialog. The conversation itself is not rewound.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
-from textual.widget import Widget
+from textual.app import App
+from textual.notifications import SeverityLevel
+from textual.worker import Worker
 
 from claude_tui.protocol import builders
 from claude_tui.protocol.sanitize import one_line
@@ -20,7 +22,43 @@ from claude_tui.session.items import NoteKind, UserItem
 from claude_tui.session.rewound import forget_rewound
 from claude_tui.ui.chat.session import ChatSession
 
-Draw = Callable[[list[Any]], Awaitable[None]]
+
+class _Tail(Protocol):
+    async def show_tail(self) -> None: ...
+
+
+class _Selection(Protocol):
+    def close_selection(self) -> None: ...
+
+
+class _Prompt(Protocol):
+    @property
+    def navigator(self) -> _Selection: ...
+
+    def put_back_prompt(self, text: str) -> None: ...
+
+
+class RewindingView(Protocol):
+    """What a rewind (files or conversation) needs of the tab's view (`ui/chat/view.py` ChatView)."""
+
+    session: ChatSession
+
+    @property
+    def log_widget(self) -> _Tail: ...
+
+    @property
+    def prompt_area(self) -> _Prompt: ...
+
+    @property
+    def app(self) -> App[Any]: ...
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None: ...
+
+    def run_worker(self, work: Coroutine[Any, Any, None], *, group: str, exclusive: bool,
+                   exit_on_error: bool) -> Worker[None]: ...
+
+    async def show_changes(self, changes: list[Any]) -> None: ...
 
 
 def last_rewindable_prompt(conversation: Conversation) -> UserItem | None:
@@ -30,11 +68,16 @@ def last_rewindable_prompt(conversation: Conversation) -> UserItem | None:
     return None
 
 
-def start_rewind(view: Widget, session: ChatSession, item: UserItem | None, draw: Draw,
-                 done: Callable[[], None]) -> None:
+def rewind_last_prompt(view: RewindingView) -> None:
+    """The palette's "Rewind files to before the last prompt"."""
+    start_rewind(view, last_rewindable_prompt(view.session.conversation))
+
+
+def start_rewind(view: RewindingView, item: UserItem | None) -> None:
     """Check, then run the dialog in a worker of `view` (a modal answer can only be awaited there).
 
-    `draw` shows the note it adds; `done` runs once the files are back (closes the selection)."""
+    The note it adds is drawn in the view; once the files are back the selection closes."""
+    session = view.session
     if item is None:
         view.notify("No prompt to rewind to yet.", severity="warning")
         return
@@ -51,8 +94,7 @@ def start_rewind(view: Widget, session: ChatSession, item: UserItem | None, draw
     if not session.alive:
         view.notify("Claude Code is not running: F5 restarts it.", severity="warning")
         return
-    view.run_worker(_rewind(view, session, item, item.uuid, draw, done), group="rewind", exclusive=True,
-                    exit_on_error=False)
+    view.run_worker(_rewind(view, item, item.uuid), group="rewind", exclusive=True, exit_on_error=False)
 
 
 async def ask_rewind(session: ChatSession, uuid: str, dry_run: bool) -> tuple[dict[str, Any] | None, str]:
@@ -69,18 +111,18 @@ async def ask_rewind(session: ChatSession, uuid: str, dry_run: bool) -> tuple[di
     return body, ""
 
 
-async def _ask(view: Widget, session: ChatSession, uuid: str, dry_run: bool) -> dict[str, Any] | None:
-    body, problem = await ask_rewind(session, uuid, dry_run)
+async def _ask(view: RewindingView, uuid: str, dry_run: bool) -> dict[str, Any] | None:
+    body, problem = await ask_rewind(view.session, uuid, dry_run)
     if body is None:
         view.notify(problem, severity="error" if problem.startswith("Could not") else "warning")
     return body
 
 
-async def _rewind(view: Widget, session: ChatSession, item: UserItem, uuid: str, draw: Draw,
-                  done: Callable[[], None]) -> None:
+async def _rewind(view: RewindingView, item: UserItem, uuid: str) -> None:
     from claude_tui.ui.dialogs.rewind import RewindScreen
 
-    preview = await _ask(view, session, uuid, dry_run=True)
+    session = view.session
+    preview = await _ask(view, uuid, dry_run=True)
     if preview is None:
         return
     files = [str(f) for f in preview.get("filesChanged") or [] if isinstance(f, str)]
@@ -94,17 +136,17 @@ async def _rewind(view: Widget, session: ChatSession, item: UserItem, uuid: str,
     if session.busy:  # a queued prompt may have started while the dialog was open
         view.notify("A turn started: files were not rewound.", severity="warning")
         return
-    answer = await _ask(view, session, uuid, dry_run=False)
+    answer = await _ask(view, uuid, dry_run=False)
     if answer is None:
         return
     # The files are back as they were: the changes since this prompt leave "what changed" (F8).
     put_back = [str(f) for f in answer.get("filesChanged") or [] if isinstance(f, str)] or files
     forget_rewound(session.conversation, item, put_back, session.options.cwd or "")
     words = f"Rewound {len(files)} file{'s' if len(files) != 1 else ''} to before “{one_line(item.text)[:60]}”"
-    await draw(session.conversation.add_note(
+    await view.show_changes(session.conversation.add_note(
         words + ":\n" + "\n".join(one_line(f) for f in files[:20]) + ("\n…" if len(files) > 20 else ""),
         NoteKind.INFO))
-    done()
+    view.prompt_area.navigator.close_selection()
     view.notify(words + ".", timeout=6)
 
 

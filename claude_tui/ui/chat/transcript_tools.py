@@ -1,6 +1,6 @@
 """Copying from and exporting a conversation: what the chat view's copy and export commands do.
 
-No widget: these take the conversation and an app to copy with or notify through.
+No widget: these take the conversation and an app (or a node of it) to copy with or notify through.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App
+from textual.widget import Widget
 
 from claude_tui import paths
 from claude_tui.protocol.sanitize import clipboard_text, printable
@@ -58,17 +59,18 @@ def copy_text(app: App[Any], text: str, what: str) -> bool:
 class Copier:
     """Copies a conversation's messages; remembers which code block of a message was copied last."""
 
-    def __init__(self, app: App[Any], conversation: Conversation) -> None:
-        self.app = app
+    def __init__(self, node: Widget, conversation: Conversation) -> None:
+        self.node = node
+        """The session's view: its app copies and tells (read when it does, not at construction)."""
         self.conversation = conversation
         self._code_cycle: tuple[str, int] = ("", 0)
 
     def last_answer(self) -> None:
         answer = last_answer(self.conversation.items)
         if answer is None:
-            self.app.notify("No answer to copy yet.", severity="warning")
+            self.node.app.notify("No answer to copy yet.", severity="warning")
             return
-        copy_text(self.app, answer.text, "the last answer")
+        copy_text(self.node.app, answer.text, "the last answer")
 
     def item(self, item_id: str, what: str) -> None:
         item = item_by_id(self.conversation, item_id)
@@ -77,19 +79,19 @@ class Copier:
         if what == "code":
             blocks = code_blocks(item.text if isinstance(item, (TextItem, UserItem)) else "")
             if not blocks:
-                self.app.notify("This message has no code block.", severity="warning")
+                self.node.app.notify("This message has no code block.", severity="warning")
                 return
             last_id, last_index = self._code_cycle
             index = (last_index + 1) % len(blocks) if last_id == item_id else 0
             self._code_cycle = (item_id, index)
-            copy_text(self.app, blocks[index], f"code block {index + 1} of {len(blocks)}")
+            copy_text(self.node.app, blocks[index], f"code block {index + 1} of {len(blocks)}")
         elif what == "output":
             if not isinstance(item, ToolItem):
-                self.app.notify("Only tool calls have an output.", severity="warning")
+                self.node.app.notify("Only tool calls have an output.", severity="warning")
                 return
-            copy_text(self.app, tool_output(item), f"the {item.name} output")
+            copy_text(self.node.app, tool_output(item), f"the {item.name} output")
         else:
-            copy_text(self.app, item_text(item), "the message")
+            copy_text(self.node.app, item_text(item), "the message")
 
 
 def export_transcript(app: App[Any], conversation: Conversation, cwd: str | None, fmt: str = "md") -> Path | None:

@@ -19,8 +19,10 @@ from typing import Any
 
 from textual.widgets import Static
 
+from claude_tui.history.paths import cli_config_root
 from claude_tui.protocol.sanitize import one_line, printable
-from claude_tui.status_line import StatusLineSetting, shown_text
+from claude_tui.status_line import StatusLineSetting, find_setting, shown_text
+from claude_tui.transport.options import CliOptions
 
 TIMEOUT = 5.0
 
@@ -43,6 +45,18 @@ class UserStatusLine(Static):
         self._queued: dict[str, Any] | None = None
         self._said_failure = False
         self.runs = 0
+
+    @classmethod
+    def for_session(cls, options: CliOptions, say: Callable[[str], None]) -> UserStatusLine | None:
+        """The user's `statusLine` command, when the settings have one (local sessions: over ssh the
+        settings are the remote machine's)."""
+        if options.ssh is not None:
+            return None
+        project = Path(options.cwd or ".").resolve()
+        setting = find_setting(project, cli_config_root(options.env))
+        if setting is None:
+            return None
+        return cls(setting, str(project), say, id="user-status")
 
     @property
     def running(self) -> bool:

@@ -50,7 +50,8 @@ window is swallowed too and re-arms it, letters included: the user pressed Tab t
 here (a completion Tab completes in the prompt's menu instead), so a letter on its heels
 is neither an answer nor text for the prompt, where it would land as a stray letter.
 Clicks on key hints go through the same actions, so they obey the guard too.
-The guard reads :attr:`GuardedModal.clock` (``time.monotonic``; tests may replace it).
+The guard reads :attr:`GuardedModal.clock` (``time.monotonic``; tests may replace it). The guard
+and the one-key readiness are `guard.py`'s `TypeaheadGuard` and `OneKey`, held by the modal.
 
 Keys after the answer
 ---------------------
@@ -80,12 +81,12 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.errors import NoWidget
 from textual.screen import ModalScreen, Screen
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
 from claude_tui.config import Config
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
+from claude_tui.ui.dialogs.guard import OneKey, TypeaheadGuard
 from claude_tui.ui.dialogs.parts import DialogBody, Hint, KeyBar
 from claude_tui.ui.kit.app_config import app_config
 from claude_tui.ui.kit.attention import request_attention
@@ -105,11 +106,6 @@ STEP_IN_KEY = "tab"
 WAITING_WORDS = "Tab to answer · until then your typing goes to the prompt"
 READY_WORDS = "Press a key to answer · typing anything else goes to the prompt"
 STEPPED_IN_WORDS = "Tab back to the prompt"
-QUIET_MS = 500
-"""Not typing: no key reached the app for this long before the dialog appeared (see the module docstring)."""
-REACT_MS = 250
-"""Not typing: the first key came at least this long after the dialog appeared and the keys on their
-way had arrived (no one reads a dialog and presses a key faster: a sooner key was typed blind)."""
 
 
 @cache
@@ -132,19 +128,6 @@ def own_keys(modal: type[Screen[object]]) -> frozenset[str]:
 def waiting_notice(waiting: bool = True) -> Static:
     """The line that says how to reach a waiting dialog (its text follows the state)."""
     return Static(WAITING_WORDS if waiting else STEPPED_IN_WORDS, classes="waiting-notice", markup=False)
-
-
-def not_typing(app: object, now: float) -> bool:
-    """The prompt is empty, and no key reached the app for ``QUIET_MS`` or the last was the Enter that
-    sent a prompt (the user now waits for Claude): the first half of the rule."""
-    from claude_tui.ui.kit.keyboard import last_key
-    from claude_tui.ui.panels.prompt_typing import chat_prompt
-
-    prompt = chat_prompt(app)  # type: ignore[arg-type]
-    if prompt is None or prompt.text:
-        return False
-    last = last_key(app)
-    return last is None or last.key == "enter" or now - last.at >= QUIET_MS / 1000
 
 
 class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
@@ -171,22 +154,18 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         super().__init__(name=name, id=id, classes=classes)
         self.guard_ms = None if guard_ms is None else max(0, guard_ms)
         self._settled = False
-        self._armed_until = 0.0
-        self._guard_timer: Timer | None = None
+        def clock() -> float:  # read late: tests replace it
+            return type(self).clock()
+
+        self.guard = TypeaheadGuard(self, clock, self._show_guard)
+        self.one_key = OneKey(self, self.ONE_KEY, clock, self._ready_changed)
+        """Appeared while the user was not typing: its first key may answer (``ONE_KEY``)."""
         self._shown = False
         """Set when the modal first becomes the active screen; keys before that never count."""
         self.waiting = True
         """Shown without focus: typing goes to the prompt, no key answers (see the module docstring)."""
         self._focus_later: Widget | None = None
         """What the modal wanted focused while waiting: focused when the user moves to it."""
-        self.ready = False
-        """Appeared while the user was not typing: its first key may answer (``ONE_KEY``)."""
-        self._ready_at: float | None = None
-        """When the app had taken every key on its way as the dialog appeared (None: not yet)."""
-        self._keys_before = 0
-        """How many keys the app had taken by then (`kit/keyboard.py` counts them)."""
-        self._keys_arrived_here = False
-        """Those keys have reached this screen too (they count as typing, not as its first key)."""
         self.set_class(True, "-waiting")
 
     @property
@@ -196,7 +175,12 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     @property
     def armed(self) -> bool:
-        return type(self).clock() < self._armed_until
+        return self.guard.armed
+
+    @property
+    def ready(self) -> bool:
+        """Its first key may answer (see `OneKey`)."""
+        return self.one_key.ready
 
     def guard_length_ms(self) -> int:
         if self.guard_ms is not None:
@@ -205,25 +189,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     def arm(self, guard_ms: int | None = None) -> None:
         """Ignore keys and clicks for ``guard_ms`` (default: the modal's guard) from now."""
-        ms = self.guard_length_ms() if guard_ms is None else guard_ms
-        if self._guard_timer is not None:
-            self._guard_timer.stop()
-            self._guard_timer = None
-        if ms <= 0:
-            self._armed_until = 0.0
-            self._show_guard(False)
-            return
-        self._armed_until = type(self).clock() + ms / 1000
-        self._show_guard(True)
-        self._guard_timer = self.set_timer(ms / 1000, self._disarm)
-
-    def _disarm(self) -> None:
-        self._guard_timer = None
-        remaining = self._armed_until - type(self).clock()
-        if remaining > 0:  # re-armed meanwhile (or a slow clock): check again later
-            self._guard_timer = self.set_timer(max(remaining, 0.05), self._disarm)
-        else:
-            self._show_guard(False)
+        self.guard.arm(self.guard_length_ms() if guard_ms is None else guard_ms)
 
     def _show_guard(self, armed: bool) -> None:
         if not armed:
@@ -276,52 +242,12 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     # ------------------------------------------------------------------ one key (not typing)
 
-    def _get_ready(self) -> None:
-        """As the dialog first appears: may its first key answer? (See the module docstring.)"""
-        if not self.ONE_KEY or not self.waiting or not not_typing(self.app, type(self).clock()):
-            return
-        self.ready = True
-        self.set_class(True, "-ready")
+    def _ready_changed(self) -> None:
+        self.set_class(self.one_key.ready, "-ready")
         self._show_waiting()
-        # Keys already queued for the app are ahead of this marker, and once the app has taken them,
-        # ahead of its second leg in this screen's queue: they reach on_key first, and count as typing.
-        # The times are the app's (its queue stays quick while this screen is busy mounting a preview).
-        self.app.call_later(self._app_took_keys)
-
-    def _app_took_keys(self) -> None:
-        from claude_tui.ui.kit.keyboard import last_key
-
-        last = last_key(self.app)
-        self._ready_at = type(self).clock()
-        self._keys_before = last.seen if last is not None else 0
-        self.call_later(self._keys_arrived)
-
-    def _keys_arrived(self) -> None:
-        self._keys_arrived_here = True
 
     def _not_ready(self) -> None:
-        if self.ready:
-            self.ready = False
-            self.set_class(False, "-ready")
-            self._show_waiting()
-
-    def _one_key_action(self, event: events.Key) -> str | None:
-        """The action the first key runs at once, if the dialog is ready and the key answers; it
-        also ends readiness (only the first key decides)."""
-        if not self.ready:
-            return None
-        from claude_tui.ui.kit.keyboard import last_key
-
-        ready_at, arrived = self._ready_at, self._keys_arrived_here
-        self._not_ready()
-        last = last_key(self.app)
-        if event.key not in self.ONE_KEY or ready_at is None or not arrived or last is None:
-            return None
-        # This key must be the only one since the keys in flight (a second one already taken by the
-        # app means typing), and come REACT_MS after the dialog appeared, by when the app took it.
-        if last.seen != self._keys_before + 1 or last.at - ready_at < REACT_MS / 1000:
-            return None
-        return key_actions(type(self)).get(event.key)
+        self.one_key.end()
 
     def step_out(self) -> None:
         """Back to the prompt: the dialog stays shown, waiting, and keeps its place (mode, step)."""
@@ -364,7 +290,8 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             event.prevent_default()
             self._type_below(event, keep=frozenset())
             return
-        if self.waiting and (action := self._one_key_action(event)) is not None:
+        if self.waiting and self.one_key.answers(self.app, event.key) \
+                and (action := key_actions(type(self)).get(event.key)) is not None:
             event.stop()
             event.prevent_default()
             self.step_in(guard=False)
@@ -454,7 +381,8 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             self.arm()
         if not self._shown:
             self._shown = True
-            self._get_ready()
+            if self.waiting:
+                self.one_key.get_ready(self.app)
             self.first_shown()
 
     def on_screen_suspend(self, event: events.ScreenSuspend) -> None:

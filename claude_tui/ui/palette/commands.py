@@ -18,6 +18,8 @@ from textual.fuzzy import Matcher
 from claude_tui.protocol.sanitize import printable
 from claude_tui.ui.chat.app_host import app_host
 from claude_tui.ui.chat.review import open_tray, send_review
+from claude_tui.ui.chat.rewind_conversation import open_rewind
+from claude_tui.ui.chat.rewind_files import rewind_last_prompt
 from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.chat.worktree_flow import ask_worktree_session, remote_refusal
 from claude_tui.ui.kit.modes import MODE_WORDS, available_modes, bypass_allowed
@@ -125,7 +127,7 @@ def chat_commands(chat: ChatView) -> list[Command]:
     status = conversation.status
     alive = session.alive
     commands = [
-        Command("New session", lambda: _in_background(chat, chat.new_session),
+        Command("New session", lambda: _in_background(chat, chat.controls.new_session),
                 "Restart Claude Code in a fresh session (clears the log)", True),
         Command("New session in a git worktree…", partial(ask_worktree_session, app, host, session),
                 remote_refusal(session) or
@@ -138,7 +140,7 @@ def chat_commands(chat: ChatView) -> list[Command]:
                 "Every session's cost and tokens by day, week, model, project (/usage)", True),
     ]
     if status.session_id:
-        commands.append(Command("Fork this session", lambda: _in_background(chat, chat.fork_session),
+        commands.append(Command("Fork this session", lambda: _in_background(chat, chat.controls.fork_session),
                                 f"Continue {status.short_session_id} as a new session (--fork-session)", True))
     commands += tab_commands(chat)
     commands += [
@@ -164,22 +166,22 @@ def chat_commands(chat: ChatView) -> list[Command]:
                 "Comments on diffs waiting to go to Claude: s sends, d deletes"),
         Command("Toggle sidebar", chat.action_toggle_sidebar, "Tasks, todos and agents (Ctrl+T)"),
         Command("Toggle thinking", chat.action_toggle_thinking, "Open or close the latest thinking block (F9)"),
-        Command("Toggle vim mode", chat.prompt.toggle_vim,
-                f"Now: {'on' if chat.prompt.vim else 'off'} (/vim; config vim_mode for every start)", True),
+        Command("Toggle vim mode", chat.prompt_area.prompt.toggle_vim,
+                f"Now: {'on' if chat.prompt_area.prompt.vim else 'off'} (/vim; config vim_mode for every start)", True),
         Command("Toggle split diffs", host.action_toggle_split_diffs,
                 f"Now: {'side by side' if host.diff_split else 'unified' if host.diff_split is False else 'by width'}"),
         Command("Restart Claude Code", chat.action_restart, "Same session, new process (F5)"),
-        Command("Rewind the conversation…", chat.rewind_conversation,
+        Command("Rewind the conversation…", partial(open_rewind, chat),
                 "Go back to before one of your prompts: the conversation, the code or both (Esc Esc, /rewind)"),
         Command("Help", host.action_help, "Keys, slash commands, tools, MCP servers (F1)"),
     ]
     if alive:
         for slash, words in (("/compact", "Summarise the conversation to free context"),
                              ("/cost", "Cost and usage of this session")):
-            commands.append(Command(f"Send {slash}", partial(chat.send_slash, slash), words, True))
+            commands.append(Command(f"Send {slash}", partial(chat.prompt_area.send_slash, slash), words, True))
         commands += [Command(*entry) for entry in manage_commands(chat.app, chat.session)]
         if session.options.file_checkpoints:
-            commands.append(Command("Rewind files to before the last prompt…", chat.rewind_last_prompt,
+            commands.append(Command("Rewind files to before the last prompt…", partial(rewind_last_prompt, chat),
                                     "Undo Claude's file changes since then (older prompts: Esc Esc, then 3)", True))
         current_model = current_model_value(conversation.models, status.model, session.options.model)
         for model in conversation.models:
@@ -188,11 +190,11 @@ def chat_commands(chat: ChatView) -> list[Command]:
                 continue
             name = _first_line(model.get("displayName") or value, 40)
             current = " (current)" if value == current_model else ""
-            commands.append(Command(f"Model: {name}{current}", partial(chat.set_model, value),
+            commands.append(Command(f"Model: {name}{current}", partial(chat.controls.set_model, value),
                                     _first_line(model.get("description"))))
         for mode in available_modes(status, bypass_allowed(session.options)):
             current = " (current)" if mode == status.permission_mode else ""
-            commands.append(Command(f"Permission mode: {mode}{current}", partial(chat.set_mode, mode),
+            commands.append(Command(f"Permission mode: {mode}{current}", partial(chat.controls.set_mode, mode),
                                     MODE_WORDS.get(mode, "")))
     # (Textual's own "Theme" command opens the picker; these jump straight to one.)
     for name in sorted(app.available_themes):

@@ -95,21 +95,23 @@ class PromptInput(KeysInOrder, QuietCursorTextArea, CellRepaintTextArea):
             self.character = character
             self.paste = paste
 
-    def __init__(self, history: PromptHistory | None = None, **kwargs: object) -> None:
+    def __init__(self, history: PromptHistory | None = None, *, project_root: Path | None = None,
+                 can_send: Callable[[], bool] | None = None, take_queued: Callable[[], bool] | None = None,
+                 **kwargs: object) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
         # Not `history`: TextArea uses that name for its undo history.
         self.prompt_history = history
         self.menu: CompletionMenu | None = None
-        self.project_root: Path | None = None
-        """Set by the screen: dropped files under it are mentioned by relative path."""
-        self.can_send: Callable[[], bool] | None = None
-        """Set by the view: whether Enter can send now (when not, the text stays in the prompt)."""
+        self.project_root = project_root
+        """Dropped files under it are mentioned by relative path."""
+        self.can_send = can_send
+        """The owner's say: whether Enter can send now (when not, the text stays in the prompt)."""
         self._given_back_end = 0
         """Where the next text given back goes (after the ones before it: a burst keeps its order)."""
         self.pastes = PasteSlots()
         """The texts behind the `[Pasted text #N …]` placeholders of large pastes (the view sends them)."""
-        self.take_queued: Callable[[], bool] | None = None
-        """Set by the view: Up on an empty prompt takes the prompts held for the turn's end back
+        self.take_queued = take_queued
+        """The owner's: Up on an empty prompt takes the prompts held for the turn's end back
         into it (True if there were any), before the history."""
         self.recalled: str | None = None
         """The history entry Up/Down last put here: while the text is still it, Up/Down go on
@@ -408,9 +410,15 @@ class Composer(Vertical):
     }
     """
 
-    def __init__(self, history: PromptHistory | None = None, id: str | None = None) -> None:
+    def __init__(self, history: PromptHistory | None = None, id: str | None = None, *,
+                 project_root: Path | None = None, can_send: Callable[[], bool] | None = None,
+                 take_queued: Callable[[], bool] | None = None) -> None:
         super().__init__(id=id)
         self.history = history
+        # Made here, not in compose: the owner reads the prompt (its draft) until it unmounts.
+        self.menu = CompletionMenu(id="completion-menu")
+        self.prompt = PromptInput(history=history, project_root=project_root, can_send=can_send,
+                                  take_queued=take_queued, id="prompt")
         self.slash: list[Candidate] = []
         self.files: list[str] | None = None
         self._files_read_at = 0.0
@@ -422,21 +430,12 @@ class Composer(Vertical):
         project reads it (in the background) and hands it back with `set_files`."""
 
     def compose(self) -> ComposeResult:
-        menu = CompletionMenu(id="completion-menu")
-        prompt = PromptInput(history=self.history, id="prompt")
+        menu, prompt = self.menu, self.prompt
         prompt.menu = menu
         prompt.menu_refresh = self._update_menu
         menu.on_accept = self._accept
         yield menu
         yield prompt
-
-    @property
-    def prompt(self) -> PromptInput:
-        return self.query_one(PromptInput)
-
-    @property
-    def menu(self) -> CompletionMenu:
-        return self.query_one(CompletionMenu)
 
     def _token(self) -> tuple[str, str] | None:
         """The token being completed: ("/", query) or ("@", query)."""

@@ -93,11 +93,12 @@ class FindBar(Horizontal):
             super().__init__()
             self.bar = bar
 
-    def __init__(self, id: str | None = "find-bar") -> None:
+    def __init__(self, search: Callable[[str], Iterable[str]], id: str | None = "find-bar") -> None:
         super().__init__(id=id)
         self.matches: list[str] = []
         self.index = -1
-        self.search: Callable[[str], Iterable[str]] = lambda text: []  # set by the owner: text -> item ids
+        self.search = search
+        """The owner's search: text -> the ids of the items showing it."""
         self._input = SafeInput(placeholder="Find in conversation", id="find-input")
         self._count = Static("", id="find-count")
 

@@ -79,11 +79,12 @@ class SelectBar(Horizontal, can_focus=True):
             super().__init__()
             self.bar = bar
 
-    def __init__(self, id: str | None = "select-bar") -> None:
+    def __init__(self, describe: Callable[[str], str], id: str | None = "select-bar") -> None:
         super().__init__(id=id)
         self.item_ids: list[str] = []
         self.index = -1
-        self.describe: Callable[[str], str] = lambda item_id: ""  # set by the owner: item id -> a short label
+        self.describe = describe
+        """The owner's label for an item: item id -> one short line."""
         self._label = Static("", id="select-label")
 
     def compose(self) -> ComposeResult:

@@ -148,7 +148,7 @@ class ChatScreen(Screen[None]):
         self.redraw_tabs()
 
     def ask_rename(self) -> None:
-        from claude_tui.ui.dialogs.tab_name import TAB_NAME, tab_name_prompt
+        from claude_tui.ui.dialogs.tab_prompts import TAB_NAME, tab_name_prompt
         from claude_tui.ui.dialogs.text_prompt import prompt_open
 
         view = self.active_view

@@ -1,13 +1,16 @@
-"""Where a new tab's session runs, on another machine (the palette's "New tab on a host…").
+"""The questions a tab asks: its name (the palette's "Rename tab"), and where a new tab's session
+runs: another directory ("New tab in another directory…") or another machine ("New tab on a host…").
 
-A ``hosts`` entry's name or any destination ssh takes (``user@host``, an ssh-config alias,
-``ssh://user@host:port``), and a directory there. Only parsed here, never dialled: a host that
-cannot be reached is told in the new tab, as for ``claude-tui --ssh``.
+The name and the directory are one-line `TextPrompt`s; the host is a screen of its own (two
+fields). A host is a ``hosts`` entry's name or any destination ssh takes (``user@host``, an
+ssh-config alias, ``ssh://user@host:port``), and a directory there. Only parsed here, never
+dialled: a host that cannot be reached is told in the new tab, as for ``claude-tui --ssh``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from textual import on
@@ -19,11 +22,49 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from claude_tui.config import Config
-from claude_tui.protocol.sanitize import printable
+from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.remote.hosts import RemoteSetup, remote_setup
+from claude_tui.ui.dialogs.text_prompt import TextPrompt
 from claude_tui.ui.kit.safe_input import SafeInput
 
+# -- the tab's name --------------------------------------------------------------------------
+TAB_NAME = "tab-name"
+"""The rename prompt's screen id (one open at a time: `prompt_open`)."""
 
+
+def tab_name_prompt(current: str) -> TextPrompt:
+    """Dismisses with the new name ("" for the automatic one), or None when cancelled."""
+    return TextPrompt("Rename tab", value=current, placeholder="empty: named after the session", enter="Rename",
+                      max_length=40, id=TAB_NAME)
+
+
+# -- a new tab in another directory ----------------------------------------------------------
+TAB_DIRECTORY = "tab-directory"
+"""The directory prompt's screen id (one open at a time: `prompt_open`)."""
+
+
+def typed_directory(text: str, base: Path) -> Path:
+    """`text` as a directory: relative to `base`, `~` expanded, resolved."""
+    return (base / Path(text.strip()).expanduser()).resolve()
+
+
+def directory_problem(text: str, base: Path) -> str:
+    """Why `text` (relative to `base`, `~` expanded) is not a directory to start in; "" when it is."""
+    if not text.strip():
+        return "Type a directory."
+    path = typed_directory(text, base)
+    if not path.is_dir():
+        return f"Not a directory: {printable_name(str(path))}"
+    return ""
+
+
+def tab_directory_prompt(base: Path) -> TextPrompt:
+    """Dismisses with the text typed, a directory (`typed_directory` makes it a path), or None."""
+    return TextPrompt("New tab in another directory", value=str(base.parent), placeholder="a directory",
+                      enter="Open", check=lambda text: directory_problem(text, base), id=TAB_DIRECTORY)
+
+
+# -- a new tab on another machine ------------------------------------------------------------
 @dataclass(frozen=True)
 class HostChoice:
     setup: RemoteSetup

@@ -1,0 +1,100 @@
+"""What a tab asks of its CLI beyond prompts: control requests (interrupt, mode, model, stop a
+task) and its process (F5's restart in place, a fresh session, a fork). Not a widget: the view
+hands it its node (the workers run there, the notices name the tab), the status bar and its drawing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.widget import Widget
+
+from claude_tui.ui.chat.host import ChatHost
+from claude_tui.ui.chat.session import ChatSession, fresh_options
+from claude_tui.ui.kit.modes import bypass_allowed, next_mode
+from claude_tui.ui.panels.status_bar import StatusBar
+
+Draw = Callable[[list[Any]], Awaitable[None]]
+
+RESTART_QUESTION = "A turn is still running. Restart Claude Code and stop it?"
+
+
+class Controls:
+    def __init__(self, session: ChatSession, host: ChatHost, node: Widget, status_bar: StatusBar, draw: Draw) -> None:
+        self.session = session
+        self.host = host
+        self.node = node
+        """The tab's view: runs the workers, shows the notices."""
+        self.status_bar = status_bar
+        self.draw = draw
+
+    # -- control requests -------------------------------------------------------------------
+    # They run in workers: awaiting one in a handler would stall the view's message queue
+    # (and the stream) for as long as the CLI takes to answer.
+    def request(self, request: Callable[[], Awaitable[None]], failure: str) -> None:
+        async def run() -> None:
+            try:
+                await request()
+            except Exception as error:  # noqa: BLE001 - shown, never raised
+                self.node.notify(f"{failure}: {error}", severity="error")
+                return
+            self.status_bar.show(self.session.conversation.status)
+
+        self.node.run_worker(run(), group="control", exit_on_error=False)
+
+    def interrupt(self) -> bool:
+        """Interrupt the turn (Esc, Ctrl+C; the draft stays). False when none runs."""
+        if not (self.session.busy and self.session.alive):
+            return False
+        self.request(self.session.interrupt, "Interrupt failed")
+        return True
+
+    def cycle_mode(self) -> None:
+        self.set_mode(next_mode(self.session.conversation.status, bypass_allowed(self.session.options)))
+
+    def set_mode(self, mode: str) -> None:
+        self.request(lambda: self.session.set_mode(mode), f"Could not switch to {mode}")
+
+    def set_model(self, model: str) -> None:
+        self.request(lambda: self.session.set_model(model), "Could not switch model")
+
+    def stop_task(self, task_id: str) -> None:
+        self.request(lambda: self.session.stop_task(task_id), "Could not stop the task")
+
+    # -- the process ------------------------------------------------------------------------------
+    def ask_restart(self) -> None:
+        """F5: restart now, or ask first while a turn runs (a restart stops it, as quitting does)."""
+        if self.session.busy and self.session.alive:
+            from claude_tui.ui.dialogs.confirm import ConfirmScreen
+            from claude_tui.ui.kit.screen_once import opened_before
+
+            app = self.node.app
+            if not opened_before(app, ConfirmScreen, where=lambda asked: asked.question == RESTART_QUESTION):
+                app.push_screen(ConfirmScreen(RESTART_QUESTION, yes="Restart", no="Keep working"),
+                                self._restart_confirmed)
+            return
+        self._restart_confirmed(True)
+
+    def _restart_confirmed(self, confirmed: bool | None) -> None:
+        # In a worker: closing the old CLI can take seconds (interrupt, EOF, SIGTERM), and the keys
+        # typed meanwhile must reach the prompt rather than wait behind this handler.
+        if confirmed:
+            self.node.run_worker(self.restart(), group="restart", exclusive=True, exit_on_error=False)
+
+    async def restart(self) -> None:
+        """Restart the CLI in the same session (`--resume`), keeping transcript and draft."""
+        await self.draw(await self.session.stop_for_restart())
+        await self.draw(self.session.start_again())
+
+    async def new_session(self) -> None:
+        """A fresh session in this tab (its CLI restarted without --resume), an empty log."""
+        await self.host.open_session(fresh_options(self.session.options))
+
+    async def fork_session(self) -> None:
+        """This session's history as a new session (--resume <id> --fork-session), in this tab."""
+        session_id = self.session.conversation.status.session_id
+        if not session_id:
+            self.node.notify("Nothing to fork yet: the session has no id.", severity="warning")
+            return
+        await self.host.fork_session(self.session.conversation, session_id, self.session.options)
