@@ -20,6 +20,8 @@ from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Input, TextArea
 
 from claude_tui import __version__
 from claude_tui.config import Config
@@ -71,6 +73,11 @@ QUIT_AGAIN_SECONDS = 2.0
 """At idle, a second Ctrl+C on an empty prompt within this many seconds quits."""
 
 
+EARLY_KEYS_MAX = 10_000
+"""Keys held before the first screen takes them; past this, they go on as Textual would send them."""
+EARLY_KEYS_WAIT = 10.0
+
+
 class ClaudeTuiApp(App[None]):
     TITLE = "claude-tui"
     CSS_PATH = str(Path(__file__).with_name("app.tcss"))
@@ -101,6 +108,10 @@ class ClaudeTuiApp(App[None]):
         self.worktrees: list[Worktree] = [worktree] if worktree is not None else []
         """Worktrees created by this run (--worktree, the palette): offered for removal on quit."""
         self._ctrl_c_at: float | None = None
+        self._early_keys: list[events.Key] | None = []
+        """Keys that came before anything could take them (the first screen still mounting): replayed,
+        in order, into the prompt once it has focus. None once that moment has passed."""
+        self._early_timer: Timer | None = None
         self.version = __version__
         self.terminal_safe = TerminalSafe()
         """The render-boundary filter every widget's lines pass through (see `claude_tui.ui.kit.inert`)."""
@@ -176,6 +187,13 @@ class ClaudeTuiApp(App[None]):
                                 new_tab=new_tab)
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and self._early_keys is not None:
+            # Launch and type at once, as everyone does: keys that come before the prompt exists
+            # would go to no widget and be lost. Held, then replayed in order (Claude Code keeps them too).
+            if not self._takes_text() and len(self._early_keys) < EARLY_KEYS_MAX:
+                self._early_keys.append(event)
+                return
+            await self._replay_early_keys()
         # Every key and paste passes here first, wherever it goes next: a dialog that appears reads
         # when the last one came to tell whether the user is typing (`GuardedModal`, one key answers).
         if isinstance(event, events.Key):
@@ -188,7 +206,32 @@ class ClaudeTuiApp(App[None]):
             return
         await super().on_event(event)
 
+    async def _replay_early_keys(self) -> None:
+        """Polled from mount until a text field has focus (the prompt, or the browser's filter), then
+        never again; after EARLY_KEYS_WAIT seconds without focus the keys go on as they are."""
+        if self._early_keys is None:
+            return
+        if not self._takes_text() and time.monotonic() - self._mounted_at < EARLY_KEYS_WAIT:
+            return
+        keys, self._early_keys = self._early_keys, None
+        if self._early_timer is not None:
+            self._early_timer.stop()
+        chat = self.chat
+        if chat is not None and any(key.is_printable for key in keys):
+            chat.prompt_area.set_aside_restored_draft()
+        for key in keys:
+            if key.key == "ctrl+j":  # Enter typed before the terminal left cooked mode came as a line feed
+                key = events.Key("enter", "\r")
+            await self.on_event(events.Key(key.key, key.character))
+
+    def _takes_text(self) -> bool:
+        """A text field has focus (the prompt, the browser's filter): until then keys are held (the
+        first focus Textual gives is the log's, before the prompt takes it)."""
+        return isinstance(self.focused, (TextArea, Input))
+
     def on_mount(self) -> None:
+        self._mounted_at = time.monotonic()
+        self._early_timer = self.set_interval(0.02, self._replay_early_keys, name="early keys")
         self._install_signal_handlers()
         _tune_gc()
         from claude_tui.ui.app.keymap import apply_user_keymap

@@ -85,6 +85,8 @@ class PromptArea(Vertical):
         self.history_search = HistorySearchBar(id="history-search")
         self.shortcuts = ShortcutsPanel(id="shortcuts")
         self.draft_loaded = False
+        self.restored_draft = ""
+        """The draft put back at mount, while it stands untouched (see `set_aside_restored_draft`)."""
         """Whether the tab's draft came into the prompt (until then, the prompt's text is no draft)."""
         self.rewind_quietly = rewind_quietly
         """Esc Esc: the list of prompts to go back to (nothing, not a notice, when there is none)."""
@@ -108,6 +110,7 @@ class PromptArea(Vertical):
         if draft:
             prompt.text = draft
             prompt.move_cursor(prompt.document.end)
+        self.restored_draft = draft or ""
         self.draft_loaded = True
         prompt.focus()
 
@@ -294,6 +297,16 @@ class PromptArea(Vertical):
 
     def prompt_is_empty(self) -> bool:
         return not self.prompt.text
+
+    def set_aside_restored_draft(self) -> None:
+        """Keys typed before the prompt was on screen are a new prompt, not more of a draft the user
+        has not seen yet: the draft restored from the last run goes to the history (Up brings it back)."""
+        draft, self.restored_draft = self.restored_draft, ""
+        if draft and self.prompt.text == draft:
+            self.session.history.add(draft)
+            self.prompt.text = ""
+            self.save_draft()
+            self.notify("Your unsent draft from last time is in the history: press Up to get it back.", timeout=6)
 
     def clear_prompt(self) -> bool:
         """Ctrl+C / Ctrl+L on a draft: empty the prompt, keeping the text in the history. False if it was empty."""
