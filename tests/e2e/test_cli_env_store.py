@@ -45,7 +45,7 @@ async def test_a_session_made_with_cli_env_is_listed_and_continued(
     options = app_options()  # its env is the cli_env: CLAUDE_CONFIG_DIR among it
     args = parse_app_args(["--continue", "--cwd", str(project_dir)])
     assert resolve_resume(args, options) == "" and options.resume == session_id
-    assert session_browser(d.app, options).config_root == config_dir  # Ctrl+O reads it too
+    assert session_browser(d.app, options).state.config_root == config_dir  # Ctrl+O reads it too
     conversation = load_conversation(session_id, project_dir, root=config_dir)
     assert conversation is not None
     async with drive(options, conversation=conversation) as d:
