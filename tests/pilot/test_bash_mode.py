@@ -79,3 +79,15 @@ async def test_ctrl_c_stops_a_running_command_and_its_group(tmp_path: Path) -> N
 
         assert marker and reaper.marked_processes(marker) == []  # both sleeps gone with it
         assert view.prompt_area.bash.context()[1]["text"].endswith("<bash-stderr>Stopped by the user (Ctrl+C).</bash-stderr>")
+
+
+async def test_bash_mode_is_said_on_the_prompt_box_in_words(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        prompt = chat(app).prompt_area.prompt
+        await wait_for(pilot, lambda: prompt.has_focus, what="the prompt")
+        await pilot.press("!", "l", "s")
+        await wait_for(pilot, lambda: "bash mode" in str(prompt.border_title), what="bash mode said")
+        assert prompt.has_class("-bash")
+        await pilot.press("home", "delete")
+        await wait_for(pilot, lambda: not prompt.border_title, what="bash mode over")

@@ -30,3 +30,4 @@ async def test_early_keys_go_to_the_prompt_in_order_and_set_aside_the_draft(tmp_
         await wait_for(pilot, lambda: area.prompt.text == "hi toox", what="the keys replayed, in order")
         assert app._early_keys is None
         assert view.session.history.entries[-1] == "an unsent draft"  # Up brings it back
+

@@ -286,6 +286,9 @@ class PromptArea(Vertical):
         bash = prompt.text.startswith("!")
         if prompt.has_class("-bash") != bash:  # only on a change: a style update repaints the prompt
             prompt.set_class(bash, "-bash")
+            # Said in words too, as Claude Code's "! for bash mode" is (a colour alone is easy to miss).
+            prompt.border_title = "! bash mode: runs in a shell here; its output goes with your next prompt" if bash \
+                else ""
         # Save the draft shortly after typing pauses (and always on exit).
         if self._draft_timer is not None:
             self._draft_timer.stop()
