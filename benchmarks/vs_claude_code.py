@@ -388,7 +388,7 @@ def session_run(bench: Bench, ui: str, turns: int) -> dict[str, Any]:
     own, _ = bench.ui_pids(screen, ui)
     rows, rss = [], {0: memory(own)}
     child_rss = {}
-    cpu0 = cpu(tree(own))
+    cpu0, own0 = cpu(tree(own)), cpu([own])
     for turn in range(1, turns + 1):
         rows.append(bench.turn(screen, turn))
         bench.settle(screen, ui)
@@ -396,7 +396,7 @@ def session_run(bench: Bench, ui: str, turns: int) -> dict[str, Any]:
             rss[turn] = memory(own)
             child_rss[turn] = sum(memory(pid) for pid in tree(own)[1:])
     pids = tree(own)
-    run_cpu = cpu(pids) - cpu0
+    run_cpu, own_cpu = cpu(pids) - cpu0, cpu([own]) - own0
     echo = bench.echo_ms(screen)
     echo_paced = bench.echo_ms(screen, pause=0.12)
     time.sleep(25)  # idle: past the prompt's blinking after a key (10-20 s, `quiet_cursor.py`)
@@ -404,7 +404,8 @@ def session_run(bench: Bench, ui: str, turns: int) -> dict[str, Any]:
     time.sleep(15)
     idle = (cpu(pids) - idle0) * 4
     screen.stop()
-    return {"rows": rows, "rss": rss, "child_rss": child_rss, "cpu_s": run_cpu, "idle_cpu_per_min": idle,
+    return {"rows": rows, "rss": rss, "child_rss": child_rss, "cpu_s": run_cpu, "own_cpu_s": own_cpu,
+            "idle_cpu_per_min": idle,
             "echo_ms": echo, "echo_paced_ms": echo_paced}
 
 
@@ -542,6 +543,8 @@ def main() -> int:
     print(f"| the stream-json floor (no UI: the CLI with claude-tui's arguments, a bare reader), prompt → first "
           f"/ last delta read | {floor['first_s']:.3f} / {floor['last_s']:.3f} s | — | |")
     row(f"CPU over the {turns} turns (UI + CLI)", {ui: [session[ui]["cpu_s"]] for ui in session})
+    row(f"CPU over the {turns} turns, the UI's own process (claude-tui's Python; Claude Code's whole TUI)",
+        {ui: [session[ui]["own_cpu_s"]] for ui in session})
     row("idle CPU per minute after the run", {ui: [session[ui]["idle_cpu_per_min"]] for ui in session})
     row(f"keystroke echo after {turns} turns, keys back to back", {ui: [session[ui]["echo_ms"]] for ui in session},
         "ms")

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import base64
 import itertools
+import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .user_dialogs import KINDS
+
 __all__ = [
-    "new_request_id", "user_message", "image_block", "control_request", "initialize", "interrupt",
+    "new_request_id", "user_message", "image_block", "control_request", "initialize", "session_initialize",
+    "interrupt", "encode_line",
     "set_permission_mode", "set_model", "set_max_thinking_tokens", "stop_task", "rewind_files", "allow", "deny",
     "answer_questions", "control_error", "control_success", "join_labels",
 ]
@@ -60,6 +64,20 @@ def control_request(subtype: str, request_id: str | None = None, **fields: Any) 
 def initialize(request_id: str | None = None, **fields: Any) -> dict[str, Any]:
     """`fields` may carry optional initialize options (hooks, agents, ...); none are needed."""
     return control_request("initialize", request_id, **fields)
+
+
+def session_initialize(request_id: str | None = None) -> dict[str, Any]:
+    """The initialize every session opens with (the launcher writes it as it spawns the first CLI,
+    `transport/early.py`, and the client then awaits that one's answer instead of asking again)."""
+    # We render a stop for each background task (the sidebar's `x`, `stop_task`): declared, Esc ends
+    # only the turn and spares running agents (CLIs before 2.1.290 ignore the field and kill them).
+    # The dialogs of Claude Code's own we render (`request_user_dialog`): declared, or the CLI sends none.
+    return initialize(request_id, perTaskStopAffordance=True, supportedDialogKinds=list(KINDS))
+
+
+def encode_line(obj: Mapping[str, Any]) -> bytes:
+    """Compact JSON plus a newline (non-ASCII kept as UTF-8)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
 def interrupt(request_id: str | None = None) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from pydantic import TypeAdapter
 from pydantic_core import from_json
 
 from .base import Tagged, attach_raw
+from .builders import encode_line
 from .control import ControlCancelRequest, ControlRequest, ControlResponse
 from .lenient import LENIENT_FAILED, loads_lenient, scrub_surrogates
 from .messages import (
@@ -108,6 +109,3 @@ def _dumps_safe(obj: object) -> str:
         return repr(obj)
 
 
-def encode_line(obj: dict[str, Any]) -> bytes:
-    """Compact JSON plus a newline (non-ASCII kept as UTF-8)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+import json
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,8 @@ class ClaudeClient:
         self._process: CliProcess | None = None
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._requests: dict[str, asyncio.Future[Any]] = {}
+        self._sent_early: dict[str, tuple[str, asyncio.Future[Any]]] = {}
+        """Request bodies the launcher already sent to an adopted CLI (`early.spawn`) -> their id and answer."""
         self._pending_permissions: dict[str, Any] = {}
         self._reader: asyncio.Task[None] | None = None
         self._side_tasks: set[asyncio.Task[Any]] = set()
@@ -134,6 +137,12 @@ class ClaudeClient:
             await process.write(preamble)
             process.debug_log = log
         self._process = process
+        for request in process.sent_early:
+            # Answered as soon as the CLI is up, perhaps before anyone asks: awaited from now on.
+            rid = str(request.get("request_id") or "")
+            if rid:
+                answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+                self._requests[rid] = self._sent_early.setdefault(_body(request), (rid, answer))[1]
         self._reader = asyncio.create_task(self._read_loop(), name="claude-client-reader")
 
     @property
@@ -222,6 +231,10 @@ class ClaudeClient:
             if not fut.done():
                 fut.set_exception(gone)
         self._requests.clear()
+        for _, answer in self._sent_early.values():
+            if not answer.cancelled():
+                answer.exception()  # nobody will ask for it now: not "never retrieved"
+        self._sent_early.clear()
         self._pending_permissions.clear()
         self.busy = False
         self._exited = ProcessExited(rc, proc.stderr_tail, closed_early)
@@ -309,10 +322,15 @@ class ClaudeClient:
         sub = str((payload.get("request") or {}).get("subtype") or "")
         if self._process is None or self._exited is not None:
             raise ProcessGoneError(f"cannot send {sub!r}: the Claude Code process is not running")
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._requests[rid] = fut  # before writing: the answer can be quick
+        early_ask = self._sent_early.pop(_body(payload), None) if self._sent_early else None
+        fut: asyncio.Future[Any]
+        if early_ask is not None:
+            rid, fut = early_ask  # the launcher asked exactly this already: its answer (perhaps in), not a second ask
+        else:
+            fut = asyncio.get_running_loop().create_future()
+            self._requests[rid] = fut  # before writing: the answer can be quick
         try:
-            if not await self._process.write(encode_line(payload)):
+            if early_ask is None and not await self._process.write(encode_line(payload)):
                 raise ProcessGoneError(f"cannot send {sub!r}: the Claude Code process is not running")
             try:
                 return await asyncio.wait_for(fut, timeout)
@@ -368,3 +386,8 @@ class ClaudeClient:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+
+def _body(request: Mapping[str, Any]) -> str:
+    """A control request's body, whatever its id: what an early request is matched on."""
+    return json.dumps(request.get("request"), sort_keys=True)

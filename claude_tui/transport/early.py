@@ -22,8 +22,9 @@ import subprocess
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
+from claude_tui.protocol.builders import encode_line
 from claude_tui.transport import reaper
 
 __all__ = ["ChildProcess", "EarlyCli", "adopt", "discard", "end", "spawn", "take"]
@@ -54,14 +55,18 @@ class EarlyCli:
     marker: str
     supervised: bool
     popen: subprocess.Popen[bytes]
+    sent: tuple[Mapping[str, Any], ...] = ()
+    """Control requests written to it at its spawn: the adopter awaits their answers (`ClaudeClient`)."""
 
 
 _early: EarlyCli | None = None
 
 
-def spawn(argv: Sequence[str], cwd: str | None, env: Mapping[str, str]) -> EarlyCli | None:
-    """Start the CLI now, for the first `CliProcess` with the same `argv`, `cwd` and `env` to adopt.
-    None when it could not be started: the app then spawns it as usual and reports what fails."""
+def spawn(argv: Sequence[str], cwd: str | None, env: Mapping[str, str],
+          requests: Sequence[Mapping[str, Any]] = ()) -> EarlyCli | None:
+    """Start the CLI now, for the first `CliProcess` with the same `argv`, `cwd` and `env` to adopt, and
+    write `requests` to it (the pipe holds them until it reads). None when it could not be started:
+    the app then spawns it as usual and reports what fails."""
     global _early
     if _early is not None:
         return None
@@ -72,7 +77,15 @@ def spawn(argv: Sequence[str], cwd: str | None, env: Mapping[str, str]) -> Early
     except OSError:
         return None
     reaper.register(popen.pid, keeper=spawn.kept)
-    _early = EarlyCli(list(argv), cwd, dict(env), spawn.marker, spawn.kept, popen)
+    sent: tuple[Mapping[str, Any], ...] = ()
+    if requests and popen.stdin is not None:
+        try:
+            popen.stdin.write(b"".join(encode_line(request) for request in requests))
+            popen.stdin.flush()
+            sent = tuple(requests)
+        except OSError:
+            pass  # it died at once: `take` finds it gone, and the app spawns its own
+    _early = EarlyCli(list(argv), cwd, dict(env), spawn.marker, spawn.kept, popen, sent)
     return _early
 
 

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from claude_tui.protocol.builders import encode_line
 from claude_tui.transport import early, keeper, reaper
 from claude_tui.transport.debuglog import FROM_CLI, STDERR, TO_CLI, DebugLog
 from claude_tui.transport.errors import ProcessGoneError
@@ -107,6 +108,8 @@ class CliProcess:
         self._stdout_eof = False
         self._stdin_gone = False
         self._closed = False
+        self.sent_early: tuple[Mapping[str, Any], ...] = ()
+        """The control requests the launcher wrote to an adopted CLI (`early.spawn`), whose answers come as any."""
 
     # -- lifecycle ---------------------------------------------------------
     async def start(self) -> None:
@@ -122,7 +125,11 @@ class CliProcess:
             except BaseException:
                 early.end(started)  # taken, so nobody else would end it
                 raise
+            self.sent_early = started.sent
             self._started(" (started early)")
+            if self.debug_log:
+                for request in started.sent:
+                    self.debug_log.write(TO_CLI, encode_line(request))
             return
         if self.supervise and keeper.supported():
             # The keeper would only report a missing binary as exit 127: fail here, before any process.

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from claude_tui.transport.process import CliProcess
-from claude_tui.transport.ssh import cli_command, ssh_argv
 from claude_tui.transport.ssh_target import SshTarget
 
 OUTPUT_LIMIT = 30_000
@@ -53,6 +52,9 @@ class ShellCommand:
         if ssh is None:
             self.process = CliProcess(local_argv(command), cwd=cwd)
         else:
+            # Loaded here: the chat view imports this module, and a local session never needs ssh.
+            from claude_tui.transport.ssh import cli_command, ssh_argv
+
             # `sh` there: the login shell may be fish or csh, whose syntax the command is not in.
             remote = cli_command(["sh", "-c", _MERGED + command], cwd=cwd)
             self.process = CliProcess([*ssh_argv(ssh, master=False), remote.command])

@@ -1,10 +1,11 @@
-"""A burst into a log that follows its end renders what reaches the view first, and the rest after.
+"""A burst into a log that follows its end renders what reaches the view, and the rest only when read.
 
 `AssistantText` holds back the segments a burst has already scrolled past (their heights estimated)
-and renders them once the burst is over. These tests hold the settling back (a long
-`SETTLE_AFTER`) to look at the answer in between: every row in view is drawn, the settled answer
-equals one render of the whole text, and a reader who scrolls up before it settles keeps their
-place although the rows above them change height.
+for as long as the log follows its end, after the burst too, and renders them when the reader leaves
+the end or selects. These tests look at the answer in between: every row in view is drawn, nothing
+scrolled past is rendered while the view stays at the end, the answer read from the top equals one
+render of the whole text, and a reader who scrolls up keeps their place although the rows above
+them change height.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from textual.pilot import Pilot
 
 from claude_tui.protocol.decode import decode_obj
 from claude_tui.ui.chat.connection import CliConnection
-from claude_tui.ui.log import assistant_text
 from claude_tui.ui.log.assistant_text import AssistantText
 from claude_tui.ui.log.chat_log import ChatLog
 from claude_tui.ui.render import answer_lines
@@ -59,22 +59,7 @@ def word_on_top(log: ChatLog, widget: AssistantText) -> tuple[str, int] | None:
     return None
 
 
-@pytest.fixture
-def no_settling(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(assistant_text, "SETTLE_AFTER", 3600.0)
-
-
-async def settle(pilot: Pilot, widget: AssistantText) -> None:
-    """What the settle timer does, frame after frame, until nothing is held back."""
-    for _ in range(100):
-        if not widget.rows_pending:
-            return
-        widget._settle()
-        await pilot.pause()
-    raise AssertionError("the held-back segments never settled")
-
-
-async def test_a_burst_draws_the_view_first_and_ends_as_one_render(tmp_path: Path, no_settling: None) -> None:
+async def test_a_burst_draws_the_view_and_reads_from_the_top_as_one_render(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         log, widget = await burst(pilot)
@@ -84,15 +69,15 @@ async def test_a_burst_draws_the_view_first_and_ends_as_one_render(tmp_path: Pat
         for y in visible_rows(log, widget):
             assert y >= len(laid_out) or laid_out[y] is not answer_lines.HELD, f"row {y} is in view but held back"
         assert any(TOKEN.search(widget.render_line(y).text) for y in visible_rows(log, widget))
-        await settle(pilot, widget)
-        assert log.follows_end, "the view stayed at the end while the heights settled"
+        log.scroll_home(animate=False, immediate=True)
+        await wait_for(pilot, lambda: not widget.rows_pending, what="the whole answer rendered away from the end")
         want = render_markdown(widget.source, widget.size.width, app.console, app.console_options,
                                widget.rich_style, LinkTable(), dark=app.current_theme.dark)
         got = [widget._line(y) for y in range(widget.region.height)]
         assert [strip.text for strip in got] == [strip.text for strip in want]
 
 
-async def test_a_page_up_before_it_settles_paints_no_blank_rows(tmp_path: Path, no_settling: None) -> None:
+async def test_a_page_up_paints_no_blank_rows(tmp_path: Path) -> None:
     """A scroll away from the end asks for a layout, but a frame may paint the scroll before that
     layout runs: held rows in view are then rendered by the paint itself, never shown blank."""
     app = make_app(tmp_path)
@@ -120,8 +105,7 @@ async def test_a_page_up_before_it_settles_paints_no_blank_rows(tmp_path: Path, 
 
 
 @pytest.mark.parametrize("rows_up", [2, 6])
-async def test_scrolling_up_before_it_settles_keeps_the_words_in_place(tmp_path: Path, no_settling: None,
-                                                                       rows_up: int) -> None:
+async def test_scrolling_up_keeps_the_words_in_place(tmp_path: Path, rows_up: int) -> None:
     """A few rows up (2: one wheel notch, which lets go of Textual's anchor): the reader is on rendered
     rows, with held-back ones above them that the next layout renders."""
     app = make_app(tmp_path)
@@ -143,7 +127,7 @@ async def test_scrolling_up_before_it_settles_keeps_the_words_in_place(tmp_path:
         assert shown == [row], (word, row, shown)
 
 
-async def test_a_selection_gets_every_row_drawn_at_once(tmp_path: Path, no_settling: None) -> None:
+async def test_a_selection_gets_every_row_drawn_at_once(tmp_path: Path) -> None:
     """Rows must not change height under a mouse selection: selecting renders what was held back."""
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -153,3 +137,32 @@ async def test_a_selection_gets_every_row_drawn_at_once(tmp_path: Path, no_settl
         await pilot.pause()
         await pilot.pause()
         assert not widget.rows_pending
+
+
+async def test_what_scrolled_past_is_not_rendered_while_the_view_follows_the_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the burst, the view at the end: the segments it scrolled past stay held back (unread,
+    unrendered), the ones in view were rendered once each, and the live one once a frame at most."""
+    rendered: list[str] = []
+    render = AssistantText._render_segment
+
+    def counted(self: AssistantText, source: str, width: int) -> object:
+        rendered.append(source)
+        return render(self, source, width)
+
+    monkeypatch.setattr(AssistantText, "_render_segment", counted)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        log, widget = await burst(pilot)
+        await wait_for(pilot, lambda: not widget.item.streaming, what="the answer's end")
+        sealed = widget.sealed_count
+        for _ in range(10):  # the frames after the burst, and longer than a timer would wait to render the rest
+            await pilot.pause(0.02)
+        assert log.follows_end and widget.rows_pending
+        held = widget._sealed.held
+        assert held > sealed // 2, f"only {held} of {sealed} segments scrolled past unrendered"
+        segments = set(widget._segments.sealed)
+        sealed_renders = [source for source in rendered if source in segments]
+        assert len(sealed_renders) == len(set(sealed_renders)), "a sealed segment was rendered twice"
+        assert len(sealed_renders) <= sealed - held + 1, (len(sealed_renders), sealed, held)
+        assert len(rendered) - len(sealed_renders) <= 40, "the live segment is rendered at most once a frame"

@@ -66,6 +66,29 @@ async def test_ctrl_n_opens_a_tab_with_its_own_cli_in_the_same_directory(tmp_pat
         await app.shutdown()
 
 
+async def test_with_one_tab_a_streamed_answer_redraws_no_tab_bar(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The bar is hidden with one tab: the CLI's news (a batch of lines each) does not rebuild its
+    summaries; the second tab's opening shows them all as they are."""
+    from claude_tui.ui.window.screen import ChatScreen
+
+    redraws: list[int] = []
+    redraw = ChatScreen.redraw_tabs
+    monkeypatch.setattr(ChatScreen, "redraw_tabs", lambda self: (redraws.append(1), redraw(self))[1])
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = chat(app)
+        await wait_for(pilot, lambda: ready(view.session), what="the CLI ready")
+        before = len(redraws)
+        await view.prompt_area.send_prompt("kw:long please")
+        await wait_for(pilot, lambda: answers(view.session) and not view.session.busy, what="the answer")
+        assert len(redraws) == before, f"{len(redraws) - before} tab bar redraws for a hidden bar"
+        first, second = await open_two(pilot, app)
+        bar = app.screen.query_one(TabBar)
+        assert [tab.tab_id for tab in bar.tabs] == [first.id, second.id]
+        assert bar.tabs[0].state is TabState.IDLE
+        await app.shutdown()
+
+
 async def test_two_tabs_streaming_at_once_each_log_gets_only_its_answer(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -59,16 +59,6 @@ def test_newest_reaches_back_only_as_far_as_the_rows_asked() -> None:
     assert sealed.newest(0) == []
 
 
-def test_settle_renders_newest_first_until_the_budget_runs_out() -> None:
-    sources = [f"line {n}" for n in range(5)]
-    sealed, _ = sealed_lines(sources)
-    sealed.take_new()
-    assert sealed.settle(-1.0) == 4  # over budget after the first: one segment a call
-    assert sealed.parts[4] is not None and sealed.held == 4
-    assert sealed.settle(60.0) == 0
-    assert sealed.held == 0
-
-
 def test_a_paint_on_a_held_row_renders_a_preview_that_the_layout_then_uses() -> None:
     sources = ["a\nb\nc", "d"]
     sealed, previews = sealed_lines(sources)

@@ -106,6 +106,42 @@ async def test_a_client_with_the_same_options_adopts_it(tmp_path: Path) -> None:
         await client.close()
 
 
+@pytest.mark.parametrize("asked", ["at once", "after the answer came"])
+async def test_the_handshake_sent_at_the_spawn_is_answered_once_and_not_asked_again(tmp_path: Path,
+                                                                                    asked: str) -> None:
+    """The launcher writes the session's initialize as it spawns the CLI: the CLI answers it while the
+    app loads, and the client's ask for the same body awaits that answer (even one already read)."""
+    from claude_tui.fakecli import command
+    from claude_tui.protocol import builders
+    from claude_tui.transport.options import CliOptions
+    from claude_tui.ui.app.launch import start_cli_early
+
+    options = CliOptions(cwd=str(tmp_path), env={"FAKE_CLAUDE_DELAY_MS": "0"})
+    options.command = command()
+    start_cli_early(options)
+    log = tmp_path / "debug.log"
+    client = ClaudeClient(options, debug_log=DebugLog(log))
+    await client.start()
+    try:
+        def lines(direction: str) -> list[str]:
+            return [line for line in log.read_text().splitlines() if f" {direction} " in line]
+
+        if asked != "at once":
+            deadline = asyncio.get_running_loop().time() + 15
+            while not any('"control_response"' in line for line in lines("<<")):
+                assert asyncio.get_running_loop().time() < deadline, "the early handshake was never answered"
+                await asyncio.sleep(0.02)  # the reader runs meanwhile
+        response = await client.request(builders.session_initialize(), timeout=15)
+        assert "commands" in response.payload
+        sent = [line for line in lines(">>") if '"initialize"' in line]
+        assert len(sent) == 1, sent
+        # Another ask (the same body again, or a different one) goes to the CLI as usual.
+        await client.request(builders.session_initialize(), timeout=15)
+        assert len([line for line in lines(">>") if '"initialize"' in line]) == 2
+    finally:
+        await client.close()
+
+
 def test_a_cli_that_died_before_it_was_adopted_is_not_taken() -> None:
     started = early.spawn([PY, "-c", "pass"], None, env())
     assert started is not None

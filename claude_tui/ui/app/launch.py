@@ -14,11 +14,11 @@ from claude_tui.app_args import AppArgs
 from claude_tui.config import ConfigError, load_config
 from claude_tui.history.paths import cli_config_root
 from claude_tui.protocol.sanitize import printable_name
-from claude_tui.session.conversation import Conversation
 from claude_tui.transport.options import CliOptions
 
 if TYPE_CHECKING:
     from claude_tui.remote.hosts import RemoteSetup
+    from claude_tui.session.conversation import Conversation
 
 
 def build_options(args: AppArgs, config_claude_path: str | None, cli_args: list[str], cli_env: dict[str, str],
@@ -218,11 +218,14 @@ def run_app(args: AppArgs) -> int:
 def start_cli_early(options: CliOptions) -> None:
     """Start the first session's CLI now, while the transcript and the app load (see transport/early.py);
     the session adopts it if it asks for the same command line, directory and environment."""
+    from claude_tui.protocol.builders import session_initialize
     from claude_tui.transport import early
     from claude_tui.transport.options import local_command
 
     argv, env = local_command(options)
-    early.spawn(argv, options.cwd, env)
+    # The handshake too: the CLI answers it as soon as it is up, while the app still loads (it took
+    # 20-70 ms more once asked, after its start-up), and the session's client awaits that answer.
+    early.spawn(argv, options.cwd, env, requests=[session_initialize()])
 
 
 def apply_remote_setup(options: CliOptions, setup: RemoteSetup, args: AppArgs) -> None:

@@ -94,7 +94,7 @@ class CliConnection:
         self.worker = target.run_worker(self._run(target), name="claude-cli", group="cli", exclusive=True)
 
     async def _run(self, target: DOMNode) -> None:
-        from claude_tui.protocol import builders, user_dialogs
+        from claude_tui.protocol import builders
 
         client = ClaudeClient(self.options, debug_log=self.debug_log)
         self.client = client
@@ -106,10 +106,7 @@ class CliConnection:
             return
         finally:
             self.spawned.set()
-        # We render a stop for each background task (the sidebar's `x`, `stop_task`): declared, Esc ends
-        # only the turn and spares running agents (CLIs before 2.1.290 ignore the field and kill them).
-        # The dialogs of Claude Code's own we render (`request_user_dialog`): declared, or the CLI sends none.
-        payload = builders.initialize(perTaskStopAffordance=True, supportedDialogKinds=list(user_dialogs.KINDS))
+        payload = builders.session_initialize()
         initialize = asyncio.create_task(self._initialize(target, client, payload))
         loop = asyncio.get_running_loop()
         batch: list[Any] = []

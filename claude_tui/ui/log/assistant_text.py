@@ -28,7 +28,6 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.selection import Selection
 from textual.strip import Strip
-from textual.timer import Timer
 from textual.widget import Widget
 
 from claude_tui.protocol.sanitize import printable
@@ -40,12 +39,8 @@ from claude_tui.ui.render.markdown_part import LinkTable, MarkdownPart
 
 MAX_SHOWN = 256 * 1024
 """Characters of one answer rendered; the rest is counted, not laid out."""
-BURST_CHARS = 400
-"""Characters appended since the last layout that say a burst goes on (a few rows a frame is reading speed)."""
-SETTLE_AFTER = 0.03
-"""Seconds after a frame that held segments back before a frame renders some of them."""
-SETTLE_BUDGET = 0.012
-"""Seconds of rendering held-back segments per frame, so that settling a long answer does not stall typing."""
+
+
 class TextPlace(NamedTuple):
     """A place in an answer that does not depend on the width it is drawn at."""
 
@@ -79,14 +74,8 @@ class AssistantText(Widget):
         self._links = LinkTable()
         self._layout_asked = False
         """A layout is pending: more deltas before it need not ask again (refresh costs per call)."""
-        self._appended = 0
-        """Characters appended since the last layout."""
         self._streamed = item.streaming
         """Whether the text came in deltas (a resumed answer, drawn whole, holds nothing back)."""
-        self._settling = False
-        """The settle timer asked for the next layout: render held-back segments (see `_render_held`)."""
-        self._appended_at_settle = -1
-        self._settle_timer: Timer | None = None
         self._set_text(self._cap(printable(item.text)))
 
     def _set_text(self, visible: str) -> None:
@@ -126,7 +115,6 @@ class AssistantText(Widget):
     def append_text(self, text: str) -> None:
         # What is sealed is rendered once (per width) and kept; only the live segment changes.
         self._segments.feed(self._cap(printable(text)))
-        self._appended += len(text)
         self._streamed = True
         # Only marked here: Textual renders (below) once per frame, however many deltas came.
         if not self._layout_asked:
@@ -167,11 +155,8 @@ class AssistantText(Widget):
             layout = True
         sealed = self._sealed
         changed = known = sealed.take_new()
-        settling = False
-        if layout:
-            self._appended, settling, self._settling = 0, self._settling, False
         if (layout or whole) and sealed.held:
-            changed = min(changed, self._render_held(whole or self.text_selection is not None, settling))
+            changed = min(changed, self._render_held(whole or self.text_selection is not None))
         if changed < len(sealed.parts):
             sealed.build(changed)
             if not layout and changed < known:
@@ -185,8 +170,6 @@ class AssistantText(Widget):
                 break
             sealed.build(sealed.render(shown))
             self._render_live(width)
-        if sealed.held and self._settle_timer is None and self.is_mounted:
-            self._settle_timer = self.set_timer(SETTLE_AFTER, self._settle)
         if self._more_key != (width, self._hidden):
             self._more_key, self._more_lines = (width, self._hidden), []
             if self._hidden:
@@ -204,12 +187,12 @@ class AssistantText(Widget):
             self._live_key, self._live_lines = key, joined(self._render_segment(live, width), after_rule)
 
     # -- holding back what a burst has already scrolled past (see answer_lines.py) -----------
-    # Only the segments that reach the view are rendered in a burst's frames; the others are rendered
-    # by the frames a timer asks for once the burst is over, a few milliseconds each. Textual's anchor
-    # keeps the bottom of a followed log where it is when their heights settle; a reader who leaves the
-    # very end (one wheel notch is enough) gets them all at the next layout, and the log keeps the row
-    # they read in place (it asks `rows_pending`). A selection gets them all at once too: rows must
-    # not move under it.
+    # Only the segments that reach the view are rendered; the others stay held back (rows estimated)
+    # for as long as the log follows its end, after the burst too: most of a long answer scrolls past
+    # unread, and rendering it anyway (a timer did, once the burst was over) was a third of the app's
+    # CPU over a session of long answers. A reader who leaves the very end (one wheel notch is enough)
+    # gets them all at the next layout, and the log keeps the row they read in place (it asks
+    # `rows_pending`). A selection gets them all at once too: rows must not move under it.
 
     @property
     def rows_pending(self) -> bool:
@@ -224,32 +207,16 @@ class AssistantText(Widget):
         # The terminal's height bounds the log's view (whose own size is not to be asked mid-layout).
         return self.app.size.height
 
-    def _render_held(self, whole: bool, settling: bool) -> int:
+    def _render_held(self, whole: bool) -> int:
         """Render the held-back segments due now; return the first index rendered (`len(parts)`: none)."""
         sealed = self._sealed
         if whole or not self._holds_back():
             return sealed.render(sealed.held_indexes())
-        if settling:
-            # The burst is over: the held-back segments, newest first, a frame's budget at a time.
-            return sealed.settle(SETTLE_BUDGET)
         # The newest segments, back to the top of the view (the live text below them takes rows too).
         return sealed.render(sealed.newest(self._view_rows() - estimate(self._segments.live, sealed.width)))
 
     def _previewed(self) -> None:
         self.refresh(layout=True)  # a paint rendered a held-back segment: the next layout places it
-
-    def _settle(self) -> None:
-        self._settle_timer = None
-        if not self._sealed.held:
-            return
-        if self._appended >= BURST_CHARS and self._appended != self._appended_at_settle:
-            # Still bursting (this much came since the last layout, and more since the last look):
-            # the burst's frames go first. (A hidden tab has no layouts: its count stops growing.)
-            self._appended_at_settle = self._appended
-            self._settle_timer = self.set_timer(SETTLE_AFTER, self._settle)
-            return
-        self._settling = True
-        self.refresh(layout=True)
 
     # -- keeping the reader's place when the width changes (see log_window.KeepsPlace) --------
     def _segment_rows(self) -> list[tuple[int, int]]:
@@ -355,9 +322,6 @@ class AssistantText(Widget):
         # full collection, and its rendered lines are most of its memory.
         self._reset_sealed(-1)
         self._live_key, self._live_lines = (-1, -1, -1, None), []
-        if self._settle_timer is not None:
-            self._settle_timer.stop()
-            self._settle_timer = None
 
     def action_open_link(self, number: int) -> None:
         """A click on a link: the address is shown and asked about, never opened at once."""

@@ -6,13 +6,12 @@ a frame or two, and rendering them then made every frame of the burst longer (a 
 back the reading of the CLI's next lines, and so the last token). Such a segment is *held back*: it
 takes the rows its source is estimated to need (`HELD` rows) until it is rendered. This class keeps
 the parts, the lines and the rows they start on; which segments are rendered when (the ones in view,
-the rest once the burst is over, all of them for a selection) is the widget's decision, made with
-`newest`, `held_after` and `settle`.
+all of them once the reader leaves the end or selects) is the widget's decision, made with `newest`
+and `held_after`.
 """
 
 from __future__ import annotations
 
-import time
 from bisect import bisect_right
 from collections.abc import Callable
 
@@ -103,16 +102,6 @@ class SealedLines:
     def held_after(self, row: int) -> list[int]:
         """The held-back segments that reach below `row`, as last built."""
         return [index for index, part in enumerate(self.parts) if part is None and self.end_of(index) > row]
-
-    def settle(self, budget: float) -> int:
-        """Render held-back segments, newest first, for about `budget` seconds; return the first rendered."""
-        first = len(self.parts)
-        deadline = time.monotonic() + budget
-        for index in reversed(self.held_indexes()):
-            first = self.render([index])
-            if time.monotonic() > deadline:
-                break
-        return first
 
     def build(self, start: int) -> None:
         """Lay out the segments' lines from segment `start` on."""
