@@ -157,3 +157,26 @@ async def test_a_key_inside_the_guard_after_tab_is_never_a_stray_letter(tmp_path
         await run.press("y", after=0.45)
         await wait_for(pilot, lambda: run.sent, what="the answer")
         assert [p["behavior"] for p in run.sent] == ["allow"] and run.prompt.text == "draft"
+
+
+async def test_a_command_key_is_no_typing_ctrl_q_then_one_key_quits(tmp_path: Path, clock: VirtualClock) -> None:
+    # Ctrl+Q during a turn asks "quit?": the key that asked is a command, not prose, so the dialog
+    # that follows takes one key (it used to ask for Tab, then y). A text control (ctrl+j) still counts.
+    from claude_tui.ui.dialogs.confirm import ConfirmScreen
+
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(tmp_path, pilot, clock)
+        from claude_tui.session.status import Activity
+
+        chat(app).session.conversation.status.activity = Activity.RESPONDING  # a turn runs: quitting asks first
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the quit question")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        await wait_for(pilot, lambda: dialog.ready, what="ready for one key")
+        clock.now += REACT + 0.05
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.is_quitting or not app.is_running, what="quitting on one y")
+        assert guard.is_command_key("ctrl+q") and guard.is_command_key("f5")
+        assert not any(guard.is_command_key(k) for k in ("ctrl+j", "ctrl+i", "ctrl+m", "ctrl+h", "a", "enter", "tab"))

@@ -25,6 +25,9 @@ class ConfirmScreen(GuardedModal[bool]):
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
+    # One key answers when the question comes while the user is not typing (Ctrl+Q's "quit?" right
+    # after Ctrl+Q): the same rule as the permission dialogs' (`guard.py`).
+    ONE_KEY = frozenset({"y", "n"})
 
     def __init__(self, question: str, yes: str = "Yes", no: str = "No", *, detail: str = "",
                  guard_ms: int | None = None) -> None:

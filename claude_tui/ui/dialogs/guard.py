@@ -25,7 +25,8 @@ Clock = Callable[[], float]
 
 def not_typing(app: object, now: float) -> bool:
     """The prompt is empty, and no key reached the app for ``QUIET_MS`` or the last was the Enter that
-    sent a prompt (the user now waits for Claude): the first half of the rule."""
+    sent a prompt (the user now waits for Claude) or a command key no text makes (Ctrl+Q that asked
+    "quit?", F5): the first half of the rule."""
     from claude_tui.ui.kit.keyboard import last_key
     from claude_tui.ui.panels.prompt_typing import chat_prompt
 
@@ -33,7 +34,19 @@ def not_typing(app: object, now: float) -> bool:
     if prompt is None or prompt.text:
         return False
     last = last_key(app)
-    return last is None or last.key == "enter" or now - last.at >= QUIET_MS / 1000
+    return last is None or last.key == "enter" or is_command_key(last.key) or now - last.at >= QUIET_MS / 1000
+
+
+_TEXT_CONTROLS = frozenset({"ctrl+j", "ctrl+m", "ctrl+i", "ctrl+h", "ctrl+@", "ctrl+space"})
+"""Control keys that text itself produces (a line feed, a tab, a backspace in a paste without
+bracketed paste, or keys batched over ssh): typing, not a command."""
+
+
+def is_command_key(key: str) -> bool:
+    """A key prose cannot produce: Ctrl+letter (bar the ones above), a function key."""
+    if key in _TEXT_CONTROLS:
+        return False
+    return (key.startswith("ctrl+") and len(key) == 6) or (key[:1] == "f" and key[1:].isdigit())
 
 
 class TypeaheadGuard:
