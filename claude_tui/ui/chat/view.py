@@ -110,7 +110,7 @@ class ChatView(Widget):
         self.log_widget = ChatLog(session.conversation.main, show_thinking=config.show_thinking, id="chat-log",
                                   project_dir=lambda: session.options.cwd or session.conversation.status.cwd or "")
         self.sidebar = TaskSidebar(session.conversation, mode=config.sidebar, id="sidebar")
-        self.agent_transcripts = AgentTranscripts(session.conversation)
+        self.agent_transcripts = AgentTranscripts(session.conversation, clock=self)
         self.status_bar = StatusBar(id="status-bar")
         self.copier = Copier(self, session.conversation)
         self.prompt_area = PromptArea(session, host, self, self.log_widget, self.copier, draw=self.show_changes,
