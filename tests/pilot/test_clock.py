@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,7 +92,12 @@ async def test_during_a_turn_the_elapsed_time_counts_and_repaints_only_when_it_c
         first = bar_text(bar)
         repaints: list[int] = []
         real_refresh = bar.refresh
-        bar.refresh = lambda *a, **k: (repaints.append(1), real_refresh(*a, **k))[1]  # type: ignore[method-assign]
+
+        def refresh(*args: Any, **kwargs: Any) -> StatusBar:
+            repaints.append(1)
+            return real_refresh(*args, **kwargs)
+
+        bar.refresh = refresh  # type: ignore[method-assign]
         ticks_before = fired.get(view, 0)
         started = time.monotonic()
         await wait_for(pilot, lambda: bar_text(bar) != first, what="the elapsed time moving on")
@@ -123,3 +129,37 @@ async def test_a_tab_in_the_background_stops_its_clock(tmp_path: Path, monkeypat
         bar = first.query_one(StatusBar)
         await wait_for(pilot, lambda: fired.get(first, 0) > before + 2, what="its clock again")
         assert "waiting for you · " in bar_text(bar), bar_text(bar)
+
+
+async def test_a_running_tools_card_redraws_its_header_once_a_second_not_per_tick() -> None:
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    from claude_tui.session.items import ToolItem, ToolState
+    from claude_tui.ui.log.tool_card import ToolCard
+
+    item = ToolItem(name="Bash", input={"command": "sleep 30"}, state=ToolState.RUNNING, elapsed_seconds=10.1)
+    card = ToolCard(item)
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield card
+
+    async with One().run_test() as pilot:
+        await pilot.pause()
+        header = card.query_one(".tool-header", Static)
+        updates: list[object] = []
+        real_update = header.update
+
+        def update(content: Any = "", **kwargs: Any) -> None:
+            updates.append(content)
+            real_update(content, **kwargs)
+
+        header.update = update  # type: ignore[method-assign]
+        for seconds in (10.2, 10.3, 10.4):  # ticks within the same second: the header reads the same
+            item.elapsed_seconds = seconds
+            card.tick()
+        assert updates == [], "a tick that draws the same header draws nothing"
+        item.elapsed_seconds = 11.0
+        card.tick()
+        assert len(updates) == 1 and " 11s" in str(updates[0]), updates
