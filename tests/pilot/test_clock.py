@@ -72,7 +72,7 @@ async def test_idle_the_clock_does_not_wake_the_app(tmp_path: Path, monkeypatch:
         view = chat(app)
         await pilot.pause(0.3)  # the tick that finds nothing running and stops the clock
         moved: list[float] = []
-        view.watch(view, "now", moved.append, init=False)
+        view.watch(view, "now", lambda now: moved.append(now), init=False)
         before = sum(fired.values())
         await pilot.pause(2.0)
         assert sum(fired.values()) == before, "no timer callback while nothing runs"
@@ -163,3 +163,20 @@ async def test_a_running_tools_card_redraws_its_header_once_a_second_not_per_tic
         item.elapsed_seconds = 11.0
         card.tick()
         assert len(updates) == 1 and " 11s" in str(updates[0]), updates
+
+
+async def test_news_from_the_cli_does_not_move_the_clock_between_ticks(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "kw:bash please")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "PermissionScreen", what="dialog")
+        view = chat(app)
+        moved: list[float] = []
+        view.watch(view, "now", lambda now: moved.append(now), init=False)
+        await wait_for(pilot, lambda: moved, what="the clock running")
+        moved.clear()
+        started = time.monotonic()
+        for _ in range(50):  # a streaming answer's batches: each is drawn through show_changes
+            await view.show_changes([])
+        ticks_due = (time.monotonic() - started) / 0.25 + 1
+        assert len(moved) <= ticks_due, f"the clock moves on its ticks, not per batch ({len(moved)} for 50 batches)"

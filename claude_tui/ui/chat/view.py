@@ -127,6 +127,8 @@ class ChatView(Widget):
         self._worktree = ""
         """The branch of the worktree the session runs in (asked of the host at mount), or ""."""
         self._clock: Timer | None = None
+        self._clock_runs = False
+        """Whether `_clock` is resumed: news from the CLI (100 batches a second) must not move `now` again."""
         self._chord = Chord()
 
     def compose(self) -> ComposeResult:
@@ -166,12 +168,14 @@ class ChatView(Widget):
     def _tick(self) -> None:
         if self._clock is not None and not self._clock_wanted():
             self._clock.pause()  # no timer while nothing runs; news from the CLI wakes it (show_changes)
+            self._clock_runs = False
             return
         self.now = time.monotonic()
 
     def _wake_clock(self) -> None:
         """Start the clock if something it counts runs here and the tab is shown (the time at once)."""
-        if self._clock is not None and self._clock_wanted():
+        if self._clock is not None and not self._clock_runs and self._clock_wanted():
+            self._clock_runs = True
             self.now = time.monotonic()
             self._clock.resume()
 
