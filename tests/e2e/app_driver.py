@@ -29,7 +29,7 @@ from claude_tui.session.status import Activity
 from claude_tui.transport.options import CliOptions
 from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.chat.view import ChatView
-from claude_tui.ui.panels.status_bar import StatusBar
+from claude_tui.ui.panels.status_bar import BarState, StatusBar
 from claude_tui.ui.window.screen import ChatScreen
 
 T = TypeVar("T")
@@ -242,13 +242,12 @@ class AppDriver:
     def record_status(self) -> None:
         """From now on, keep the text of every status bar update in ``status_log``."""
         bar = self.chat.query_one(StatusBar)
-        original = bar.show
 
-        def show(status: Any) -> None:
-            original(status)
-            self.status_log.append(str(bar.render_status(status)))
+        def shown(state: BarState) -> None:
+            if state.status is not None:
+                self.status_log.append(str(bar.render_status(state.status)))
 
-        bar.show = show  # type: ignore[method-assign]
+        bar.watch(bar, "state", shown, init=False)
 
 
 @asynccontextmanager

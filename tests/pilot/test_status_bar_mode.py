@@ -25,7 +25,7 @@ async def test_the_mode_is_on_screen_and_the_model_is_cut(tmp_path: Path, size: 
         status = view.session.conversation.status
         status.model, status.permission_mode = model, "bypassPermissions"
         bar = view.query_one(StatusBar)
-        bar.show(status)
+        view.show_status()
         await pilot.pause()
         line = bar.render_line(0).text
         assert "bypassPermissions" in line, line

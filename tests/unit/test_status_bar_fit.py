@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from claude_tui.session.status import Activity, SessionStatus
-from claude_tui.ui.panels.status_bar import StatusBar
+from claude_tui.ui.panels.status_bar import BarState, StatusBar
 
 
 def _status() -> SessionStatus:
@@ -44,14 +44,12 @@ def test_too_narrow_for_anything_still_ellipsises() -> None:
     assert text.overflow == "ellipsis" and text.no_wrap
 
 
-def test_a_running_turn_shows_how_long_it_has_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    from claude_tui.ui.panels import status_bar
-
+def test_a_running_turn_shows_how_long_it_has_run() -> None:
     status = _status()
     status.activity = Activity.RESPONDING
     bar = StatusBar()
-    bar.turn_started_at = 1000.0
-    monkeypatch.setattr(status_bar.time, "monotonic", lambda: 1075.4)
+    bar.state = BarState(turn_started_at=1000.0)
+    bar.now = 1075.4  # the clock's time: the bar reads no other
     assert "responding · 1m15s" in bar.render_status(status).plain
     assert "responding · 1m15s" in bar.render_status(status, 80).plain, "kept at 80 columns"
     status.activity = Activity.IDLE
@@ -85,7 +83,7 @@ def test_the_mode_always_shows_and_the_model_is_cut(model: str, mode: str, width
 @pytest.mark.parametrize("width", [None, 100, 80])
 def test_the_status_bar_names_the_host_of_a_remote_session(width: int | None) -> None:
     bar = StatusBar()
-    bar.host = "build-box"
+    bar.state = BarState(host="build-box")
     text = bar.render_status(_status(), width).plain
     assert "on build-box" in text and "3%" in text
     assert "on " not in StatusBar().render_status(_status(), width).plain.split("│")[2]

@@ -10,6 +10,9 @@ Stopping: `x` calls the `on_stop(task_id)` callback it was given (the sidebar's
 `request_stop`, which posts `TaskSidebar.StopRequested` from the sidebar), so the
 chat screen handles a single message type wherever the stop came from. The screen stays open to show
 the agent stopping. Esc / q close it (`dismiss(None)`).
+
+Its elapsed times follow the chat view's clock (`ChatView.now`, which runs while the agent does);
+it has no timer of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -45,9 +49,13 @@ class AgentTranscriptScreen(Screen[None]):
     ]
 
     def __init__(self, conversation: Conversation, tool_use_id: str,
-                 on_stop: Callable[[str], bool] | None = None) -> None:
+                 on_stop: Callable[[str], bool] | None = None, clock: DOMNode | None = None) -> None:
         super().__init__(classes="agent-transcript")
         self.conversation = conversation
+        self.clock = clock
+        """A node with a `now` reactive (the chat view) that the elapsed times follow; None: still."""
+        self._header_clock: tuple[str, str] | None = None
+        """The status and elapsed time the header last showed: a tick that would show the same draws nothing."""
         self.tool_use_id = tool_use_id
         self.on_stop = on_stop
         self.log_data = conversation.log_for(tool_use_id)
@@ -63,7 +71,8 @@ class AgentTranscriptScreen(Screen[None]):
         self.refresh_header()
         self.query_one("#transcript-prompt", Static).update(self._prompt())
         self.query_one("#transcript-prompt").display = bool(self._prompt_text())
-        self.set_interval(0.5, self.tick)
+        if self.clock is not None:
+            self.watch(self.clock, "now", self.tick, init=False)
         self.chat_log.focus()
 
     @property
@@ -103,17 +112,24 @@ class AgentTranscriptScreen(Screen[None]):
 
     def tick(self) -> None:
         entry = self.entry
-        if entry is not None and entry.status in ("running", "starting"):
+        running = entry is not None and entry.status in ("running", "starting")
+        if running and entry is not None and self._clock_part(entry) != self._header_clock:
             self.refresh_header()
-        self.chat_log.tick()
+        if self._shown_log() is not None:
+            self.chat_log.tick()
+
+    @staticmethod
+    def _clock_part(entry: AgentEntry) -> tuple[str, str]:
+        return (entry.status, units.elapsed(entry.elapsed()))
 
     # -- rendering -------------------------------------------------------------------
     def refresh_header(self) -> None:
         if self._shown_log() is None:  # not composed yet, or closing (see `_shown_log`)
             return
+        entry = self.entry
+        self._header_clock = self._clock_part(entry) if entry is not None else None
         self.query_one("#transcript-header", Static).update(self._header())
         self.query_one("#transcript-empty").display = not self.log_data.items
-        entry = self.entry
         running = entry is not None and entry.status in ("running", "starting")
         if running != self.has_class("-running"):
             self.refresh_bindings()  # the footer offers `x` only while the agent runs

@@ -17,19 +17,22 @@ from claude_tui.ui.chat.agent_transcript import AgentTranscriptScreen
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.dom import DOMNode
 
     from claude_tui.session.conversation import Conversation
 
 
 class AgentTranscripts:
-    def __init__(self, conversation: Conversation) -> None:
+    def __init__(self, conversation: Conversation, clock: DOMNode | None = None) -> None:
         self.conversation = conversation
+        self.clock = clock
+        """What the open transcript's elapsed times follow (the chat view, its `now`)."""
         self.screen: AgentTranscriptScreen | None = None
         """The open transcript screen, if any."""
 
     def open(self, app: App[Any], tool_use_id: str, on_stop: Callable[[str], bool] | None = None) -> None:
         """Push the transcript of the subagent started by this Task call; `x` there calls `on_stop(task_id)`."""
-        screen = AgentTranscriptScreen(self.conversation, tool_use_id, on_stop=on_stop)
+        screen = AgentTranscriptScreen(self.conversation, tool_use_id, on_stop=on_stop, clock=self.clock)
         self.screen = screen
 
         def closed(_result: object = None) -> None:

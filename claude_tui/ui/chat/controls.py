@@ -1,6 +1,6 @@
 """What a tab asks of its CLI beyond prompts: control requests (interrupt, mode, model, stop a
 task) and its process (F5's restart in place, a fresh session, a fork). Not a widget: the view
-hands it its node (the workers run there, the notices name the tab), the status bar and its drawing.
+hands it its node (the workers run there, the notices name the tab), its status and its drawing.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from textual.widget import Widget
 from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.session import ChatSession, fresh_options
 from claude_tui.ui.kit.modes import bypass_allowed, next_mode
-from claude_tui.ui.panels.status_bar import StatusBar
 
 Draw = Callable[[list[Any]], Awaitable[None]]
 
@@ -21,12 +20,14 @@ RESTART_QUESTION = "A turn is still running. Restart Claude Code and stop it?"
 
 
 class Controls:
-    def __init__(self, session: ChatSession, host: ChatHost, node: Widget, status_bar: StatusBar, draw: Draw) -> None:
+    def __init__(self, session: ChatSession, host: ChatHost, node: Widget, show_status: Callable[[], None],
+                 draw: Draw) -> None:
         self.session = session
         self.host = host
         self.node = node
         """The tab's view: runs the workers, shows the notices."""
-        self.status_bar = status_bar
+        self.show_status = show_status
+        """The view's `show_status`: a control request's answer changes the status in place (the mode)."""
         self.draw = draw
 
     # -- control requests -------------------------------------------------------------------
@@ -39,7 +40,7 @@ class Controls:
             except Exception as error:  # noqa: BLE001 - shown, never raised
                 self.node.notify(f"{failure}: {error}", severity="error")
                 return
-            self.status_bar.show(self.session.conversation.status)
+            self.show_status()
 
         self.node.run_worker(run(), group="control", exit_on_error=False)
 

@@ -1,4 +1,5 @@
-"""Drawing a session's changes in its chat view: the log, the sidebar, an agent transcript, the status bar.
+"""Drawing a session's changes in its chat view: the log, the sidebar, an agent transcript (the view
+shows the status after, `ChatView.show_status`).
 
 One change that fails to draw becomes an error note; the others are still drawn, and the app goes on.
 """
@@ -15,19 +16,17 @@ from claude_tui.ui.chat.permission_dialogs import PermissionDialogs
 from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.log.chat_log import ChatLog
 from claude_tui.ui.panels.sidebar import TaskSidebar
-from claude_tui.ui.panels.status_bar import StatusBar
 
 
 class ChangeDrawer:
     """Draws one session's changes into its view's widgets (given, not looked up: a view has its own)."""
 
     def __init__(self, session: ChatSession, log: ChatLog, sidebar: TaskSidebar, transcripts: AgentTranscripts,
-                 status_bar: StatusBar, dialogs: PermissionDialogs, turn_ended: Callable[[ch.TurnEnded], None]) -> None:
+                 dialogs: PermissionDialogs, turn_ended: Callable[[ch.TurnEnded], None]) -> None:
         self.session = session
         self.log = log
         self.sidebar = sidebar
         self.transcripts = transcripts
-        self.status_bar = status_bar
         self.dialogs = dialogs
         self.turn_ended = turn_ended
 
@@ -45,7 +44,6 @@ class ChangeDrawer:
             tasks_dirty |= dirty == "tasks"
         if status_dirty:
             self.session.keep_options_in_step()
-            self.status_bar.show(self.session.conversation.status)
         if tasks_dirty:
             sidebar.refresh_board()
             self.transcripts.refresh()
@@ -58,7 +56,7 @@ class ChangeDrawer:
                     log.add_item(change.item)
 
     async def _draw_one(self, change: Any) -> str:
-        """Draw one change; returns "status" or "tasks" when that part needs a redraw afterwards."""
+        """Draw one change; returns "status" (the options follow it) or "tasks" (a redraw afterwards)."""
         log, transcripts = self.log, self.transcripts
         if isinstance(change, ch.TextAppended):
             if change.scope is None:

@@ -22,11 +22,6 @@ def stale_check(view: ChatView) -> Callable[[ReviewComment], bool]:
     return lambda comment: is_stale(comment, read_text)
 
 
-def show_count(view: ChatView) -> None:
-    view.status_bar.review_count = len(view.session.review)
-    view.status_bar.refresh()
-
-
 def ask_comment(view: ChatView, diff: FileDiff, hunk_index: int) -> None:
     """Ask for the words of a comment on one hunk; Enter keeps it in the tray."""
     from claude_tui.diff.display import project_relative  # with Pygments: not before the first paint
@@ -43,7 +38,7 @@ def ask_comment(view: ChatView, diff: FileDiff, hunk_index: int) -> None:
         if not words:
             return
         saved = view.session.review.add(ReviewComment.on_hunk(path, hunk, words))
-        show_count(view)
+        view.show_status()  # the bar counts the tray
         count = len(view.session.review)
         view.notify(f"Comment kept: {count} in the review tray." if saved else
                     "The comment is in the tray, but it could not be saved: it will not survive a restart.",
@@ -57,13 +52,13 @@ def open_tray(view: ChatView) -> None:
 
     tray = view.session.review
     tray.reload()  # another tab or instance on the project may have added some
-    show_count(view)
+    view.show_status()  # the bar counts the tray
     if not tray.comments:
         view.notify("The review tray is empty: press c on a diff to comment on a hunk.", timeout=4)
         return
 
     async def closed(choice: str | None) -> None:
-        show_count(view)
+        view.show_status()  # the bar counts the tray
         if choice == SEND:
             await send_review(view)
 
@@ -80,5 +75,5 @@ async def send_review(view: ChatView) -> bool:
     sent = await view.prompt_area.send_prompt(review_prompt(tray.comments, stale_check(view)))
     if sent:
         tray.clear()
-    show_count(view)
+    view.show_status()  # the bar counts the tray
     return sent

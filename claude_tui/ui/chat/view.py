@@ -15,6 +15,7 @@ key to the part that does it.
 from __future__ import annotations
 
 import gc
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.notifications import SeverityLevel
+from textual.reactive import var
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
@@ -48,7 +50,7 @@ from claude_tui.ui.chat.welcome import welcome_text
 from claude_tui.ui.log.chat_log import ChatLog
 from claude_tui.ui.panels.composer import PromptInput
 from claude_tui.ui.panels.sidebar import TaskSidebar
-from claude_tui.ui.panels.status_bar import StatusBar
+from claude_tui.ui.panels.status_bar import BarState, StatusBar
 
 ROW_CSS = """
 #main {
@@ -74,6 +76,13 @@ class ChatView(Widget):
     """ + ROW_CSS
 
     BINDINGS = CHAT_BINDINGS
+
+    bar: var[BarState] = var(BarState)
+    """What the status bar shows (bound): made in one place, `show_status`."""
+    now: var[float] = var(0.0, init=False)
+    """The clock the parts showing elapsed time bind to (the status bar, the sidebar, the log's
+    running tools): `time.monotonic()` 4×/s while something runs in this tab and it is shown;
+    still otherwise, so an idle app has no timer waking it."""
 
     class Changed(Message):
         """The session's tab summary may have changed (state, name, cost, attention): redraw its tab."""
@@ -101,7 +110,7 @@ class ChatView(Widget):
         self.log_widget = ChatLog(session.conversation.main, show_thinking=config.show_thinking, id="chat-log",
                                   project_dir=lambda: session.options.cwd or session.conversation.status.cwd or "")
         self.sidebar = TaskSidebar(session.conversation, mode=config.sidebar, id="sidebar")
-        self.agent_transcripts = AgentTranscripts(session.conversation)
+        self.agent_transcripts = AgentTranscripts(session.conversation, clock=self)
         self.status_bar = StatusBar(id="status-bar")
         self.copier = Copier(self, session.conversation)
         self.prompt_area = PromptArea(session, host, self, self.log_widget, self.copier, draw=self.show_changes,
@@ -111,29 +120,32 @@ class ChatView(Widget):
         self.dialogs = PermissionDialogs(session, self, config, self.show_changes,
                                          shown=lambda: self.display and self.is_attached,
                                          marked=self._needs_attention)
-        self.drawer = ChangeDrawer(session, self.log_widget, self.sidebar, self.agent_transcripts, self.status_bar,
+        self.drawer = ChangeDrawer(session, self.log_widget, self.sidebar, self.agent_transcripts,
                                    self.dialogs, self._turn_ended)
         self.typeahead = TypeaheadRouter(self, self.prompt_area.prompt, config.keymap)
-        self.controls = Controls(session, host, self, self.status_bar, self.show_changes)
-        self._ticker: Timer | None = None
+        self.controls = Controls(session, host, self, self.show_status, self.show_changes)
+        self._worktree = ""
+        """The branch of the worktree the session runs in (asked of the host at mount), or ""."""
+        self._clock: Timer | None = None
+        self._clock_runs = False
+        """Whether `_clock` is resumed: news from the CLI (100 batches a second) must not move `now` again."""
         self._chord = Chord()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
-            yield self.log_widget
-            yield self.sidebar
+            yield self.log_widget.data_bind(ChatView.now)
+            yield self.sidebar.data_bind(ChatView.now)
         yield self.prompt_area
-        yield self.status_bar
+        yield self.status_bar.data_bind(ChatView.now, state=ChatView.bar)
 
     def on_mount(self) -> None:
-        session, status_bar = self.session, self.status_bar
-        status_bar.review_count = len(session.review)  # the project's tray, kept from before
+        session = self.session
         self.log_widget.show_welcome(welcome_text(session.options))
         worktree = self.host.worktree_for(session.options.cwd)
-        status_bar.worktree = worktree.branch if worktree is not None else ""
-        status_bar.host = session.options.ssh.label if session.options.ssh is not None else ""
-        status_bar.show(session.conversation.status)
-        self._ticker = self.set_interval(0.25, self._tick)
+        self._worktree = worktree.branch if worktree is not None else ""
+        self.show_status()
+        self._clock = self.set_interval(0.25, self._tick, pause=True)
+        self._wake_clock()
         session.start(self)
         self.prompt_area.refresh_user_status()
 
@@ -154,12 +166,21 @@ class ChatView(Widget):
             gc.collect(1)
 
     def _tick(self) -> None:
-        self.status_bar.turn_started_at = self.session.turn_started_at
-        self.status_bar.tick()
-        self.log_widget.tick()
-        self.sidebar.tick()
-        if self._ticker is not None and not self._something_runs():
-            self._ticker.pause()  # no timer while nothing runs; news from the CLI wakes it (show_changes)
+        if self._clock is not None and not self._clock_wanted():
+            self._clock.pause()  # no timer while nothing runs; news from the CLI wakes it (show_changes)
+            self._clock_runs = False
+            return
+        self.now = time.monotonic()
+
+    def _wake_clock(self) -> None:
+        """Start the clock if something it counts runs here and the tab is shown (the time at once)."""
+        if self._clock is not None and not self._clock_runs and self._clock_wanted():
+            self._clock_runs = True
+            self.now = time.monotonic()
+            self._clock.resume()
+
+    def _clock_wanted(self) -> bool:
+        return self.display and self._something_runs()
 
     def _something_runs(self) -> bool:
         """A turn, or an agent still working after it: what the spinners and elapsed times follow."""
@@ -172,10 +193,17 @@ class ChatView(Widget):
     async def show_changes(self, changes: list[Any]) -> None:
         """Draw what the conversation reports as changed (see `ui.chat.drawing`)."""
         await self.drawer.draw(changes)
+        self.show_status()
         self.prompt_area.turn_may_be_over()
-        if self._ticker is not None and self._something_runs():
-            self._ticker.resume()
+        self._wake_clock()
         self.post_message(self.Changed(self))
+
+    def show_status(self) -> None:
+        """The one place that decides what the status bar shows: the session's status and where it runs."""
+        session = self.session
+        self.bar = BarState.of(session.conversation.status, worktree=self._worktree,
+                               host=session.options.ssh.label if session.options.ssh is not None else "",
+                               review_count=len(session.review), turn_started_at=session.turn_started_at)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
@@ -203,6 +231,7 @@ class ChatView(Widget):
         self.prompt_area.prompt.focus()
         self.call_after_refresh(self.prompt_area.place_notifications)
         self.dialogs.show_next()
+        self._wake_clock()
         self.post_message(self.Changed(self))
 
     def hidden(self) -> None:
@@ -236,7 +265,6 @@ class ChatView(Widget):
         changes = self.session.ready(message.response, installed)
         conversation = self.session.conversation
         self.prompt_area.composer.slash = slash_candidates(conversation.commands, conversation.status.slash_commands)
-        self.status_bar.show(conversation.status)
         await self.show_changes(changes)
         self.log_widget.warm_up()
 
@@ -251,14 +279,12 @@ class ChatView(Widget):
         message.stop()
         if self.session.owns(message.connection):
             await self.show_changes(self.session.failed(message.error))
-            self.status_bar.show(self.session.conversation.status)
 
     @on(CliConnection.Unready)
     async def _unready(self, message: CliConnection.Unready) -> None:
         message.stop()
         if self.session.owns(message.connection) and self.session.alive:  # else an exit says more, itself
             await self.show_changes(self.session.unready(message.error))
-            self.status_bar.show(self.session.conversation.status)
 
     # -- slash commands claude-tui answers itself ---------------------------------------------
     @property

@@ -21,6 +21,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.events import Click
+from textual.reactive import var
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -126,6 +127,9 @@ class ChatLog(PlaceKeepingScroll):
         }
     }
     """
+
+    now: var[float] = var(0.0, init=False)
+    """The clock (bound to the chat view's `now`): a running tool's elapsed time follows it."""
 
     def __init__(self, log: Log, *, max_mounted: int = 80, page: int = 40, show_thinking: bool = False,
                  max_chars: int = MAX_MOUNTED_CHARS, id: str | None = None, classes: str | None = None,
@@ -520,6 +524,9 @@ class ChatLog(PlaceKeepingScroll):
         if self._first > 0:
             self._show_window(0, min(len(self.log_data.items), self.max_mounted))
         self.scroll_home(animate=False)
+
+    def watch_now(self) -> None:
+        self.tick()
 
     def tick(self) -> None:
         for widget in self._widgets.values():

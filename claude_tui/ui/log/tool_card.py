@@ -145,6 +145,8 @@ class ToolCard(Vertical):
         self._diff_shown = False
         # Children exist from the start so updates can arrive before mounting.
         self._header_widget = Static(classes="tool-header")
+        self._header_shown: Text | None = None
+        """The header last drawn: a tick that would draw it again draws nothing."""
         self._body = Vertical(classes="tool-body")
         self._body.display = False
 
@@ -218,7 +220,8 @@ class ToolCard(Vertical):
         self.set_class(item.state is ToolState.ERROR, "-error")
         self.set_class(item.state is ToolState.DENIED, "-denied")
         self.set_class(item.state is ToolState.WAITING, "-waiting")
-        self._header_widget.update(self._header())
+        self._header_shown = self._header()
+        self._header_widget.update(self._header_shown)
         # Edits are the heart of a coding agent: their diff opens as soon as it exists.
         if self._has_diff() and not self._diff_shown:
             self._diff_shown = True
@@ -327,6 +330,9 @@ class ToolCard(Vertical):
             self.toggle()
 
     def tick(self) -> None:
-        """Called once a second by the log while the tool runs, for the elapsed time."""
+        """Called by the log on its clock while the tool runs: the elapsed time, once a second."""
         if self.item.state is ToolState.RUNNING:
-            self._header_widget.update(self._header())
+            header = self._header()
+            if header != self._header_shown:
+                self._header_shown = header
+                self._header_widget.update(header)

@@ -24,9 +24,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from claude_tui.protocol import units
 from claude_tui.protocol.sanitize import one_line
 from claude_tui.session.tasks import AgentEntry
 from claude_tui.ui.panels.sidebar_rows import (
@@ -130,6 +132,9 @@ class TaskSidebar(Vertical):
             super().__init__()
             self.task_id = task_id
 
+    now: var[float] = var(0.0, init=False)
+    """The clock (bound to the chat view's `now`): spinners and elapsed times follow it."""
+
     def __init__(self, conversation: Conversation, mode: SidebarMode = "auto", *,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -138,6 +143,9 @@ class TaskSidebar(Vertical):
         self._user_choice: bool | None = None
         """Set by `toggle()`: the user's wish beats the mode from then on."""
         self._frame = 0
+        self._drawn: dict[str, object] = {}
+        """What each part last drawn moves with the clock (the tasks', the todos' frame; an agent
+        row's frame, status and elapsed time): a tick that would draw the same draws nothing."""
         self._rows: list[str] = []
         """Option ids currently in the agent list, in order (headers included)."""
         self._stopping: set[str] = set()
@@ -176,8 +184,11 @@ class TaskSidebar(Vertical):
         self._refresh_agents()
         self.query_one("#sidebar-empty").display = not board.has_content
 
+    def watch_now(self) -> None:
+        self.tick()
+
     def tick(self) -> None:
-        """Called 4×/s: advance spinners and elapsed times, only if something runs."""
+        """On each tick of the clock: advance spinners and elapsed times, only if something runs."""
         if not self.display:
             return
         board = self.conversation.tasks
@@ -191,13 +202,14 @@ class TaskSidebar(Vertical):
             return
         if self.app.animation_level != "none":  # still frames for snapshots and reduced motion
             self._frame += 1
-        if tasks_running:
+        if tasks_running and self._drawn.get("\x00tasks") != self._frame:
             self.query_one("#sidebar-tasks", Static).update(self._render_tasks())
-        if todos_running:
+        if todos_running and self._drawn.get("\x00todos") != self._frame:
             self.query_one("#sidebar-todos", Static).update(self._render_todos())
         options = self.query_one("#sidebar-agents", OptionList)
         for key, entry in entries:
-            options.replace_option_prompt(key, self._render_entry(entry))
+            if self._drawn.get(entry.task_id) != self._entry_clock(entry):
+                options.replace_option_prompt(key, self._render_entry(entry))
 
     def toggle(self) -> None:
         self._user_choice = not self.display
@@ -315,9 +327,11 @@ class TaskSidebar(Vertical):
         return RowPainter(self.app, self._frame)
 
     def _render_tasks(self) -> RenderableType:
+        self._drawn["\x00tasks"] = self._frame
         return self._painter().tasks(self.conversation.tasks.visible_tasks)
 
     def _render_todos(self) -> RenderableType:
+        self._drawn["\x00todos"] = self._frame
         return self._painter().todos(self.conversation.tasks.todos)
 
     def _status_of(self, entry: AgentEntry) -> str:
@@ -325,7 +339,11 @@ class TaskSidebar(Vertical):
             return "stopping"
         return entry.status
 
+    def _entry_clock(self, entry: AgentEntry) -> tuple[int, str, str]:
+        return (self._frame, self._status_of(entry), units.elapsed(entry.elapsed()))
+
     def _render_entry(self, entry: AgentEntry) -> RenderableType:
+        self._drawn[entry.task_id] = self._entry_clock(entry)
         return self._painter().entry(entry, self._status_of(entry))
 
     def _refresh_agents(self) -> None:

@@ -1,12 +1,20 @@
-"""One line at the bottom: model, mode, session, activity, cost and context."""
+"""One line at the bottom: model, mode, session, activity, cost and context.
+
+State flows down: the bar shows one value, `BarState`, which its chat view makes (`ChatView.bar`,
+bound with `data_bind`), and it reads the time from the view's clock (`ChatView.now`, bound too).
+Nothing else sets what it shows. A tick repaints it only when the spinner or the elapsed time
+it draws changed.
+"""
 
 from __future__ import annotations
 
-import time
+import dataclasses
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.reactive import var
 from textual.widgets import Static
 
 from claude_tui.protocol import units
@@ -70,8 +78,29 @@ _DETAIL_LEVELS = (
 )
 
 
+@dataclass(frozen=True)
+class BarState:
+    """Everything the status bar shows, as one value: equal values draw the same bar."""
+
+    status: SessionStatus | None = None
+    """A copy of the session's status (the session changes its own in place)."""
+    worktree: str = ""
+    """The branch of the git worktree the session runs in, or ""."""
+    host: str = ""
+    """The machine the CLI runs on when that is another one (its ssh label), or ""."""
+    review_count: int = 0
+    """Comments in the review tray: shown while there are any."""
+    turn_started_at: float | None = None
+    """time.monotonic() when the running turn started: shown as elapsed time."""
+
+    @classmethod
+    def of(cls, status: SessionStatus, *, worktree: str = "", host: str = "", review_count: int = 0,
+           turn_started_at: float | None = None) -> BarState:
+        return cls(dataclasses.replace(status), worktree, host, review_count, turn_started_at)
+
+
 class StatusBar(Static):
-    """Renders the latest SessionStatus to fit its width (see `_DETAIL_LEVELS`)."""
+    """Renders its `BarState` to fit its width (see `_DETAIL_LEVELS`)."""
 
     DEFAULT_CSS = """
     StatusBar {
@@ -92,86 +121,96 @@ class StatusBar(Static):
     }
     """
 
+    state: var[BarState] = var(BarState)
+    """What the bar shows (bound to its chat view's `bar`)."""
+    now: var[float] = var(0.0, init=False)
+    """The clock (time.monotonic(), bound to its chat view's `now`): it moves only while a turn runs."""
+
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self._frame = 0
-        self._status: SessionStatus | None = None
-        self.turn_started_at: float | None = None
-        """time.monotonic() when the running turn started (set by the chat screen): shown as elapsed time."""
-        self.worktree = ""
-        self.review_count = 0
-        """Comments in the review tray (set by the chat view): shown while there are any."""
-        self.host = ""
-        """The machine the CLI runs on when that is another one (its ssh label), or ""."""
-        """The branch of the git worktree the session runs in (set by the chat screen), or ""."""
+        self._clock_drawn: tuple[str, str] | None = None
+        """The spinner and elapsed time last drawn: a tick that would draw the same repaints nothing."""
 
-    def show(self, status: SessionStatus) -> None:
-        self._status = status
-        self.set_class(status.context_warning, "-context-warning")
-        self.set_class(status.activity is Activity.WAITING, "-waiting")
-        self.set_class(status.activity is Activity.EXITED, "-exited")
+    def watch_state(self, state: BarState) -> None:
+        status = state.status
+        self.set_class(status is not None and status.context_warning, "-context-warning")
+        self.set_class(status is not None and status.activity is Activity.WAITING, "-waiting")
+        self.set_class(status is not None and status.activity is Activity.EXITED, "-exited")
         self.refresh()
 
-    def tick(self) -> None:
+    def watch_now(self) -> None:
         self._frame += 1
         # While a turn runs: the spinner turns and the elapsed time counts (waiting for you included).
-        if self._status is not None and self._status.turn_running:
+        status = self.state.status
+        if status is not None and status.turn_running and self._clock_part(status) != self._clock_drawn:
             self.refresh()
 
     def render(self) -> Text:
-        if self._status is None:
+        status = self.state.status
+        if status is None:
             return Text()
-        return self.render_status(self._status, self.content_region.width or None)
+        self._clock_drawn = self._clock_part(status)
+        return self.render_status(status, self.content_region.width or None)
+
+    def _clock_part(self, status: SessionStatus) -> tuple[str, str]:
+        """What of the bar moves with the clock: the spinner and the running turn's elapsed time."""
+        busy = status.activity not in (Activity.IDLE, Activity.EXITED, Activity.WAITING, Activity.STARTING)
+        animate = not self.is_attached or self.app.animation_level != "none"
+        spinner = (_SPINNER[self._frame % len(_SPINNER)] if animate else "●") + " " if busy else ""
+        started = self.state.turn_started_at
+        elapsed = units.elapsed(self.now - started) if status.turn_running and started is not None else ""
+        return (spinner, elapsed)
 
     def render_status(self, status: SessionStatus, width: int | None = None) -> Text:
         """The fullest form that fits `width` cells (no limit: the fullest form).
 
         The model is what gets cut, never the permission mode beside it: a Bedrock inference-profile
         ARN (or a hostile model name) once pushed `bypassPermissions` off the bar. Detail goes first
-        while the model keeps `_MODEL_MIN` cells; past that the model shrinks to what is left."""
+        while the model keeps `_MODEL_MIN` cells; past that the model shrinks to what is left.
+        The review count, host, worktree and turn's start are the bar's `state`'s."""
+        clock = self._clock_part(status)
         model = printable_name(status.model) or "…"
         text = Text()
         for level in _DETAIL_LEVELS:
-            text = self._assemble(status, level, model)
+            text = self._assemble(status, level, model, clock)
             if width is None or text.cell_len <= width:
                 break
         else:
             assert width is not None
             for index, detail in enumerate(_DETAIL_LEVELS):
-                room = width - self._assemble(status, detail, "").cell_len
+                room = width - self._assemble(status, detail, "", clock).cell_len
                 if room >= min(_MODEL_MIN, cell_len(model)) or index == len(_DETAIL_LEVELS) - 1:
-                    text = self._assemble(status, detail, fit(model, max(2, room)))
+                    text = self._assemble(status, detail, fit(model, max(2, room)), clock)
                     break
         text.no_wrap = True
         text.overflow = "ellipsis"
         return text
 
-    def _assemble(self, status: SessionStatus, detail: _Detail, model: str) -> Text:
+    def _assemble(self, status: SessionStatus, detail: _Detail, model: str, clock: tuple[str, str]) -> Text:
         session, delta, gauge, window = detail
         sep = (" │ ", "dim")
         parts: list[tuple[str, str] | str] = []
         parts.append((model, "bold"))
         parts.append(sep)
         parts.append(_mode_part(status.permission_mode))
-        if self.review_count:
+        if self.state.review_count:
             parts.append(sep)
-            parts.append((f"review {self.review_count}", "bold"))
-        if self.host:  # before the worktree and session: which machine the tools run on
+            parts.append((f"review {self.state.review_count}", "bold"))
+        if self.state.host:  # before the worktree and session: which machine the tools run on
             parts.append(sep)
-            parts.append((f"on {printable_name(self.host)}", "bold"))
-        if window and self.worktree:
+            parts.append((f"on {printable_name(self.state.host)}", "bold"))
+        if window and self.state.worktree:
             parts.append(sep)
-            parts.append((printable(self.worktree), "italic"))
+            parts.append((printable(self.state.worktree), "italic"))
         if session and status.session_id:
             parts.append(sep)
             parts.append((printable(status.short_session_id), "dim"))
         parts.append(sep)
-        busy = status.activity not in (Activity.IDLE, Activity.EXITED, Activity.WAITING, Activity.STARTING)
-        animate = not self.is_attached or self.app.animation_level != "none"
-        spinner = (_SPINNER[self._frame % len(_SPINNER)] if animate else "●") + " " if busy else ""
+        spinner, elapsed = clock
         words = printable(status.activity_words())
-        if status.turn_running and self.turn_started_at is not None:
-            words += f" · {units.elapsed(time.monotonic() - self.turn_started_at)}"  # "is it stuck?" at a glance
+        if elapsed:
+            words += f" · {elapsed}"  # "is it stuck?" at a glance
         parts.append((spinner + words, _ACTIVITY_STYLES.get(status.activity, "")))
         parts.append(sep)
         parts.append(units.money(status.own_cost))
