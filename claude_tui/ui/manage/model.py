@@ -61,7 +61,7 @@ class ModelPicker(GuardedModal[str | None]):
 
     DEFAULT_CSS = """
     ModelPicker { align: center middle; background: $background 65%; }
-    ModelPicker #model-box { width: 90; max-width: 96%; height: auto; max-height: 90%; padding: 0 1;
+    ModelPicker #model-box { width: 110; max-width: 96%; height: auto; max-height: 90%; padding: 0 1;
                              background: $surface; border: round $primary; }
     ModelPicker #model-list { height: auto; max-height: 20; border: none; background: $surface; }
     ModelPicker #model-keys { color: $text-muted; height: auto; margin-top: 1; }
