@@ -55,3 +55,31 @@ async def test_slash_model_name_switches_at_once_and_the_bar_follows(tmp_path: P
         await wait_for(pilot, lambda: "claude-sonnet-5-5" in _bar(app), what="the bar shows the new model")
         assert not isinstance(app.screen, ModelPicker)
         assert status.turns == 0 and chat(app).session.options.model == "sonnet"
+
+
+async def test_arrows_and_enter_pick_and_the_clis_text_stays_inert(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await send(pilot, "/model")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelPicker), what="the picker")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ModelPicker), what="the picker closed")
+        models = chat(app).session.conversation.models
+        models[1] = {**models[1], "displayName": "[bold]Opus[/]\x1b]0;pwned\x07"}
+        await send(pilot, "/model")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelPicker), what="the picker again")
+        listing = app.screen.query_one("#model-list")
+        shown = str(listing.get_option_at_index(1).prompt)  # type: ignore[attr-defined]
+        assert "[bold]Opus[/]" in shown and "\x1b" not in shown and "\x07" not in shown
+        await wait_for(pilot, lambda: app.focused is listing, what="the list focused")
+        await pilot.press("down")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ModelPicker), what="picked")
+        # Opus after the switch, not Default (which resolves to the same model): the pick stays the pick.
+        await wait_for(pilot, lambda: chat(app).session.conversation.status.turns == 0
+                       and chat(app).session.options.model == "opus", what="switched")
+        # The CLI's "Set model to `opus (claude-opus-5-5)`" line came before its answer: by the turn's
+        # end it has been read, and what it names is in the options.
+        await send(pilot, "kw:plain hi")
+        await wait_for(pilot, lambda: chat(app).session.conversation.status.turns == 1, what="the turn")
+        assert chat(app).session.options.model == "opus"
