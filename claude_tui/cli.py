@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
 from claude_tui import __version__
 from claude_tui.app_args import AppArgs
-from claude_tui.cli_passthrough import claude_options
+from claude_tui.cli_passthrough import PASSED_ON, claude_options
 
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "auto", "bypassPermissions", "dontAsk")
 SUBCOMMANDS = ("sessions", "search", "export", "usage", "config")
+
+_USAGE = """\
+%(prog)s [options] [Claude Code options] [PROMPT] [-- claude arguments]
+       %(prog)s {sessions,search,export,usage,config} ..."""
 
 _DESCRIPTION = """\
 A full-screen, keyboard-driven terminal UI for the Claude Code CLI.
@@ -48,6 +53,7 @@ examples:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="claude-tui",
+        usage=_USAGE,
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -81,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="run against a bundled scripted CLI: no account or network needed")
     app.add_argument("--debug-log", metavar="FILE", type=Path,
                      help="write every raw protocol line (both ways, timestamped) to FILE")
+    # Not arguments argparse parses (`claude_options` checks the words it did not know): listed so
+    # that --help says they are taken, as `claude --help` lists them.
+    parser.add_argument_group(
+        "Claude Code options (passed on to claude as typed, values and all)",
+        textwrap.fill(" ".join(sorted(PASSED_ON, key=lambda option: option.lstrip("-").lower())), width=76,
+                      break_on_hyphens=False))
     return parser
 
 

@@ -5,7 +5,7 @@ environment." — true there, useless to a claude-tui user. Every built-in comma
 2.1.330's TUI (read from its bundled cli.js; the walk against the real CLI is
 `tests/e2e/test_slash_walk_real_cli.py`) is one of three things here:
 
-- absent from `LOCAL`: the CLI answers it itself (`/context`, `/model`, `/compact`, `/mcp` …);
+- absent from `LOCAL`: the CLI answers it itself (`/compact`, `/clear`, `/cost` …);
 - a `Route` with a `screen`: claude-tui opens its own screen or runs its own action for it;
 - a `Route` with only `says`: one line saying what claude-tui offers in its place.
 
@@ -26,6 +26,8 @@ class Route:
     says: str = ""
     args_to_cli: bool = False
     """With arguments (`/mcp reconnect x`) the command is Claude Code's: only the bare one opens the screen."""
+    takes_argument: bool = False
+    """With arguments (`/model sonnet`) claude-tui acts on them itself, without the screen."""
 
 
 def _elsewhere(name: str, what: str) -> Route:
@@ -113,6 +115,8 @@ LOCAL: dict[str, Route] = {
     "bashes": Route("Same as /tasks", screen="sidebar"),
     "plan": Route("Switch to plan mode (Shift+Tab cycles the modes)", screen="plan"),
     "theme": Route("Pick a theme (remembered)", screen="theme"),
+    "model": Route("Pick the model from Claude Code's list (↑↓, a number, Enter); /model NAME switches at once",
+                   screen="model", takes_argument=True),
     # one line: what claude-tui has instead
     "status": Route("Version, account, model and setup",
                     says="/status: the status bar shows the model, mode, context and cost; "
@@ -169,7 +173,6 @@ THROUGH_CLI: dict[str, str] = {
     "init": "Write a CLAUDE.md for this project",
     "insights": "A report analysing your Claude Code sessions",
     "list-agents": "Subagents, teammates and other Claude sessions you can message",
-    "model": "Show or set the model (the palette lists them too)",
     "output-style": "List output styles or switch to one",
     "recap": "A one-line recap of the session",
     "reload-plugins": "Activate pending plugin changes",

@@ -47,11 +47,16 @@ def model_from_local_output(text: str, models: list[dict[str, Any]]) -> tuple[st
     if pair and not re.fullmatch(r"[\w.\[\]:/@-]*-[\w.\[\]:/@-]*", pair.group(2).strip()):
         pair = None  # "Opus 9 (new)": words in brackets, not "alias (model-id)"
     names = [pair.group(1).strip(), pair.group(2).strip()] if pair else [label]
+    # The alias first: "opus (claude-opus-5-5)" is the `opus` entry, though `default` resolves to that model too.
+    for model in models:
+        value = str(model.get("value") or "")
+        if value and value in names:
+            return value, str(model.get("resolvedModel") or "") or value
     for model in models:
         value = str(model.get("value") or "")
         resolved = str(model.get("resolvedModel") or "")
         display = str(model.get("displayName") or "").lower()
-        if value and any(name in (value, resolved) or name.lower() == display for name in names):
+        if value and any(name == resolved or name.lower() == display for name in names):
             return value, resolved or value
     if pair:
         alias = pair.group(1).strip()

@@ -36,6 +36,9 @@ class SessionStatus:
     session_id: str = ""
     model: str = ""
     permission_mode: str = "default"
+    asked_mode: str = ""
+    """The mode last asked for (Shift+Tab, the palette) while the CLI has not confirmed it yet, else "":
+    the bar shows it at once, and the next press steps on from it rather than from the confirmed one."""
     cwd: str = ""
     cli_version: str = ""
     activity: Activity = Activity.STARTING

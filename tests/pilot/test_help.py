@@ -54,6 +54,8 @@ async def test_question_mark_on_an_empty_prompt_shows_the_shortcuts_and_typing_g
         assert prompt.text == "" and app.focused is prompt  # type: ignore[attr-defined]
         shown = view.prompt_area.shortcuts.text()
         assert "Search history" in shown and "Transcript" in shown
+        # Ctrl+B only says why it cannot background here: its row must not promise it does.
+        assert "ctrl+b  Background: not here, says why" in shown
         # Typing on writes into the prompt, and folds the list.
         await pilot.press("f", "i", "x")
         await wait_for(pilot, lambda: not view.prompt_area.shortcuts.display, what="folded by typing")

@@ -70,3 +70,56 @@ async def test_f1_shows_the_version_with_the_range_or_the_note(tmp_path: Path) -
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = " ".join(app.screen.text().split())
         assert "2.3.0 — Claude Code 2.3.0 is newer than the newest version claude-tui was tested with" in text
+
+
+async def test_quick_presses_each_step_on_from_the_mode_last_asked_for(tmp_path: Path) -> None:
+    """Three presses before the CLI answers the first land three steps on, shown at once as pending;
+    the one the third overtook is never sent."""
+    import asyncio
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.session.conversation.commands)
+        session = screen.session
+        gate = asyncio.Event()
+        sent: list[str] = []
+        real_set_mode = session.set_mode
+
+        async def slow_set_mode(mode: str) -> None:  # the CLI answers only when the test says so
+            sent.append(mode)
+            await gate.wait()
+            await real_set_mode(mode)
+
+        session.set_mode = slow_set_mode  # type: ignore[method-assign]
+        await pilot.press("shift+tab", "shift+tab", "shift+tab")
+        bar = screen.query_one("#status-bar")
+        await wait_for(pilot, lambda: "auto…" in str(bar.render()), what="the asked mode shown as pending")
+        assert session.conversation.status.permission_mode == "default"  # nothing confirmed yet
+        gate.set()
+        await wait_for(pilot, lambda: session.conversation.status.permission_mode == "auto"
+                       and not session.conversation.status.asked_mode)
+        await wait_for(pilot, lambda: "auto…" not in str(bar.render()) and "auto" in str(bar.render()))
+        assert sent == ["acceptEdits", "auto"]
+
+
+async def test_a_refused_mode_is_said_and_the_bar_goes_back(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.session.conversation.commands)
+        session = screen.session
+
+        async def refuse(mode: str) -> None:
+            raise RuntimeError(f"Invalid permission mode: {mode}")
+
+        session.set_mode = refuse  # type: ignore[method-assign]
+        notes: list[str] = []
+        real_notify = screen.notify
+        screen.notify = lambda message, **kw: (notes.append(str(message)), real_notify(message, **kw))[-1]  # type: ignore[method-assign]
+        await pilot.press("shift+tab")
+        await wait_for(pilot, lambda: notes, what="the refusal said")
+        assert "Could not switch to acceptEdits: Invalid permission mode: acceptEdits" in notes[0]
+        bar = screen.query_one("#status-bar")
+        await wait_for(pilot, lambda: "default" in str(bar.render()) and "acceptEdits" not in str(bar.render()))
+        assert session.conversation.status.asked_mode == ""

@@ -50,7 +50,9 @@ async def test_choosing_a_model_sends_set_model(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: screen.session.connection.alive and screen.session.conversation.models, what="ready")
         await _palette_texts(pilot, "model haiku")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: screen.session.conversation.status.model == "haiku", what="model switched")
+        # The model the CLI confirmed, resolved from the list's value (as the bar then shows it).
+        await wait_for(pilot, lambda: screen.session.conversation.status.model.startswith("claude-haiku"),
+                       what="model switched")
         status = str(screen.query_one("#status-bar").render())
         assert "haiku" in status
         texts = [command.text for command in chat_commands(screen)]
@@ -180,7 +182,7 @@ async def test_discovery_hits_before_typing(tmp_path: Path) -> None:
 
 
 def test_the_current_model_is_the_one_picked_else_the_one_running() -> None:
-    from claude_tui.ui.palette.commands import current_model_value
+    from claude_tui.ui.manage.model import current_model_value
 
     models = [{"value": "default", "resolvedModel": "claude-opus-5-5"},
               {"value": "opus", "resolvedModel": "claude-opus-5-5"},

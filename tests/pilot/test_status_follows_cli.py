@@ -13,7 +13,7 @@ from claude_tui.ui.app.app import ClaudeTuiApp
 from claude_tui.ui.chat.connection import CliConnection
 from claude_tui.ui.chat.rewind_files import rewind_last_prompt
 from claude_tui.ui.dialogs.rewind import RewindScreen
-from claude_tui.ui.palette.commands import current_model_value
+from claude_tui.ui.manage.model import current_model_value
 from claude_tui.ui.panels.status_bar import StatusBar
 from tests.pilot.helpers import chat, idle, make_app, send, wait_for
 

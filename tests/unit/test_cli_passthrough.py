@@ -50,3 +50,14 @@ def test_words_before_any_option_are_the_first_prompt_as_in_claude_code() -> Non
     assert args.continue_session and args.prompt == "go on"
     assert args.extra_args == ["--mcp-config", "a.json", "b.json"]  # after an option, its values
     assert parse_app_args([]).prompt is None
+
+
+def test_help_names_the_prompt_and_the_claude_code_options_it_passes_on() -> None:
+    from claude_tui.cli import build_parser
+    from claude_tui.cli_passthrough import PASSED_ON
+
+    text = build_parser().format_help()
+    usage = text.split("\n\n")[0]
+    assert "[PROMPT]" in usage and "[Claude Code options]" in usage and "[-- claude arguments]" in usage
+    listed = text.split("Claude Code options (passed on to claude")[1].split()
+    assert set(PASSED_ON) <= set(listed)

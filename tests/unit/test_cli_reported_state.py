@@ -206,3 +206,11 @@ def test_a_plain_interrupt_note_is_unchanged() -> None:
     conversation.add_user_prompt("first")
     conversation.apply(user([{"type": "text", "text": "[Request interrupted by user]"}]))
     assert notes(conversation, NoteKind.INTERRUPT) == ["Request interrupted by user"]
+
+
+def test_the_alias_named_wins_over_an_earlier_entry_resolving_to_the_same_model() -> None:
+    """`default` and `opus` both resolve to claude-opus-5-5: "opus (claude-opus-5-5)" is the opus entry
+    (else a pick of Opus was remembered, marked and restarted as Default)."""
+    models = [MODELS[0], {"value": "opus", "resolvedModel": "claude-opus-5-5", "displayName": "Opus"}, *MODELS[1:]]
+    assert model_from_local_output("Set model to `opus (claude-opus-5-5)`", models) == ("opus", "claude-opus-5-5")
+    assert model_from_local_output("Set model to `claude-opus-5-5`", models) == ("default", "claude-opus-5-5")

@@ -30,8 +30,15 @@ def test_command_name(typed: str, name: str | None) -> None:
 
 
 def test_commands_the_cli_answers_itself_stay_the_clis() -> None:
-    for name in ("clear", "compact", "model", "config", "cost", "init", "effort"):
+    for name in ("clear", "compact", "config", "cost", "init", "effort"):
         assert local_route(f"/{name}") is None, name
+
+
+def test_model_is_ours_with_or_without_a_name() -> None:
+    """`/model` opens the picker; `/model NAME` switches through set_model (the bar follows at once)."""
+    bare, named = local_route("/model"), local_route("/model sonnet")
+    assert bare is not None and bare.screen == "model"
+    assert named is bare and named.takes_argument
 
 
 def test_a_screens_command_with_arguments_is_claude_codes() -> None:

@@ -107,6 +107,8 @@ class ClaudeTuiApp(App[None]):
         """Set by `launch.run_app` for a run in a real terminal: forces the exit if shutdown hangs."""
         self.worktrees: list[Worktree] = [worktree] if worktree is not None else []
         """Worktrees created by this run (--worktree, the palette): offered for removal on quit."""
+        self.resume_hint: list[str] = []
+        """Printed once the terminal is back (`launch.run_app`): how to resume the tabs' sessions."""
         self._ctrl_c_at: float | None = None
         self._early_keys: list[events.Key] | None = []
         """Keys that came before anything could take them (the first screen still mounting): replayed,
@@ -420,7 +422,11 @@ class ClaudeTuiApp(App[None]):
 
     async def _quit(self) -> None:
         in_view = self.chat.session if self.chat is not None else None
+        sessions = self.sessions
         await self.shutdown()
+        from claude_tui.ui.app.resume_hint import resume_lines
+
+        self.resume_hint = resume_lines(sessions, in_view, Path.cwd())
         if in_view is not None and in_view.options.ssh is None:
             # After every CLI has exited (each writes its transcript as it goes): --continue then
             # resumes this tab, not whichever CLI happened to exit last.

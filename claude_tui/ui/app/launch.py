@@ -210,6 +210,8 @@ def run_app(args: AppArgs) -> int:
         from claude_tui.transport import early
 
         early.discard()  # started for a session that never began (quit at once, or the app failed)
+    for line in app.resume_hint:  # after the alternate screen is left, as Claude Code prints its own
+        print(line)
     # The interpreter's own exit (atexit: ending what we started) is bounded too.
     app.watchdog.arm(EXIT_BUDGET, app.return_code or 0, "exiting")
     return app.return_code or 0

@@ -5,6 +5,7 @@ hands it its node (the workers run there, the notices name the tab), its status 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,6 +30,8 @@ class Controls:
         self.show_status = show_status
         """The view's `show_status`: a control request's answer changes the status in place (the mode)."""
         self.draw = draw
+        self._mode_lock = asyncio.Lock()
+        """Mode requests go one at a time (`_send_mode`): their answers then come back in the order asked."""
 
     # -- control requests -------------------------------------------------------------------
     # They run in workers: awaiting one in a handler would stall the view's message queue
@@ -55,7 +58,27 @@ class Controls:
         self.set_mode(next_mode(self.session.conversation.status, bypass_allowed(self.session.options)))
 
     def set_mode(self, mode: str) -> None:
-        self.request(lambda: self.session.set_mode(mode), f"Could not switch to {mode}")
+        """Ask the CLI for `mode`: the bar shows it at once, marked pending until the CLI confirms; a
+        refusal is said and the bar goes back. The requests go one at a time, in the order asked, and
+        one that a later press overtook while it waited is not sent (only where the presses end counts)."""
+        status = self.session.conversation.status
+        status.asked_mode = mode
+        self.show_status()
+        self.node.run_worker(self._send_mode(mode), group="control", exit_on_error=False)
+
+    async def _send_mode(self, mode: str) -> None:
+        status = self.session.conversation.status
+        async with self._mode_lock:
+            if status.asked_mode != mode:  # a later press asked for another mode: its own worker sends it
+                return
+            try:
+                await self.session.set_mode(mode)
+            except Exception as error:  # noqa: BLE001 - shown, never raised
+                self.node.notify(f"Could not switch to {mode}: {error}", severity="error")
+            finally:
+                if status.asked_mode == mode:
+                    status.asked_mode = ""
+                self.show_status()
 
     def set_model(self, model: str) -> None:
         self.request(lambda: self.session.set_model(model), "Could not switch model")

@@ -24,7 +24,9 @@ CHAT_BINDINGS: list[BindingType] = [
     Binding("ctrl+o", "toggle_verbose", "Transcript", show=True, priority=True, id="chat.toggle_verbose"),
     Binding("ctrl+t", "toggle_sidebar", "Tasks", show=True, priority=True, id="chat.toggle_sidebar"),
     Binding("ctrl+g", "external_editor", "Editor", show=False, priority=True, id="chat.external_editor"),
-    Binding("ctrl+b", "background", "Background", show=False, priority=True, id="chat.background"),
+    # Over stream-json nothing can be backgrounded (`ChatView.action_background`): the `?` row says so.
+    Binding("ctrl+b", "background", "Background: not here, says why", show=False, priority=True,
+            id="chat.background"),
     # Claude Code's chord prefix (Ctrl+X Ctrl+E: editor) while nothing is selected; with a
     # selection it is still cut.
     Binding("ctrl+x", "chord_prefix", show=False, priority=True, id="chat.chord"),

@@ -18,6 +18,7 @@ from typing import Any
 from textual.dom import DOMNode
 
 from claude_tui.protocol import builders
+from claude_tui.protocol.control import ControlResponse
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.session.changes import Change, compact
 from claude_tui.session.conversation import Conversation
@@ -199,8 +200,12 @@ class ChatSession:
         self.options.permission_mode = mode  # a restart or new session keeps it
 
     async def set_model(self, model: str) -> None:
-        await self.connection.request(builders.set_model(model), timeout=15)
-        self.conversation.status.model = model
+        """Switch to `model` (a list value or a name); the bar shows the model the CLI says it resolved
+        ("sonnet" is claude-sonnet-5-5) as soon as it confirms, not at the turn's end."""
+        response = await self.connection.request(builders.set_model(model), timeout=15)
+        body = response.payload if isinstance(response, ControlResponse) else None
+        confirmed = body.get("model") if isinstance(body, dict) else None
+        self.conversation.status.model = confirmed if isinstance(confirmed, str) and confirmed else model
         self.options.model = model  # a restart or new session keeps it
 
     async def rename_in_cli(self, title: str) -> str | None:

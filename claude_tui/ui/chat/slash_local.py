@@ -17,9 +17,12 @@ from claude_tui.ui.chat.host import ChatHost
 
 
 class LocalCommands:
-    def __init__(self, actions: Mapping[str, Callable[[], None]], say: Callable[[str], None]) -> None:
+    def __init__(self, actions: Mapping[str, Callable[[], None]], say: Callable[[str], None],
+                 with_argument: Mapping[str, Callable[[str], None]] | None = None) -> None:
         self._actions = actions
         self._say = say
+        self._with_argument = with_argument or {}
+        """What a `Route.takes_argument` command does with its words (`/model sonnet`)."""
 
     @property
     def screens(self) -> set[str]:
@@ -31,6 +34,10 @@ class LocalCommands:
         route = local_route(text)
         if route is None:
             return False
+        argument = text.strip().partition(" ")[2].strip()
+        if route.takes_argument and argument and (act := self._with_argument.get(route.screen)) is not None:
+            act(argument)
+            return True
         action = self._actions.get(route.screen) if route.screen else None
         if action is None:
             self._say(route.says or f"{text.split()[0]}: {route.description}.")
@@ -60,9 +67,24 @@ def tab_commands(app: App[object], host: ChatHost, controls: Controls, own: Mapp
     async def quit_app() -> None:
         await app.run_action("app.quit_app")
 
+    def pick_model() -> None:
+        from claude_tui.ui.kit.screen_once import opened_before
+        from claude_tui.ui.manage.model import ModelPicker, current_model_value
+
+        session = controls.session
+        models, status = session.conversation.models, session.conversation.status
+        if opened_before(app, ModelPicker):
+            return
+
+        def picked(value: str | None) -> None:
+            if value:
+                controls.set_model(value)
+
+        app.push_screen(ModelPicker(models, current_model_value(models, status.model, session.options.model)), picked)
+
     return LocalCommands({
         "sessions": host.action_open_sessions, "usage": host.action_usage, "help": host.action_help,
         "fork": later(controls.fork_session), "quit": later(quit_app), "plan": lambda: controls.set_mode("plan"),
         "theme": app.action_change_theme, **{name: manage(name) for name in ("mcp", "context", "permissions", "hooks")},
-        **own,
-    }, say)
+        "model": pick_model, **own,
+    }, say, with_argument={"model": controls.set_model})

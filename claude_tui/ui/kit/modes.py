@@ -41,6 +41,8 @@ def available_modes(status: SessionStatus, bypass_allowed: bool) -> list[str]:
 
 
 def next_mode(status: SessionStatus, bypass_allowed: bool) -> str:
+    """One step on from the mode last asked for: presses faster than the CLI confirms each still
+    count one step each (stepping from the confirmed mode made two quick presses land on one)."""
     modes = available_modes(status, bypass_allowed)
-    current = status.permission_mode
+    current = status.asked_mode or status.permission_mode
     return modes[(modes.index(current) + 1) % len(modes)] if current in modes else modes[0]

@@ -24,6 +24,7 @@ from claude_tui.ui.chat.view import ChatView
 from claude_tui.ui.chat.worktree_flow import ask_worktree_session, remote_refusal
 from claude_tui.ui.kit.modes import MODE_WORDS, available_modes, bypass_allowed
 from claude_tui.ui.manage.commands import manage_commands
+from claude_tui.ui.manage.model import current_model_value
 
 
 def escape(text: str) -> str:
@@ -46,25 +47,6 @@ class Command:
 def _first_line(value: Any, limit: int = 100) -> str:
     text = printable(str(value or "")).strip()
     return text.splitlines()[0][:limit] if text else ""
-
-
-def current_model_value(models: list[dict[str, Any]], model: str, chosen: str | None) -> str | None:
-    """Which entry of the CLI's model list is in use: the one picked, else the one naming the model.
-
-    Several entries can resolve to the same model ("default" and "opus"): the pick decides; without
-    one, the first match (the CLI lists its default first).
-    """
-    values = [str(m.get("value") or "") for m in models]
-    if chosen and chosen in values:
-        return chosen
-    if model in values:
-        return model
-    for entry, value in zip(models, values):
-        resolved = str(entry.get("resolvedModel") or "")
-        # The running model can carry a suffix the list does not ("claude-opus-5-5[1m]").
-        if value and resolved and (model == resolved or model.startswith(resolved + "[")):
-            return value
-    return None
 
 
 def highlighted(matcher: Matcher, text: str) -> Content:

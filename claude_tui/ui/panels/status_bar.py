@@ -37,11 +37,13 @@ _MODE_MAX = 24
 """A mode the CLI names that we do not know is cut to this (the known ones are shorter)."""
 
 
-def _mode_part(mode: str) -> tuple[str, str]:
-    """The permission mode; one where tools run without a dialog stands out (bypass most of all)."""
+def _mode_part(mode: str, pending: bool = False) -> tuple[str, str]:
+    """The permission mode; one where tools run without a dialog stands out (bypass most of all).
+    A mode asked for that the CLI has not confirmed yet ends in "…" (`pending`)."""
+    mark = "…" if pending else ""
     if mode == "bypassPermissions":
-        return (printable(mode), "bold reverse")
-    return (fit(printable_name(mode), _MODE_MAX), "bold" if mode in ASKS_LESS else "italic")
+        return (printable(mode) + mark, "bold reverse")
+    return (fit(printable_name(mode), _MODE_MAX) + mark, "bold" if mode in ASKS_LESS else "italic")
 
 
 def _gauge(fraction: float, width: int = 10) -> str:
@@ -193,7 +195,7 @@ class StatusBar(Static):
         parts: list[tuple[str, str] | str] = []
         parts.append((model, "bold"))
         parts.append(sep)
-        parts.append(_mode_part(status.permission_mode))
+        parts.append(_mode_part(status.asked_mode or status.permission_mode, pending=bool(status.asked_mode)))
         if self.state.review_count:
             parts.append(sep)
             parts.append((f"review {self.state.review_count}", "bold"))
