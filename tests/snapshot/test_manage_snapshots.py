@@ -63,3 +63,16 @@ def test_elicitation_form(snap_compare) -> None:  # type: ignore[no-untyped-def]
 
     app = DialogHost(ElicitationScreen(form_request(), guard_ms=0, bell=False, desktop=False))
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("kind", ["refusal_fallback_prompt", "auto_mode_outside_reads"])
+def test_claude_codes_own_dialogs(snap_compare, kind: str) -> None:  # type: ignore[no-untyped-def]
+    from claude_tui.ui.dialogs.user_dialog import UserDialogScreen
+    from tests.pilot.test_user_dialog import OUTSIDE, REFUSAL, dialog_request
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+
+    request = dialog_request(kind, REFUSAL if kind == "refusal_fallback_prompt" else OUTSIDE)
+    app = DialogHost(UserDialogScreen(request, guard_ms=0, bell=False, desktop=False))
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
