@@ -311,6 +311,11 @@ class ChatView(Widget):
         message.stop()
         self.typeahead.drained()
 
+    @on(PromptInput.ClearAsked)
+    def _clear_asked(self, event: PromptInput.ClearAsked) -> None:
+        event.stop()
+        self.action_clear_prompt()
+
     @on(PromptInput.EscapedBelow)
     def _escaped_below(self, event: PromptInput.EscapedBelow) -> None:
         event.stop()

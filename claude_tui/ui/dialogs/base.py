@@ -106,6 +106,7 @@ STEP_IN_KEY = "tab"
 WAITING_WORDS = "Tab to answer · until then your typing goes to the prompt"
 READY_WORDS = "Press a key to answer · typing anything else goes to the prompt"
 STEPPED_IN_WORDS = "Tab back to the prompt"
+HELD_WORDS = "Too quick to be an answer: press it again · typing goes to the prompt"
 
 
 @cache
@@ -243,7 +244,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
     # ------------------------------------------------------------------ one key (not typing)
 
     def _ready_changed(self) -> None:
-        self.set_class(self.one_key.ready, "-ready")
+        self.set_class(self.one_key.ready or self.one_key.held is not None, "-ready")
         self._show_waiting()
 
     def _not_ready(self) -> None:
@@ -269,7 +270,12 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         return None
 
     def _show_waiting(self) -> None:
-        words = (READY_WORDS if self.ready else WAITING_WORDS) if self.waiting else STEPPED_IN_WORDS
+        if not self.waiting:
+            words = STEPPED_IN_WORDS
+        elif self.one_key.held is not None:
+            words = HELD_WORDS
+        else:
+            words = READY_WORDS if self.ready else WAITING_WORDS
         for notice in self.query(".waiting-notice").results(Static):
             notice.update(words)
 
@@ -290,8 +296,20 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             event.prevent_default()
             self._type_below(event, keep=frozenset())
             return
-        if self.waiting and self.one_key.answers(self.app, event.key) \
-                and (action := key_actions(type(self)).get(event.key)) is not None:
+        if self.waiting and self.one_key.held is not None:
+            held, answers = self.one_key.release(self.app, event.key)
+            if held is not None:  # typing after all: the held key goes to the prompt first
+                self._type_key_below(held.key, held.character)
+        elif self.waiting:
+            verdict = self.one_key.answers(self.app, event.key, event.character)
+            if verdict == "too soon":  # held: neither an answer nor a letter for the prompt, yet
+                event.stop()
+                event.prevent_default()
+                return
+            answers = verdict == "answer"
+        else:
+            answers = False
+        if answers and (action := key_actions(type(self)).get(event.key)) is not None:
             event.stop()
             event.prevent_default()
             self.step_in(guard=False)
@@ -352,9 +370,12 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
 
     def _type_below(self, event: events.Key, keep: frozenset[str] | None = None) -> None:
         """The key goes on in the prompt (not the keys in `keep`: by default the dialog's own)."""
+        self._type_key_below(event.key, event.character, keep)
+
+    def _type_key_below(self, key: str, character: str | None, keep: frozenset[str] | None = None) -> None:
         from claude_tui.ui.panels.prompt_typing import type_into_prompt
 
-        type_into_prompt(self.app, event.key, event.character, keep=own_keys(type(self)) if keep is None else keep)
+        type_into_prompt(self.app, key, character, keep=own_keys(type(self)) if keep is None else keep)
 
     def _tab_for_menu(self) -> bool:
         """Tab completes in the prompt's open completion menu rather than moving here."""
@@ -366,6 +387,11 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         if self.waiting or self._settled:
             event.stop()
             from claude_tui.ui.panels.prompt_typing import paste_into_prompt
+
+            if self.waiting and self.one_key.held is not None:
+                held, _ = self.one_key.release(self.app, None)
+                if held is not None:  # a paste on its heels: it was typing, and it goes first
+                    self._type_key_below(held.key, held.character)
 
             paste_into_prompt(self.app, event.text)
 

@@ -9,6 +9,7 @@ Both read the modal's clock late (tests replace `GuardedModal.clock`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal, NamedTuple
 
 from textual.app import App
 from textual.message_pump import MessagePump
@@ -22,16 +23,36 @@ way had arrived (no one reads a dialog and presses a key faster: a sooner key wa
 
 Clock = Callable[[], float]
 
+Verdict = Literal["answer", "too soon", "no"]
+"""What the first key on a ready dialog is: its answer; an answer key that came too soon to be a
+reply (held, see `OneKey.held`); or no answer (it goes to the prompt)."""
+
+
+class HeldKey(NamedTuple):
+    """An answer key that came too soon, kept out of the prompt until the next key says what it was."""
+
+    key: str
+    character: str | None
+    at: float
+    """When the app took it (`kit/keyboard.py`)."""
+    seen: int
+
+
+def prompt_empty(app: object) -> bool:
+    """The chat prompt is there and holds no draft."""
+    from claude_tui.ui.panels.prompt_typing import chat_prompt
+
+    prompt = chat_prompt(app)  # type: ignore[arg-type]
+    return prompt is not None and not prompt.text
+
 
 def not_typing(app: object, now: float) -> bool:
     """The prompt is empty, and no key reached the app for ``QUIET_MS`` or the last was the Enter that
     sent a prompt (the user now waits for Claude) or a command key no text makes (Ctrl+Q that asked
     "quit?", F5): the first half of the rule."""
     from claude_tui.ui.kit.keyboard import last_key
-    from claude_tui.ui.panels.prompt_typing import chat_prompt
 
-    prompt = chat_prompt(app)  # type: ignore[arg-type]
-    if prompt is None or prompt.text:
+    if not prompt_empty(app):
         return False
     last = last_key(app)
     return last is None or last.key == "enter" or is_command_key(last.key) or now - last.at >= QUIET_MS / 1000
@@ -131,22 +152,52 @@ class OneKey:
         self._keys_arrived_here = True
 
     def end(self) -> None:
-        """No key answers at once any more (moved to, covered, or the first key came)."""
-        if self.ready:
+        """No key answers at once any more (moved to, covered, or the first key came); a held key is
+        dropped (the user moved to the dialog, or it was covered: no letter for the prompt)."""
+        if self.ready or self.held is not None:
             self.ready = False
+            self.held = None
             self.changed()
 
-    def answers(self, app: App[object], key: str) -> bool:
-        """Whether `key`, the first, answers at once; it ends readiness either way (only the first decides)."""
+    def answers(self, app: App[object], key: str, character: str | None = None) -> Verdict:
+        """What `key`, the first, is; it ends readiness either way (only the first decides)."""
         if not self.ready:
-            return False
+            return "no"
         from claude_tui.ui.kit.keyboard import last_key
 
         ready_at, arrived = self._ready_at, self._keys_arrived_here
         self.end()
         last = last_key(app)
-        if key not in self.keys or ready_at is None or not arrived or last is None:
-            return False
         # This key must be the only one since the keys in flight (a second one already taken by the
         # app means typing), and come REACT_MS after the dialog appeared, by when the app took it.
-        return last.seen == self._keys_before + 1 and last.at - ready_at >= REACT_MS / 1000
+        if key not in self.keys or ready_at is None or not arrived or last is None \
+                or last.seen != self._keys_before + 1:
+            return "no"
+        if last.at - ready_at >= REACT_MS / 1000:
+            return "answer"
+        # A lone answer key on an idle keyboard, faster than anyone reads: no answer, yet no letter
+        # for the prompt either (issue 27: a stray "y" in an empty prompt). The next key decides.
+        self.held = HeldKey(key, character, last.at, last.seen)
+        self.changed()
+        return "too soon"
+
+    held: HeldKey | None = None
+    """The too-soon key, until the next key (or a paste) comes."""
+
+    def release(self, app: App[object], key: str | None) -> tuple[HeldKey | None, bool]:
+        """The next key (None: a paste) after a held one: returns the held key if it was typing (the
+        next came within ``QUIET_MS``: it goes to the prompt first), and whether this key answers.
+
+        Held alone for ``QUIET_MS``, the key was a reply too quick to count: it is dropped, and the
+        dialog stands as if it had just appeared on an idle keyboard over an empty prompt, read for
+        that long already: this key answers if it is an answer key and the only one since."""
+        from claude_tui.ui.kit.keyboard import last_key
+
+        held, self.held = self.held, None
+        self.changed()
+        last = last_key(app)
+        if held is None or last is None:
+            return None, False
+        if last.seen != held.seen + 1 or last.at - held.at < QUIET_MS / 1000:
+            return held, False
+        return None, key is not None and key in self.keys and prompt_empty(app)

@@ -108,14 +108,15 @@ class PermissionScreen(TellDialog):
         Binding("s", "toggle_split", "Split/unified", show=False),
         Binding("e", "edit", "Edit"),
         Binding("ctrl+s", "submit_edit", "Allow edited", show=False),
-        *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)],
+        # Claude Code's numbered choices (`numbered`); in the "always" picker, its suggestions.
+        *[Binding(str(n), f"number({n})", show=False) for n in range(1, 10)],
     ]
     DIALOG_CLASSES = "permission-dialog"
     TELL_PROMPT = "Deny, and tell Claude what to do instead:"
     TELL_PLACEHOLDER = "e.g. use ripgrep instead"
     TELL_WORDS = "Denied"
     MAIN_ACTIONS = frozenset({"allow", "always", "deny", "stop", "edit", "toggle_split"})
-    ONE_KEY = frozenset({"y", "a", "n", "t", "x", "e"})
+    ONE_KEY = frozenset({"y", "a", "n", "t", "x", "e", "1", "2", "3", "enter"})
 
     class PreviewReady(Message):
         """A file preview finished loading in its thread."""
@@ -150,15 +151,17 @@ class PermissionScreen(TellDialog):
         return Content.assemble(" ", (tool_title(self.request.tool_name, self.request.display_name), "bold"), " ")
 
     def hints(self) -> list[Hint]:
-        hints = [Hint("y", "Allow once", "allow", "allow")]
+        # Numbered as Claude Code numbers its choices (1 yes, 2 don't ask again, then no and tell).
+        number = {action: f"{n} " for n, action in enumerate(self.numbered(), 1)}
+        hints = [Hint(f"{number['allow']}y", "Allow once (Enter)", "allow", "allow")]
         if self.suggestions:
             label = "Always allow…" if len(self.suggestions) > 1 else "Always allow"
-            hints.append(Hint("a", label, "always", "allow"))
+            hints.append(Hint(f"{number['always']}a", label, "always", "allow"))
         if self.edit_key:
             hints.append(Hint("e", "Edit", "edit"))
         hints += [
             Hint("n", "Deny", "deny", "deny"),
-            Hint("t", "Tell Claude…", "tell", "deny"),
+            Hint(f"{number['tell']}t", "Tell Claude…", "tell", "deny"),
             Hint("x", "Deny and stop", "stop", "deny"),
         ]
         if self.file_path is not None:
@@ -356,8 +359,8 @@ class PermissionScreen(TellDialog):
     _hints_paused = False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "pick":
-            return self.mode == "always"
+        if action == "number":
+            return self.mode in ("main", "always")
         if action == "submit_edit":
             return self.mode == "edit"
         return super().check_action(action, parameters)
@@ -381,7 +384,29 @@ class PermissionScreen(TellDialog):
             self.mode = "always"
             self.arm()
 
-    def action_pick(self, index: int) -> None:
+    def numbered(self) -> list[str]:
+        """The main choices in Claude Code's order, 1 first: yes; yes and don't ask again (when Claude
+        Code suggests a rule); no, and tell Claude what to do differently."""
+        return ["allow", *(["always"] if self.suggestions else []), "tell"]
+
+    def action_number(self, number: int) -> None:
+        if self.mode == "always":
+            self._pick(number - 1)
+            return
+        choices = self.numbered()
+        if not 1 <= number <= len(choices):
+            return
+        run = {"allow": self.action_allow, "always": self.action_always, "tell": self.action_tell}
+        run[choices[number - 1]]()
+
+    def action_enter(self) -> None:
+        # Enter takes the highlighted choice, as in Claude Code: the first, allow once. It obeys the
+        # same rules as `y` (a ready dialog's first key, or after Tab and the guard). In the
+        # sub-panels the focused list, message box or editor takes Enter itself.
+        if self.mode == "main":
+            self.action_allow()
+
+    def _pick(self, index: int) -> None:
         if self.keys_open() and 0 <= index < len(self.suggestions):
             self._allow_always(index)
 

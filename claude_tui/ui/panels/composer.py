@@ -83,6 +83,11 @@ class PromptInput(KeysInOrder, QuietCursorTextArea, CellRepaintTextArea):
         prompt's menu, else interrupt the turn). Posted to the prompt, so it keeps its place
         among the keys typed on into it, and bubbles up to the chat that owns the turn."""
 
+    class ClearAsked(Message):
+        """Ctrl+L pressed on a dialog waiting above this prompt: the chat's Ctrl+L (empty the prompt,
+        the text kept in the history). Posted to the prompt, so it comes after the keys typed before
+        it, and bubbles up to the chat, whose binding a modal on top keeps from the key itself."""
+
     class Typed(Message, bubble=False):
         """A key (or a paste) typed while a dialog waits on top, for this prompt.
 

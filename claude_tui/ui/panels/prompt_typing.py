@@ -31,6 +31,8 @@ def chat_prompt(app: App[object]) -> PromptInput | None:
 
 NEVER_PASSED = frozenset({"tab", "shift+tab", "escape"})
 """Keys that are never editing: Tab moves to the dialog, Esc stays with whatever is on top."""
+CLEAR_KEY = "ctrl+l"
+"""The chat's clear-the-prompt key (`chat.clear_prompt`), which a dialog waiting on top passes on."""
 
 
 def type_into_prompt(app: App[object], key: str, character: str | None, *, any_key: bool = False,
@@ -38,10 +40,15 @@ def type_into_prompt(app: App[object], key: str, character: str | None, *, any_k
     """A key typed while a dialog waits on top goes on in the prompt, in order (see `PromptInput.Typed`).
 
     Letters, digits, Space, Enter, Backspace and the newline keys are typing; the editor's own keys
-    (arrows, Home/End, Delete, Ctrl+W …, `EDIT_KEYS`) are passed on too, except Tab, Esc and those in
-    ``keep`` (keys the dialog binds itself). Other keys are not passed on unless ``any_key`` (Tab for
+    (arrows, Home/End, Delete, Ctrl+W …, `EDIT_KEYS`) and the chat's Ctrl+L are passed on too, except Tab,
+    Esc and those in ``keep`` (keys the dialog binds itself). Other keys are not passed on unless ``any_key`` (Tab for
     an open completion menu). Returns whether the key went to the prompt.
     """
+    if key == CLEAR_KEY and key not in keep:
+        prompt = chat_prompt(app)
+        if prompt is not None:
+            prompt.post_message(PromptInput.ClearAsked())
+        return prompt is not None
     printable = bool(character and (character.isprintable() or typed_stand_in(character)))
     editing = key in EDIT_KEYS and key not in keep and key not in NEVER_PASSED
     if not printable and key not in TYPING_KEYS and not editing and not any_key:
