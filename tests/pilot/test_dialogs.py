@@ -503,8 +503,6 @@ async def test_clicks_obey_the_guard(clock: FakeClock) -> None:
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: PermissionScreen(bash_request(), guard_ms=0),
-        lambda: PermissionScreen(request_from("edit-allow", "Edit"), guard_ms=0),
         lambda: PlanScreen(PermissionRequest("p", "ExitPlanMode", {}, plan=PLAN), guard_ms=0),
     ],
 )
@@ -518,6 +516,23 @@ async def test_enter_alone_never_approves(make: Any) -> None:
         await settle(pilot)
         assert app.results == []
         assert app.screen is app.dialog
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: PermissionScreen(bash_request(), guard_ms=0),
+        lambda: PermissionScreen(request_from("edit-allow", "Edit"), guard_ms=0),
+    ],
+)
+async def test_enter_allows_once_on_a_permission_dialog(make: Any) -> None:
+    # Claude Code's highlighted choice, 1 "Yes"; the guard and the waiting rules are test_one_key_answers'.
+    app = DialogHost(make())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [r.words for r in app.results] == ["Allowed once"]
 
 
 async def test_untrusted_text_renders_literally() -> None:

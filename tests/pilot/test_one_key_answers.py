@@ -236,10 +236,10 @@ async def test_after_tab_numbers_and_enter_answer_once_the_guard_falls(tmp_path:
         assert [p["behavior"] for p in run.sent] == ["allow"] and run.prompt.text == expected
 
 
-async def test_a_lone_key_too_soon_is_no_stray_letter_and_the_next_answers(tmp_path: Path,
-                                                                           clock: VirtualClock) -> None:
+async def test_a_lone_key_too_soon_is_no_stray_letter(tmp_path: Path, clock: VirtualClock) -> None:
     # Issue 27: a key pressed faster than anyone reads is no answer, but on an idle keyboard over an
-    # empty prompt it is no letter for the prompt either: it is held, and dropped when nothing follows.
+    # empty prompt it is no letter for the prompt either: it is held, and Tab (a move to the dialog,
+    # which prose never holds) drops it.
     app = make_app(tmp_path, guard_ms=400)
     async with app.run_test(size=(120, 40)) as pilot:
         run = await started(tmp_path, pilot, clock)
@@ -248,9 +248,24 @@ async def test_a_lone_key_too_soon_is_no_stray_letter_and_the_next_answers(tmp_p
         await pilot.pause()
         assert run.prompt.text == "" and run.sent == [] and dialog.waiting and not dialog.settled
         assert "Too quick" in str(dialog.query_one(".waiting-notice").render())
-        await run.press("y", after=QUIET + 0.05)  # pressed again, on purpose: the answer
+        await run.press("tab", after=1.0)
+        await run.press("y", after=0.45)
         await wait_for(pilot, lambda: run.sent, what="the answer")
         assert [p["behavior"] for p in run.sent] == ["allow"] and run.prompt.text == ""
+
+
+async def test_a_held_key_counts_as_a_draft_so_the_next_key_never_answers(tmp_path: Path,
+                                                                          clock: VirtualClock) -> None:
+    # "⏎x", a pause, "y": a sentence begun blind on the heels of the Enter that sent the prompt.
+    # Had the x gone to the prompt, the dialog would wait over a draft: held, it must count as one.
+    app = make_app(tmp_path, guard_ms=400)
+    async with app.run_test(size=(120, 40)) as pilot:
+        run = await started(tmp_path, pilot, clock)
+        dialog = await run.show("bash-allow", "Bash", quiet=5.0)
+        await run.press("x", after=REACT - 0.05)
+        await run.press("y", after=2.0)
+        await wait_for(pilot, lambda: run.prompt.text == "xy", what="both keys in the prompt, in order")
+        assert app.screen is dialog and dialog.waiting and run.sent == []
 
 
 async def test_a_too_soon_key_that_starts_a_sentence_goes_first_into_the_prompt(tmp_path: Path,

@@ -29,7 +29,8 @@ the request); on the other modals it does nothing.
 One key, when the user is not typing
 ------------------------------------
 A permission, question or plan dialog (``ONE_KEY``) that appears while the user is *not typing*
-takes its first key as the answer, with no Tab and no guard: ``y``, a question's option number.
+takes its first key as the answer, with no Tab and no guard: ``y``, ``1`` or Enter, a question's
+option number.
 Not typing means all of: the prompt was empty when the dialog appeared, no key or paste reached
 the app for ``QUIET_MS`` before that (or the last one was the Enter that sent a prompt, and nothing
 came since: the user waits for Claude), every key already on its way when it appeared has arrived
@@ -38,7 +39,10 @@ and the key comes at least ``REACT_MS`` after the dialog appeared, by the time t
 with no other key taken meanwhile (no one reads a dialog faster; a key sooner than that was typed
 before it was seen, and two keys are typing). Only the first key decides: an answer key answers;
 anything else (a letter that starts a sentence) goes to the prompt and the dialog waits, as
-above, until Tab. A dialog that appears while keys are arriving, or over a draft, waits.
+above, until Tab. A dialog that appears while keys are arriving, or over a draft, waits. An answer
+key that fails only by coming too soon is held (`OneKey.held`), not typed into the empty prompt
+as a stray letter: the next key or paste is typing and the held key goes to the prompt first (it
+answers nothing: the held key counts as a draft); Tab, or a click on the dialog, drops it.
 
 Typeahead guard
 ---------------
@@ -106,7 +110,7 @@ STEP_IN_KEY = "tab"
 WAITING_WORDS = "Tab to answer · until then your typing goes to the prompt"
 READY_WORDS = "Press a key to answer · typing anything else goes to the prompt"
 STEPPED_IN_WORDS = "Tab back to the prompt"
-HELD_WORDS = "Too quick to be an answer: press it again · typing goes to the prompt"
+HELD_WORDS = "Too quick to be an answer: Tab, then the key · typing goes to the prompt"
 
 
 @cache
@@ -296,8 +300,9 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             event.prevent_default()
             self._type_below(event, keep=frozenset())
             return
+        verdict = "no"
         if self.waiting and self.one_key.held is not None:
-            held, answers = self.one_key.release(self.app, event.key)
+            held = self.one_key.release(event.key)
             if held is not None:  # typing after all: the held key goes to the prompt first
                 self._type_key_below(held.key, held.character)
         elif self.waiting:
@@ -306,10 +311,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
                 event.stop()
                 event.prevent_default()
                 return
-            answers = verdict == "answer"
-        else:
-            answers = False
-        if answers and (action := key_actions(type(self)).get(event.key)) is not None:
+        if verdict == "answer" and (action := key_actions(type(self)).get(event.key)) is not None:
             event.stop()
             event.prevent_default()
             self.step_in(guard=False)
@@ -389,7 +391,7 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             from claude_tui.ui.panels.prompt_typing import paste_into_prompt
 
             if self.waiting and self.one_key.held is not None:
-                held, _ = self.one_key.release(self.app, None)
+                held = self.one_key.release(None)
                 if held is not None:  # a paste on its heels: it was typing, and it goes first
                     self._type_key_below(held.key, held.character)
 
@@ -444,7 +446,8 @@ class GuardedDialog(GuardedModal[PermissionDecision]):
 
     AUTO_FOCUS: ClassVar[str | None] = "#body"
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Enter is bound to a no-op so it can never reach anything that approves.
+        # Enter is bound to a no-op so it can never reach anything that approves; the permission
+        # dialog makes it its highlighted choice (allow once), under the rules of its other keys.
         Binding("enter", "enter", show=False),
     ]
     DIALOG_CLASSES: ClassVar[str] = ""
@@ -618,7 +621,7 @@ class GuardedDialog(GuardedModal[PermissionDecision]):
     # ------------------------------------------------------------------ shared handlers
 
     def action_enter(self) -> None:
-        """Enter alone never approves; it only reminds the user of the keys."""
+        """Enter alone approves nothing here (a subclass may make it its highlighted choice)."""
 
     @on(KeyBar.Pressed)
     async def _hint_pressed(self, event: KeyBar.Pressed) -> None:

@@ -33,9 +33,6 @@ class HeldKey(NamedTuple):
 
     key: str
     character: str | None
-    at: float
-    """When the app took it (`kit/keyboard.py`)."""
-    seen: int
 
 
 def prompt_empty(app: object) -> bool:
@@ -177,27 +174,19 @@ class OneKey:
             return "answer"
         # A lone answer key on an idle keyboard, faster than anyone reads: no answer, yet no letter
         # for the prompt either (issue 27: a stray "y" in an empty prompt). The next key decides.
-        self.held = HeldKey(key, character, last.at, last.seen)
+        self.held = HeldKey(key, character)
         self.changed()
         return "too soon"
 
     held: HeldKey | None = None
-    """The too-soon key, until the next key (or a paste) comes."""
+    """The too-soon key, until the next key (or a paste) comes (`release`)."""
 
-    def release(self, app: App[object], key: str | None) -> tuple[HeldKey | None, bool]:
-        """The next key (None: a paste) after a held one: returns the held key if it was typing (the
-        next came within ``QUIET_MS``: it goes to the prompt first), and whether this key answers.
-
-        Held alone for ``QUIET_MS``, the key was a reply too quick to count: it is dropped, and the
-        dialog stands as if it had just appeared on an idle keyboard over an empty prompt, read for
-        that long already: this key answers if it is an answer key and the only one since."""
-        from claude_tui.ui.kit.keyboard import last_key
-
+    def release(self, key: str | None) -> HeldKey | None:
+        """The next key (None: a paste) after a held one: returns the held key, which goes to the
+        prompt first (it was typing), or None after Tab (the user moves to the dialog: prose never
+        holds a Tab, so the held key was a reply, and no letter for the prompt). No key answers now:
+        the held key counts as a draft (had it gone to the prompt, the dialog would wait for Tab), so
+        a sentence begun blind, then paused over, cannot answer with its next letter."""
         held, self.held = self.held, None
         self.changed()
-        last = last_key(app)
-        if held is None or last is None:
-            return None, False
-        if last.seen != held.seen + 1 or last.at - held.at < QUIET_MS / 1000:
-            return held, False
-        return None, key is not None and key in self.keys and prompt_empty(app)
+        return None if key == "tab" else held

@@ -1,7 +1,8 @@
 """Small parts shared by the permission, question and plan dialogs.
 
 The dialogs are key-driven and deliberately have no Buttons: a focused Button
-turns Enter into a press, and Enter alone must never approve anything. The key
+turns Enter into a press wherever focus is. Enter answers only where a dialog binds it, under
+its key rules (the permission dialog: allow once, as `y`). The key
 bar can be clicked; a click only *asks* the screen to run the action, and the
 screen applies the same typeahead guard as for keys.
 """

@@ -1,13 +1,14 @@
 """The permission dialog for one ``can_use_tool`` request.
 
 Keys (all behind the typeahead guard of :class:`GuardedDialog`; when the dialog appears while the
-user is not typing, the first of y a n t x e answers at once, see :mod:`.base`):
+user is not typing, the first of y a n t x e, 1 2 3 and Enter answers at once, see :mod:`.base`):
 
 ====  ===========================================================================
-y     allow once
-a     allow always: the request's only suggestion, or a picker when it has several
+y     allow once (``1`` and Enter too: Claude Code's first, highlighted choice)
+a     allow always: the request's only suggestion, or a picker when it has several (``2``)
 n     deny (Esc too)
-t     deny and tell Claude what to do instead (a message box; Enter sends)
+t     deny and tell Claude what to do instead (a message box; Enter sends) (``3``, ``2`` without
+      a suggestion: Claude Code numbers the choices it shows)
 x     deny and stop the turn (``interrupt: true``)
 e     edit the input (Bash command, Edit new_string, Write content) and allow it
 s     the preview: split / unified, as in every diff of the app (no answer)
@@ -22,8 +23,8 @@ which were left out by a prompt sent right after the answer (`PermissionDecision
 The dialog has four modes (``main``, ``always``, ``tell``, ``edit``); the ``mode``
 reactive only toggles a ``-mode-*`` class and TCSS shows the matching panel. The
 ``tell`` mode is shared with the plan dialog (:mod:`.tell`).
-Nothing in the main mode is focusable except the scrolling body, so Enter has
-nothing to press. Entering the ``always`` picker or the editor re-arms the guard
+Nothing in the main mode is focusable except the scrolling body, so Enter reaches
+the dialog's own binding (allow once, under the key rules). Entering the ``always`` picker or the editor re-arms the guard
 (as the question dialog does before its review): there Enter or Ctrl+S would act.
 """
 
