@@ -8,13 +8,14 @@ that each further key is pressed as soon as the UI takes it (claude-tui's typeah
 "keys paused…" while it holds keys). The clock stops when the answer shows (the tool's result,
 or the picked option echoed, on screen).
 
-claude-tui's keys are the ones its key bar asks for. `--keys tab` is the old way (issue 27 before
+claude-tui's keys are the ones its key bar asks for; `--keys enter` presses Claude Code's Enter on
+its permission dialogs instead of `y`. `--keys tab` is the old way (issue 27 before
 the one-key rule: Tab, the guard, then the key; the question's review step too), for a tree of
 that age (`--tree`, e.g. an export of an older commit, run as the UI's code).
 
 Needs tmux, Node and the pinned CLI (`python -m tests.e2e.cli_install`), as the e2e tier does.
 
-    python benchmarks/approvals.py [--runs 3] [--only tui|cc] [--tree DIR] [--keys one|tab]
+    python benchmarks/approvals.py [--runs 3] [--only tui|cc] [--tree DIR] [--keys one|enter|tab]
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ def steps(ui: str, case: str, keys: str) -> list[str]:
         return ["Enter"] if case != "ask" else ["2"]  # its highlighted "Yes"; a question's number
     if keys == "one":
         return ["y"] if case != "ask" else ["2"]
+    if keys == "enter":  # Claude Code's own keys, which claude-tui's permission dialogs take too
+        return ["Enter"] if case != "ask" else ["2"]
     # The old way: Tab, the guard, the key; a question: Tab, the guard, 2, Enter, the review's guard, Enter.
     if case == "ask":
         return ["Tab", "", "2", "Enter", "review", "Enter"]
@@ -109,7 +112,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", choices=("tui", "cc"))
     parser.add_argument("--react", type=float, default=0.4, help="the user's reaction, the same for both UIs")
-    parser.add_argument("--keys", choices=("one", "tab"), default="one", help="claude-tui's way to answer")
+    parser.add_argument("--keys", choices=("one", "enter", "tab"), default="one", help="claude-tui's way to answer")
     parser.add_argument("--tree", type=Path, help="run claude-tui from this tree (an export of another commit)")
     ns = parser.parse_args()
     if shutil.which("tmux") is None:
