@@ -24,8 +24,9 @@ The dialog has four modes (``main``, ``always``, ``tell``, ``edit``); the ``mode
 reactive only toggles a ``-mode-*`` class and TCSS shows the matching panel. The
 ``tell`` mode is shared with the plan dialog (:mod:`.tell`).
 Nothing in the main mode is focusable except the scrolling body, so Enter reaches
-the dialog's own binding (allow once, under the key rules). Entering the ``always`` picker or the editor re-arms the guard
-(as the question dialog does before its review): there Enter or Ctrl+S would act.
+the dialog's own binding (allow once, under the key rules). Entering the ``always`` picker
+or the editor re-arms the guard (as the question dialog does before its review): there
+Enter or Ctrl+S would act.
 """
 
 from __future__ import annotations
