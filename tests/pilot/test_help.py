@@ -26,6 +26,7 @@ async def test_help_lists_bindings_and_slash_commands(tmp_path: Path) -> None:
         assert "ctrl+k  Tasks" in text and "ctrl+t  Tasks" not in text
         assert "ctrl+f  Find" in text and "ctrl+p  Command palette" in text
         assert "y  Allow once" in text
+        assert "⏎  Allow once (the highlighted choice)" in text and "1  Claude Code's numbers" in text
         # Slash commands (with argument hints), agents, tools from the initialize response.
         assert "/compact <optional custom summarization instructions>" in text
         assert "Free up context by summarizing the conversation so far" in text

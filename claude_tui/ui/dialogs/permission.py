@@ -110,8 +110,10 @@ class PermissionScreen(TellDialog):
         Binding("s", "toggle_split", "Split/unified", show=False),
         Binding("e", "edit", "Edit"),
         Binding("ctrl+s", "submit_edit", "Allow edited", show=False),
+        Binding("enter", "enter", "Allow once (the highlighted choice)", show=False),
         # Claude Code's numbered choices (`numbered`); in the "always" picker, its suggestions.
-        *[Binding(str(n), f"number({n})", show=False) for n in range(1, 10)],
+        Binding("1", "number(1)", "Claude Code's numbers: 1 yes, 2 don't ask again, 3 tell Claude", show=False),
+        *[Binding(str(n), f"number({n})", show=False) for n in range(2, 10)],
     ]
     DIALOG_CLASSES = "permission-dialog"
     TELL_PROMPT = "Deny, and tell Claude what to do instead:"
