@@ -25,9 +25,10 @@ def _inert(data: bytes) -> bool:
     return b"\x1b" not in data and b"\x07" not in data
 
 
-@pytest.mark.parametrize("args", [["--cwd", f"/nonexistent{OSC}"], [f"--bogus{OSC}"], ["--model", "x", OSC],
+# (A bare word is no error any more: `claude-tui "fix it"` is the first prompt, as `claude "fix it"`.)
+@pytest.mark.parametrize("args", [["--cwd", f"/nonexistent{OSC}"], [f"--bogus{OSC}"], ["--permission-mode", OSC],
                                   ["sessions", f"--nope{OSC}"], ["export", "--format", OSC, "x"]],
-                         ids=["cwd", "unknown-flag", "stray-argument", "subcommand-flag", "bad-choice"])
+                         ids=["cwd", "unknown-flag", "bad-mode", "subcommand-flag", "bad-choice"])
 def test_argument_errors_are_inert(args: list[str]) -> None:
     done = _run(*args)
     assert done.returncode == 2 and b"error" in done.stderr
