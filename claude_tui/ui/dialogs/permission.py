@@ -235,7 +235,7 @@ class PermissionScreen(TellDialog):
                 yield TextArea(id="editor", soft_wrap=True, show_line_numbers=self.edit_key != "command")
                 yield Static(EDIT_HINT, id="edit-hint", classes="box-hint", markup=False)
 
-    def on_mount(self) -> None:
+    def mounted(self) -> None:
         if self.file_path is not None:
             self._load_preview()
 
@@ -289,32 +289,33 @@ class PermissionScreen(TellDialog):
             rows = min(len(self.preview.hunks[review.cursor].lines) + 1, max(body.size.height, 1))
             body.scroll_to_region(Region(0, top, 1, rows), animate=False, immediate=True)
 
-    async def on_key(self, event: events.Key) -> None:
+    async def key_ahead(self, event: events.Key) -> bool:
         # Ahead of the body's own ↑↓ (it has focus): with a preview under review they move between hunks.
         if self.review is None or self.mode != "main" or self.settled or self.waiting:
-            return
+            return False
         step = _HUNK_KEYS.get(event.key)
         if step is None and event.key not in ("space", "c"):
-            return
+            return False
         if not self.keys_open():
-            return  # the guard is up: GuardedModal has its say
+            return False  # the guard is up: GuardedModal has its say
         if step is not None:
             was = self.review.cursor
             self.review.move(step)
             if self.review.cursor == was:
-                return  # past the first or last hunk: the arrows scroll the body as they always do
+                return False  # past the first or last hunk: the arrows scroll the body as they always do
         elif event.key == "c":  # a review comment on the hunk under the cursor (the app asks for its words)
             event.stop()
             event.prevent_default()
             view = self.query_one("#preview", DiffView)
             if self.preview is not None:  # to the app itself: posted from here, it would stop at this screen
                 self.app.post_message(DiffView.CommentAsked(view, self.preview, self.review.cursor))
-            return
+            return True
         else:
             self.review.toggle()
         event.stop()
         event.prevent_default()
         self._show_hunks()
+        return True
 
     def _apply_part(self, why: str = "") -> None:
         """Allow the input rebuilt from the hunks taken; Claude is told what was left out."""
