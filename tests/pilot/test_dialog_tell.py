@@ -1,7 +1,7 @@
 """The "tell Claude what to do instead" mode, driven by keys in BOTH dialogs that share it.
 
 The permission dialog (``t``: deny with a message) and the plan dialog (``t``: keep
-planning with a message) get the mode from ``claude_tui/ui/dialogs/tell.py``;
+planning with a message) hold the box of ``claude_tui/ui/dialogs/tell.py`` (`TellBox`);
 each case runs against both, so a dialog that drifts from the shared behaviour fails.
 """
 
@@ -16,7 +16,6 @@ from claude_tui.session.permissions import PermissionDecision, PermissionRequest
 from claude_tui.ui.dialogs import base as dialog_base
 from claude_tui.ui.dialogs.permission import DENY_MESSAGE, PermissionScreen
 from claude_tui.ui.dialogs.plan import KEEP_PLANNING_MESSAGE, PlanScreen
-from claude_tui.ui.dialogs.tell import TellDialog
 from tests.pilot.test_dialogs import (
     PLAN,
     DialogHost,
@@ -27,13 +26,16 @@ from tests.pilot.test_dialogs import (
     type_text,
 )
 
+Telling = PermissionScreen | PlanScreen
+"""The dialogs that hold a `TellBox`."""
 
-def permission_dialog(guard_ms: int) -> tuple[TellDialog, PermissionRequest]:
+
+def permission_dialog(guard_ms: int) -> tuple[Telling, PermissionRequest]:
     request = bash_request()
     return PermissionScreen(request, guard_ms=guard_ms), request
 
 
-def plan_dialog(guard_ms: int) -> tuple[TellDialog, PermissionRequest]:
+def plan_dialog(guard_ms: int) -> tuple[Telling, PermissionRequest]:
     request = request_from("plan-exit", "ExitPlanMode", plan=PLAN)
     return PlanScreen(request, guard_ms=guard_ms), request
 
@@ -47,10 +49,10 @@ DIALOGS = pytest.mark.parametrize(
     ],
 )
 
-Make = Callable[[int], tuple[TellDialog, PermissionRequest]]
+Make = Callable[[int], tuple[Telling, PermissionRequest]]
 
 
-def in_main_mode(dialog: TellDialog) -> bool:
+def in_main_mode(dialog: Telling) -> bool:
     """The choices are back: main mode, key bar shown, message box hidden, focus on the body."""
     return (
         dialog.mode == "main"

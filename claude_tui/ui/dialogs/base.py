@@ -291,7 +291,16 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
             return
         super().set_focus(widget, scroll_visible=scroll_visible, from_app_focus=from_app_focus)
 
+    async def key_ahead(self, event: events.Key) -> bool:
+        """Hook: the modal's own keys, ahead of all the guard's handling below (True: taken, and stopped).
+
+        A hook rather than a second `on_key`: Textual calls every class's `on_key` in the MRO, so a
+        subclass's one that also called super() ran this one twice."""
+        return False
+
     async def on_key(self, event: events.Key) -> None:
+        if await self.key_ahead(event):
+            return
         if self._settled:
             # Answered (or withdrawn) but still on top until it is popped: the keys typed right
             # after the answering key are the next words of the prompt, in order, never an answer
@@ -554,10 +563,16 @@ class GuardedDialog(GuardedModal[PermissionDecision]):
         return f"permission needed for {self.request.tool_name}"
 
     def on_mount(self) -> None:
-        # Textual calls each class's on_mount in turn: subclasses must not call super().
+        # The one on_mount of the dialogs: Textual would also call a subclass's own on_mount (each class's
+        # in the MRO), so a dialog's part goes in `mounted` instead, in a set order: the dialog's own first
+        # render, then the frame's title and place in the queue (tests/unit/test_dialog_hooks.py).
+        self.mounted()
         dialog = self.query_one("#dialog")
         dialog.border_title = self.dialog_title()
         self._show_position()
+
+    def mounted(self) -> None:
+        """Hook: the dialog's widgets are mounted; its own first render goes here (no super() needed)."""
 
     # ------------------------------------------------------------------ queue position
 

@@ -165,7 +165,7 @@ class DialogBody(VerticalScroll):
 class MessageBox(Vertical):
     """A one-line message box: "tell Claude what to do instead" / "what to change".
 
-    Enter submits (the screen handles ``MessageBox.Submitted``); Esc is handled by
+    Enter submits (``MessageBox.Submitted``: `tell.TellBox` handles it); Esc is handled by
     the screen, which hides the box again.
     """
 

@@ -22,7 +22,7 @@ which were left out by a prompt sent right after the answer (`PermissionDecision
 
 The dialog has four modes (``main``, ``always``, ``tell``, ``edit``); the ``mode``
 reactive only toggles a ``-mode-*`` class and TCSS shows the matching panel. The
-``tell`` mode is shared with the plan dialog (:mod:`.tell`).
+``tell`` mode's box is the `TellBox` the plan dialog holds too (:mod:`.tell`).
 Nothing in the main mode is focusable except the scrolling body, so Enter reaches
 the dialog's own binding (allow once, under the key rules). Entering the ``always`` picker
 or the editor re-arms the guard (as the question dialog does before its review): there
@@ -41,6 +41,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.geometry import Region
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
@@ -55,9 +56,9 @@ from claude_tui.session.permissions import (
     without_verb,
 )
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.dialogs.base import DIALOG_CSS
+from claude_tui.ui.dialogs.base import DIALOG_CSS, GuardedDialog
 from claude_tui.ui.dialogs.parts import Hint
-from claude_tui.ui.dialogs.tell import TellDialog
+from claude_tui.ui.dialogs.tell import TellBox
 from claude_tui.ui.dialogs.tool_input import (
     clean,
     clean_block,
@@ -96,7 +97,7 @@ def tail_cut(text: str) -> str:
     return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "…"
 
 
-class PermissionScreen(TellDialog):
+class PermissionScreen(GuardedDialog):
     """Ask whether a tool may run. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     CSS_PATH = [DIALOG_CSS, "permission.tcss"]
@@ -116,10 +117,8 @@ class PermissionScreen(TellDialog):
         *[Binding(str(n), f"number({n})", show=False) for n in range(2, 10)],
     ]
     DIALOG_CLASSES = "permission-dialog"
-    TELL_PROMPT = "Deny, and tell Claude what to do instead:"
-    TELL_PLACEHOLDER = "e.g. use ripgrep instead"
-    TELL_WORDS = "Denied"
-    MAIN_ACTIONS = frozenset({"allow", "always", "deny", "stop", "edit", "toggle_split"})
+    MAIN_ACTIONS = frozenset({"allow", "always", "deny", "stop", "edit", "toggle_split", "tell"})
+    """Actions that only make sense among the main choices (not in a sub-panel)."""
     ONE_KEY = frozenset({"y", "a", "n", "t", "x", "e", "1", "2", "3", "enter"})
 
     class PreviewReady(Message):
@@ -128,6 +127,9 @@ class PermissionScreen(TellDialog):
         def __init__(self, diff: FileDiff | None) -> None:
             super().__init__()
             self.diff = diff
+
+    mode: reactive[str] = reactive("main", init=False)
+    """``main`` (the key choices), ``always`` (what to remember), ``tell`` (the message box) or ``edit``."""
 
     def __init__(self, request: PermissionRequest, *, cwd: Path | None = None,
                  unapplied: dict[str, Any] | None = None, options: CliOptions | None = None,
@@ -138,6 +140,8 @@ class PermissionScreen(TellDialog):
         Claude Code asked again: the dialog says the rule did not apply. ``options``: the asking
         session's, so the preview reads the file on the machine that session runs on."""
         super().__init__(request, **dialog)
+        self.tell = TellBox("Deny, and tell Claude what to do instead:", "e.g. use ripgrep instead", "Denied")
+        self.set_class(True, "-mode-main")
         self.cwd = cwd
         self.session_options = options
         self.unapplied = unapplied
@@ -226,7 +230,7 @@ class PermissionScreen(TellDialog):
                 id="always-list",
             )
             yield Static(ALWAYS_HINT, id="always-hint", classes="box-hint", markup=False)
-        yield from self.compose_tell()
+        yield self.tell
         if self.edit_key or self.file_path is not None:
             with Vertical(id="edit-panel", classes="sub-panel"):
                 what = _EDIT_LABELS.get(self.edit_key or "", self.edit_key or "input")
@@ -235,7 +239,7 @@ class PermissionScreen(TellDialog):
                 yield TextArea(id="editor", soft_wrap=True, show_line_numbers=self.edit_key != "command")
                 yield Static(EDIT_HINT, id="edit-hint", classes="box-hint", markup=False)
 
-    def on_mount(self) -> None:
+    def mounted(self) -> None:
         if self.file_path is not None:
             self._load_preview()
 
@@ -289,32 +293,33 @@ class PermissionScreen(TellDialog):
             rows = min(len(self.preview.hunks[review.cursor].lines) + 1, max(body.size.height, 1))
             body.scroll_to_region(Region(0, top, 1, rows), animate=False, immediate=True)
 
-    async def on_key(self, event: events.Key) -> None:
+    async def key_ahead(self, event: events.Key) -> bool:
         # Ahead of the body's own ↑↓ (it has focus): with a preview under review they move between hunks.
         if self.review is None or self.mode != "main" or self.settled or self.waiting:
-            return
+            return False
         step = _HUNK_KEYS.get(event.key)
         if step is None and event.key not in ("space", "c"):
-            return
+            return False
         if not self.keys_open():
-            return  # the guard is up: GuardedModal has its say
+            return False  # the guard is up: GuardedModal has its say
         if step is not None:
             was = self.review.cursor
             self.review.move(step)
             if self.review.cursor == was:
-                return  # past the first or last hunk: the arrows scroll the body as they always do
+                return False  # past the first or last hunk: the arrows scroll the body as they always do
         elif event.key == "c":  # a review comment on the hunk under the cursor (the app asks for its words)
             event.stop()
             event.prevent_default()
             view = self.query_one("#preview", DiffView)
             if self.preview is not None:  # to the app itself: posted from here, it would stop at this screen
                 self.app.post_message(DiffView.CommentAsked(view, self.preview, self.review.cursor))
-            return
+            return True
         else:
             self.review.toggle()
         event.stop()
         event.prevent_default()
         self._show_hunks()
+        return True
 
     def _apply_part(self, why: str = "") -> None:
         """Allow the input rebuilt from the hunks taken; Claude is told what was left out."""
@@ -332,21 +337,30 @@ class PermissionScreen(TellDialog):
         self.decide(PermissionDecision(self.request.request_id, True, updated_input=updated, words=words,
                                        follow_up=note))
 
-    def told(self, text: str) -> None:
+    @on(TellBox.Told)
+    def _told(self, event: TellBox.Told) -> None:
+        # A told refusal, or under a hunk review the hunks taken, with why the rest was left out.
+        event.stop()
+        if not self.keys_open():
+            return
         if self.review is not None and not self.review.whole:
-            self._apply_part(text)
+            self._apply_part(event.text)
         else:
-            super().told(text)
+            self.decide(self.tell.refusal(self.request, event.text))
 
     # ------------------------------------------------------------------ modes
 
-    def focus_mode(self, mode: str) -> None:
-        if mode == "always":
+    def watch_mode(self, old: str, new: str) -> None:
+        self.set_class(False, f"-mode-{old}")
+        self.set_class(True, f"-mode-{new}")
+        if new == "always":
             self.query_one("#always-list", OptionList).focus()
-        elif mode == "edit":
+        elif new == "edit":
             self.query_one("#editor", TextArea).focus()
+        elif new == "tell":
+            self.tell.open()
         else:
-            super().focus_mode(mode)
+            self.query_one("#body").focus()
 
     def guard_changed(self, armed: bool) -> None:
         # The key bar, with its "keys paused…", is hidden in the sub-panels: their hint line says it.
@@ -367,7 +381,7 @@ class PermissionScreen(TellDialog):
             return self.mode in ("main", "always")
         if action == "submit_edit":
             return self.mode == "edit"
-        return super().check_action(action, parameters)
+        return self.mode == "main" if action in self.MAIN_ACTIONS else True
 
     # ------------------------------------------------------------------ actions
 
@@ -444,14 +458,21 @@ class PermissionScreen(TellDialog):
         for view in self.query("#preview").results(DiffView):
             view.action_toggle_split()
 
-    def refuse(self) -> None:
-        self.action_deny()
+    def action_escape(self) -> None:
+        """Esc: among the choices, the plain "no" (``n``); in a sub-panel, back to the choices."""
+        if not self.keys_open():
+            return
+        if self.mode == "main":
+            self.action_deny()
+        else:
+            self.mode = "main"
 
     def action_tell(self) -> None:
         if self.review is not None and not self.review.whole:
-            for box in self.query("#tell .box-prompt").results(Static):
+            for box in self.tell.query(".box-prompt").results(Static):
                 box.update(HUNK_TELL)
-        super().action_tell()
+        if self.keys_open():
+            self.mode = "tell"
 
     def action_edit(self) -> None:
         if not self.keys_open():

@@ -17,15 +17,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.base import DIALOG_CSS
+from claude_tui.ui.dialogs.base import DIALOG_CSS, GuardedDialog
 from claude_tui.ui.dialogs.parts import Hint
-from claude_tui.ui.dialogs.tell import TellDialog
+from claude_tui.ui.dialogs.tell import TellBox
 from claude_tui.ui.dialogs.tool_input import DISPLAY_LIMIT, clean_block
 from claude_tui.ui.render.safe_markdown import SafeMarkdown
 
@@ -46,7 +48,7 @@ def plan_text(request: PermissionRequest) -> str:
     return clean_block(text)
 
 
-class PlanScreen(TellDialog):
+class PlanScreen(GuardedDialog):
     """Approve Claude's plan or keep planning. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     CSS_PATH = [DIALOG_CSS, "plan.tcss"]
@@ -58,17 +60,21 @@ class PlanScreen(TellDialog):
         Binding("t", "tell", "Tell Claude what to change"),
     ]
     DIALOG_CLASSES = "plan-dialog"
-    TELL_PROMPT = "Keep planning, and tell Claude what to change:"
-    TELL_PLACEHOLDER = "e.g. also add tests for the parser"
-    TELL_WORDS = "Kept planning"
-    MAIN_ACTIONS = frozenset({"approve", "approve_accept", "keep"})
+    MAIN_ACTIONS = frozenset({"approve", "approve_accept", "keep", "tell"})
+    """Actions that only make sense among the main choices (not while telling Claude)."""
     ONE_KEY = frozenset({"y", "a", "n", "t"})
+
+    mode: reactive[str] = reactive("main", init=False)
+    """``main`` (the key choices) or ``tell`` (the message box)."""
 
     def __init__(self, request: PermissionRequest, *, accept_edits: bool = True, **dialog: Any) -> None:
         """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes).
 
         ``accept_edits=False`` hides `a` unless the request itself suggests a setMode."""
         super().__init__(request, **dialog)
+        self.tell = TellBox("Keep planning, and tell Claude what to change:", "e.g. also add tests for the parser",
+                            "Kept planning")
+        self.set_class(True, "-mode-main")
         offered = [s for s in request.suggestions if isinstance(s, dict) and s.get("type") == "setMode"]
         accept = [s for s in offered if s.get("mode") == "acceptEdits"]
         self.accept_suggestion: dict[str, Any] | None = (
@@ -90,7 +96,7 @@ class PlanScreen(TellDialog):
         yield SafeMarkdown(plan_text(self.request), id="plan")
 
     def compose_foot(self) -> ComposeResult:
-        yield from self.compose_tell()
+        yield self.tell
 
     def hints(self) -> list[Hint]:
         hints = [Hint("y", APPROVE_LABEL, "approve", "allow")]
@@ -125,5 +131,33 @@ class PlanScreen(TellDialog):
                 PermissionDecision(self.request.request_id, False, message=KEEP_PLANNING_MESSAGE, words="Kept planning")
             )
 
-    def refuse(self) -> None:
-        self.action_keep()
+    # ------------------------------------------------------------------ modes: the choices, or telling Claude
+
+    def watch_mode(self, old: str, new: str) -> None:
+        self.set_class(False, f"-mode-{old}")
+        self.set_class(True, f"-mode-{new}")
+        if new == "tell":
+            self.tell.open()
+        else:
+            self.query_one("#body").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.mode == "main" if action in self.MAIN_ACTIONS else True
+
+    def action_escape(self) -> None:
+        if not self.keys_open():
+            return
+        if self.mode == "main":
+            self.action_keep()
+        else:
+            self.mode = "main"
+
+    def action_tell(self) -> None:
+        if self.keys_open():
+            self.mode = "tell"
+
+    @on(TellBox.Told)
+    def _told(self, event: TellBox.Told) -> None:
+        event.stop()
+        if self.keys_open():
+            self.decide(self.tell.refusal(self.request, event.text))

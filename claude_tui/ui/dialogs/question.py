@@ -113,7 +113,7 @@ class QuestionScreen(GuardedDialog):
             Hint("Esc", "Decline", "decline", "deny"),
         ]
 
-    def on_mount(self) -> None:
+    def mounted(self) -> None:
         self._render_step()
 
     def watch_step(self) -> None:

@@ -136,17 +136,17 @@ class RewindChoiceScreen(GuardedModal[str | None]):
                                 (f"−{files.deletions}", "$text-error"), f"): {named}{more}. Files go back "
                                 "whole; what Bash commands changed is not undone.")
 
-    async def on_key(self, event: events.Key) -> None:
+    async def key_ahead(self, event: events.Key) -> bool:
         if event.key in ("1", "2", "3") and not self.settled:
             event.stop()
             event.prevent_default()
             self._pick(CHOICES[int(event.key) - 1])
-            return
+            return True
         if event.key == "tab" and not self.settled:  # it never waits: no prompt to step back to under the list
             event.stop()
             event.prevent_default()
-            return
-        await super().on_key(event)
+            return True
+        return False
 
     def _pick(self, choice: str) -> None:
         if choice == "code" and not self.files.files:

@@ -1,98 +1,59 @@
-"""The "tell Claude what to do instead" sub-mode the permission and plan dialogs share.
+"""The "tell Claude what to do instead" box the permission and plan dialogs hold (composition, not a base).
 
 ``t`` opens a one-line message box and moves focus into it; Enter sends a refusal
 that carries the message; Esc goes back to the choices without answering. Esc in
-the main mode is the dialog's plain "no" (:meth:`TellDialog.refuse`). Every action
-checks :meth:`GuardedDialog.keys_open`, so the typeahead guard applies throughout.
+the main mode is the dialog's plain "no". Every action checks
+:meth:`GuardedModal.keys_open`, so the typeahead guard applies throughout.
 
-The dialog's ``mode`` reactive only toggles a ``-mode-*`` class; TCSS shows the
-matching panel (``GuardedDialog.-mode-tell #tell``) and hides the key bar.
+What lives here: the box, its words, and the refusal a message makes (:meth:`TellBox.refusal`).
+An empty message is no decision, so the box drops it itself and tells its dialog only
+``TellBox.Told``. What each dialog keeps: its ``mode`` reactive (the permission dialog has two more
+modes, so the modes are the screen's state), the ``t`` and Esc bindings (they act in the main mode
+too, where the box has no focus), and the guard check on ``Told``. The ``mode`` reactive only
+toggles a ``-mode-*`` class; TCSS shows the matching panel (``GuardedDialog.-mode-tell #tell``)
+and hides the key bar.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from textual import on
-from textual.app import ComposeResult
-from textual.reactive import reactive
+from textual.message import Message
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.base import GuardedDialog
 from claude_tui.ui.dialogs.parts import MessageBox
 
+TELL_HINT = "Enter send · Esc back"
 
-class TellDialog(GuardedDialog):
-    """A GuardedDialog with a ``main`` mode of key choices and a ``tell`` mode (a message box).
 
-    Subclasses bind ``t`` to ``tell`` and Esc to ``escape``, put :meth:`compose_tell`
-    in their foot, implement :meth:`refuse`, and may add modes (extend
-    :meth:`focus_mode` and :meth:`check_action`).
-    """
+class TellBox(MessageBox):
+    """The message box of a dialog's ``tell`` mode: ``summary`` is how the transcript sums up a
+    told refusal (``"{summary}: {message}"``)."""
 
-    TELL_PROMPT: ClassVar[str] = ""
-    TELL_PLACEHOLDER: ClassVar[str] = ""
-    TELL_WORDS: ClassVar[str] = ""
-    """How the transcript sums up a told refusal: ``"{TELL_WORDS}: {message}"``."""
-    MAIN_ACTIONS: ClassVar[frozenset[str]] = frozenset()
-    """Actions that only make sense among the main choices (``tell`` is always one)."""
+    class Told(Message):
+        """Enter on a message that is not blank (the dialog checks the guard, then refuses with it)."""
 
-    mode: reactive[str] = reactive("main", init=False)
+        def __init__(self, box: TellBox, text: str) -> None:
+            super().__init__()
+            self.box = box
+            self.text = text
 
-    def __init__(self, request: PermissionRequest, **dialog: Any) -> None:
-        """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes)."""
-        super().__init__(request, **dialog)
-        self.set_class(True, "-mode-main")
+        @property
+        def control(self) -> TellBox:
+            return self.box
 
-    def compose_tell(self) -> ComposeResult:
-        yield MessageBox(self.TELL_PROMPT, self.TELL_PLACEHOLDER, "Enter send · Esc back", id="tell")
+    def __init__(self, prompt: str, placeholder: str, summary: str, *, id: str = "tell") -> None:
+        super().__init__(prompt, placeholder, TELL_HINT, id=id)
+        self.summary = summary
 
-    # ------------------------------------------------------------------ modes
-
-    def watch_mode(self, old: str, new: str) -> None:
-        self.set_class(False, f"-mode-{old}")
-        self.set_class(True, f"-mode-{new}")
-        self.focus_mode(new)
-
-    def focus_mode(self, mode: str) -> None:
-        """Move focus into the panel of ``mode`` (the scrolling body for ``main``)."""
-        if mode == "tell":
-            self.query_one("#tell", MessageBox).open()
-        else:
-            self.query_one("#body").focus()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "tell" or action in self.MAIN_ACTIONS:
-            return self.mode == "main"
-        return True
-
-    # ------------------------------------------------------------------ actions
-
-    def refuse(self) -> None:  # pragma: no cover - abstract
-        """Esc in the main mode: the dialog's plain "no" (the same decision as ``n``)."""
-        raise NotImplementedError
-
-    def action_escape(self) -> None:
-        if not self.keys_open():
-            return
-        if self.mode == "main":
-            self.refuse()
-        else:
-            self.mode = "main"
-
-    def action_tell(self) -> None:
-        if self.keys_open():
-            self.mode = "tell"
-
-    @on(MessageBox.Submitted, "#tell")
-    def _tell_submitted(self, event: MessageBox.Submitted) -> None:
+    @on(MessageBox.Submitted)
+    def _submitted(self, event: MessageBox.Submitted) -> None:
+        # Posted by this box itself (MessageBox turns its Input's Enter into it): handled here, so
+        # the dialog hears only of a message worth the guard's check, one hop as before.
         event.stop()
         text = event.text.strip()
-        if not text or not self.keys_open():
-            return  # an empty message is not a decision; Esc goes back
-        self.told(text)
+        if text:  # an empty message is not a decision; Esc goes back
+            self.post_message(self.Told(self, text))
 
-    def told(self, text: str) -> None:
-        """The message was sent: refuse with it (the permission dialog may take part of a change instead)."""
-        words = f"{self.TELL_WORDS}: {text}"
-        self.decide(PermissionDecision(self.request.request_id, False, message=text, words=words))
+    def refusal(self, request: PermissionRequest, text: str) -> PermissionDecision:
+        """The refusal that tells Claude ``text``."""
+        return PermissionDecision(request.request_id, False, message=text, words=f"{self.summary}: {text}")
