@@ -306,21 +306,21 @@ class PromptArea(Vertical):
         has not seen yet: the draft restored from the last run goes to the history (Up brings it back)."""
         draft, self.restored_draft = self.restored_draft, ""
         if draft and self.prompt.text == draft:
-            self.session.history.add(draft)
-            self.prompt.text = ""
-            self.save_draft()
-            self.notify("Your unsent draft from last time is in the history: press Up to get it back.", timeout=6)
+            self._to_history("Your unsent draft from last time is in the history: press Up to get it back.", 6)
 
     def clear_prompt(self) -> bool:
         """Ctrl+C / Ctrl+L on a draft: empty the prompt, keeping the text in the history. False if it was empty."""
-        prompt = self.prompt
-        if not prompt.text.strip():
+        if not self.prompt.text.strip():
             return False
-        self.session.history.add(prompt.text)
-        prompt.text = ""
-        self.save_draft()
-        self.notify("Prompt cleared. Press Up to get it back.", timeout=3)
+        self._to_history("Prompt cleared. Press Up to get it back.", 3)
         return True
+
+    def _to_history(self, notice: str, timeout: float) -> None:
+        """The prompt's text goes to the history (Up brings it back) and the prompt is emptied."""
+        self.session.history.add(self.prompt.text)
+        self.prompt.text = ""
+        self.save_draft()
+        self.notify(notice, timeout=timeout)
 
     def put_back_prompt(self, text: str) -> None:
         """A rewound prompt's text comes back to edit; a draft it replaces stays in the history (Up)."""
