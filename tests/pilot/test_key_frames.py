@@ -17,6 +17,7 @@ from textual._compositor import Compositor
 
 from claude_tui.ui.panels.composer import PromptInput
 from claude_tui.ui.panels.status_bar import StatusBar
+from claude_tui.ui.window import screen as window_screen
 from claude_tui.ui.window.key_frames import paint_keystroke_now
 from tests.pilot.helpers import chat, make_app, wait_for
 
@@ -32,6 +33,18 @@ async def test_a_key_right_after_a_frame_is_painted_without_waiting_for_the_grid
         return textuals(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Compositor, "render_update", render_update)
+    # What else waited for a frame each time the screen went idle: a key that lands while the status
+    # bar or the footer waits too is rightly left to the grid (a loaded machine makes that likely), so
+    # such a try is taken again; a key that waited with nothing else to paint fails.
+    others: list[tuple[float, list[str]]] = []
+    painted = window_screen.paint_keystroke_now
+
+    def paint(screen: textual.screen.Screen[object], prompt: type[PromptInput]) -> bool:
+        waiting = [type(widget).__name__ for widget in screen._dirty_widgets if not isinstance(widget, prompt)]
+        others.append((time.monotonic(), waiting))
+        return painted(screen, prompt)
+
+    monkeypatch.setattr(window_screen, "paint_keystroke_now", paint)
     app = make_app(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         view = chat(app)
@@ -40,17 +53,27 @@ async def test_a_key_right_after_a_frame_is_painted_without_waiting_for_the_grid
         prompt = view.query_one("#prompt", PromptInput)
         prompt.focus()
         await pilot.press("a")  # the first key changes the footer's hints too: that frame is the grid's
-        while app.screen._dirty_widgets:
-            await asyncio.sleep(0.01)
-        for key in "bcde":
+        typed_keys = "a"
+        painted_at_once = 0
+        for key in "bcdefghijk":
+            if painted_at_once == 4:
+                break
+            while app.screen._dirty_widgets:
+                await asyncio.sleep(0.01)
             # Posted as the terminal would, not with `pilot.press`: the pilot paints a frame itself.
             typed = time.monotonic()
             app.post_message(events.Key(key, key))
+            typed_keys += key
             while not (frames and frames[-1] > typed) and time.monotonic() - typed < 5:
                 await asyncio.sleep(0.005)
             # Each key lands just after the last one's frame: on the grid it would wait about 1 s.
-            assert frames[-1] - typed < 0.5, f"{key} waited {frames[-1] - typed:.2f} s for its frame"
-        assert prompt.text == "abcde"
+            if frames[-1] - typed < 0.5:
+                painted_at_once += 1
+                continue
+            busy = sorted({name for at, waiting in others if at > typed for name in waiting})
+            assert busy, f"{key} waited {frames[-1] - typed:.2f} s for its frame with nothing else to paint"
+        assert painted_at_once == 4, "the screen was never quiet enough to paint a key at once"
+        await wait_for(pilot, lambda: prompt.text == typed_keys, what=f"the prompt reading {typed_keys!r}")
 
 
 async def test_with_anything_else_to_paint_the_frame_is_left_to_the_grid(tmp_path: Path) -> None:
