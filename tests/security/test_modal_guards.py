@@ -4,7 +4,6 @@ and only Tab, a pause as long as the guard, and a key act."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -102,25 +101,28 @@ async def test_escape_typed_as_the_rewind_dialog_appears_is_ignored_too(tmp_path
         assert not any(isinstance(i, NoteItem) and i.text.startswith("Rewound") for i in chat(app).session.conversation.items)
 
 
-async def test_quit_confirmation_ignores_an_instant_y(tmp_path: Path) -> None:
-    # A turn streams meanwhile, and on a loaded machine the event loop can stall longer than 400 ms
-    # between the question appearing and a key being handled: a long guard keeps the keys inside it.
-    guard = 3000
-    app = make_app(tmp_path, guard_ms=guard, env={"FAKE_CLAUDE_DELAY_MS": "30"})
+async def test_quit_confirmation_ignores_an_instant_y(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A turn streams meanwhile. The guard's clock moves only when the test says so: on a loaded
+    # machine the event loop can stall longer than any guard between two keys, and "a key right
+    # after Tab" must still be one.
+    clock = GuardClock()
+    monkeypatch.setattr(GuardedModal, "clock", clock)
+    app = make_app(tmp_path, guard_ms=GUARD_MS, env={"FAKE_CLAUDE_DELAY_MS": "30"})
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "kw:slow story")
         await wait_for(pilot, lambda: chat(app).session.busy, what="a running turn")
         await pilot.press("ctrl+q", "y")  # "y" typed before the question appears
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the quit question")
         dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
         await pilot.press("y")  # and one the moment it appears
         await pilot.pause(0.1)
         assert app.is_running and not app.is_quitting and app.screen is dialog
         await wait_for(pilot, lambda: "Tab to answer" in _screen_text(app), what="the notice")
-        await pilot.press("tab")
-        last = time.monotonic()
-        await pilot.pause(guard / 1000 + 0.25 - (time.monotonic() - last))
-        assert app.is_running and not app.is_quitting
+        await pilot.press("tab", "y")  # y right after Tab, inside the guard: swallowed
+        await wait_for(pilot, lambda: dialog.has_class("-paused"), what="the y after Tab swallowed")
+        assert app.is_running and not app.is_quitting and app.screen is dialog
+        clock.now += PAST_GUARD
         await pilot.press("y")
         await wait_for(pilot, lambda: app.is_quitting, what="quit after a deliberate y")
 
