@@ -83,3 +83,14 @@ async def test_arrows_and_enter_pick_and_the_clis_text_stays_inert(tmp_path: Pat
         await send(pilot, "kw:plain hi")
         await wait_for(pilot, lambda: chat(app).session.conversation.status.turns == 1, what="the turn")
         assert chat(app).session.options.model == "opus"
+
+
+async def test_alt_p_opens_the_picker_as_in_claude_code(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: chat(app).session.conversation.models, what="the CLI's models")
+        await pilot.press("h", "alt+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelPicker), what="the picker")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ModelPicker), what="the picker closed")
+        assert chat(app).query_one("#prompt").text == "h"  # type: ignore[attr-defined]  # the draft stays

@@ -30,6 +30,8 @@ CHAT_BINDINGS: list[BindingType] = [
     # Claude Code's chord prefix (Ctrl+X Ctrl+E: editor) while nothing is selected; with a
     # selection it is still cut.
     Binding("ctrl+x", "chord_prefix", show=False, priority=True, id="chat.chord"),
+    # Claude Code's model picker key (Alt+P, meta+p in its key map); `/model` opens the same picker.
+    Binding("alt+p", "pick_model", "Model picker", show=False, priority=True, id="chat.pick_model"),
     Binding("ctrl+l", "clear_prompt", "Clear prompt", show=False, priority=True, id="chat.clear_prompt"),
     Binding("f4", "open_sessions", "Sessions", show=True, priority=True, id="chat.open_sessions"),
     Binding("f5", "restart", "Restart CLI", show=False, priority=True, id="chat.restart"),

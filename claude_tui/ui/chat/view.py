@@ -419,6 +419,10 @@ class ChatView(Widget):
         if blocks:
             blocks.last().toggle()  # the latest: blocks cannot take focus, so there is no "this one"
 
+    def action_pick_model(self) -> None:
+        """Alt+P: the `/model` picker, as Claude Code's Alt+P opens its own."""
+        self.local_commands.answer("/model")
+
     def action_copy_last_answer(self) -> None:
         self.copier.last_answer()
 
