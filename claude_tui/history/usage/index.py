@@ -25,12 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from claude_tui.protocol.pricing import CACHE_READ, CACHE_WRITE_1H, CACHE_WRITE_5M, PER_TOKENS, model_prices
+
 from ..index import SessionIndex, _head_sig
 from ..paths import is_session_file_name, list_project_dirs
 from . import pool
-from .scan import UsageScan
+from .rows import K, UsageScan
 
-USAGE_VERSION = "4"
+USAGE_VERSION = "5"
 PERIODS = ("day", "week", "month", "project", "model", "session")
 _CALL_INDEXES = (("usage_calls_file", "file_id"), ("usage_calls_k", "k"), ("usage_calls_msg", "msg_id"))
 
@@ -93,8 +95,8 @@ class UsageIndex:
                 " head_sig BLOB, cost_state TEXT, started REAL)")
             self.con.execute("CREATE INDEX usage_files_project ON usage_files(project)")
             self.con.execute(
-                "CREATE TABLE usage_calls (file_id INT NOT NULL, k TEXT, msg_id TEXT, req_id TEXT, ts REAL,"
-                " day TEXT, model TEXT, inp INT, out INT, cread INT, cwrite INT, cost REAL, side INT, kept INT)")
+                "CREATE TABLE usage_calls (file_id INT NOT NULL, k TEXT, msg_id TEXT, ts REAL, day TEXT, model TEXT,"
+                " inp INT, out INT, cread INT, cw5m INT, cw1h INT, own REAL, side INT, kept INT)")
             self._index_calls()
             self.con.execute(
                 "CREATE TABLE usage_sums (file_id INT NOT NULL, day TEXT, model TEXT, calls INT, inp INT, out INT,"
@@ -182,7 +184,7 @@ class UsageIndex:
     def _store(self, path: str, st: os.stat_result, old: tuple[int, int, int, int, bytes] | None,
                where: tuple[str, str, int], offset: int, scan: UsageScan, bulk: bool = False) -> int:
         state = json.dumps(scan.cost_state) if scan.cost_state is not None else None
-        sig = _head_sig(path, scan.offset)
+        sig = scan.head_sig
         if old is None:
             cur = self.con.execute(
                 "INSERT INTO usage_files (path, project, session_id, subagent, project_path, mtime_ns, size,"
@@ -200,10 +202,10 @@ class UsageIndex:
         # In a first run every row goes in counted; `_contested` then names the calls to elect.
         rows = [(fid, *fields[:-1], 1) if bulk else (fid, *fields) for fields in scan.rows]
         self.con.executemany(
-            "INSERT INTO usage_calls (file_id, msg_id, req_id, ts, model, inp, out, cread, cwrite, cost, side, k,"
+            "INSERT INTO usage_calls (file_id, msg_id, ts, model, inp, out, cread, cw5m, cw1h, own, side, k,"
             " day, kept) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
         if not bulk:
-            self._dirty.update(row[11] for row in rows if row[11] is not None)
+            self._dirty.update(row[K + 1] for row in rows if row[K + 1] is not None)
         self._touched.add(fid)
         return fid
 
@@ -214,8 +216,8 @@ class UsageIndex:
         self._dirty = {k for (k,) in con.execute(
             "SELECT k FROM usage_calls WHERE k IS NOT NULL GROUP BY k HAVING COUNT(*) > 1")}
         self._dirty.update(k for (k,) in con.execute(
-            "SELECT k FROM usage_calls WHERE side = 1 AND k IS NOT NULL AND msg_id IN"
-            " (SELECT msg_id FROM usage_calls WHERE side = 0)"))
+            "SELECT k FROM usage_calls AS s WHERE side = 1 AND k IS NOT NULL AND EXISTS"
+            " (SELECT 1 FROM usage_calls AS o WHERE o.msg_id = s.msg_id AND o.side = 0)"))
 
     def _elect(self) -> None:
         """Which row counts for each call whose rows changed, then the sums of every file holding one."""
@@ -237,7 +239,7 @@ class UsageIndex:
         # Ties go to the file that started first: a fork's copy of its parent's calls is the parent's.
         con.execute(
             "UPDATE usage_calls SET kept = 1 WHERE rowid IN (SELECT rid FROM (SELECT u.rowid AS rid, ROW_NUMBER()"
-            " OVER (PARTITION BY u.k ORDER BY u.side, u.inp + u.out + u.cread + u.cwrite DESC, f.started, u.rowid)"
+            " OVER (PARTITION BY u.k ORDER BY u.side, u.inp + u.out + u.cread + u.cw5m + u.cw1h DESC, f.started, u.rowid)"
             f" AS n FROM usage_calls u JOIN usage_files f ON f.id = u.file_id{u_which}) WHERE n = 1)")
         con.execute(
             "UPDATE usage_calls SET kept = 0 WHERE kept = 1 AND side = 1 AND msg_id IS NOT NULL AND EXISTS"
@@ -255,14 +257,31 @@ class UsageIndex:
     def _sum_files(self, which: str | None) -> None:
         scope = f" AND file_id IN ({which})" if which else ""
         self.con.execute(f"DELETE FROM usage_sums WHERE 1{scope}")
+        self._price_models(scope)
+        # A call's cost: its record's own, else its tokens at list price (`pricing.message_cost`, the
+        # same sums in the same order, so the same figure to the last bit).
+        cost = ("COALESCE(own, (inp * p.pin + cw5m * p.pin * :w5 + cw1h * p.pin * :w1 + cread * p.pin * :r"
+                " + out * p.pout) / :per)")
         # The counted calls (kept), and all the file's calls (a_*): a session's cost-state covers every
         # call in its transcript, the ones it shares with a fork's parent too.
         self.con.execute(
-            "INSERT INTO usage_sums SELECT file_id, day, model, SUM(kept), SUM(inp * kept), SUM(out * kept),"
-            " SUM(cread * kept), SUM(cwrite * kept), TOTAL(cost * kept),"
-            " SUM(kept AND cost IS NULL AND model <> '' AND inp + out + cread + cwrite > 0),"
-            " SUM(inp), SUM(out), SUM(cread), SUM(cwrite), TOTAL(cost)"
-            f" FROM usage_calls WHERE 1{scope} GROUP BY file_id, day, model")
+            "INSERT INTO usage_sums SELECT file_id, day, u.model, SUM(kept), SUM(inp * kept), SUM(out * kept),"
+            f" SUM(cread * kept), SUM((cw5m + cw1h) * kept), TOTAL(kept * {cost}),"
+            " SUM(kept AND own IS NULL AND p.pin IS NULL AND u.model <> '' AND inp + out + cread + cw5m + cw1h > 0),"
+            f" SUM(inp), SUM(out), SUM(cread), SUM(cw5m + cw1h), TOTAL({cost})"
+            " FROM usage_calls AS u LEFT JOIN temp.usage_prices AS p ON p.model = u.model"
+            f" WHERE 1{scope} GROUP BY file_id, day, u.model",
+            {"w5": CACHE_WRITE_5M, "w1": CACHE_WRITE_1H, "r": CACHE_READ, "per": PER_TOKENS})
+
+    def _price_models(self, scope: str) -> None:
+        """The list prices of the models the calls in ``scope`` name, in a table the sums join (a
+        model no price covers has no row: its calls are counted unpriced)."""
+        con = self.con
+        con.execute("CREATE TEMP TABLE IF NOT EXISTS usage_prices (model TEXT PRIMARY KEY, pin REAL, pout REAL)")
+        known = {m for (m,) in con.execute("SELECT model FROM temp.usage_prices")}
+        models = {m for (m,) in con.execute(f"SELECT DISTINCT model FROM usage_calls WHERE 1{scope}")}
+        priced = [(m, *p) for m in models - known if m and (p := model_prices(m)) is not None]
+        con.executemany("INSERT OR IGNORE INTO temp.usage_prices VALUES (?,?,?)", priced)
 
     # -- reading ------------------------------------------------------------------
     def cost_states(self, project_dirs: Iterable[Path] | None = None) -> dict[str, dict[str, Any]]:

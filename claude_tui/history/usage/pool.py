@@ -19,7 +19,8 @@ from collections.abc import Iterator, Sequence
 
 from claude_tui.transport.keeper import die_with_parent
 
-from .scan import UsageScan, scan_usage
+from .rows import UsageScan
+from .scan import scan_usage
 
 MIN_FILES = 64
 """Fewer files than this are scanned here: starting workers would cost more than it saves."""
