@@ -153,7 +153,8 @@ class UsageIndex:
                 for name, _ in _CALL_INDEXES:
                     self.con.execute(f"DROP INDEX IF EXISTS {name}")
             jobs = [(path, offset) for (path, *_), offset in zip(todo, offsets)]
-            for (path, st, old, where), offset, scan in zip(todo, offsets, pool.scans(jobs)):
+            sizes = [st.st_size - offset for (_, st, *_), offset in zip(todo, offsets)]
+            for (path, st, old, where), offset, scan in zip(todo, offsets, pool.scans(jobs, sizes)):
                 read.append(self._store(path, st, old, where, offset, scan, bulk))
             if bulk:
                 self._index_calls()
