@@ -239,8 +239,8 @@ class UsageIndex:
         con.execute(f"UPDATE usage_calls SET kept = 0{which} AND kept = 1")  # a new row is 0: rewrite only the others
         # Ties go to the file that started first: a fork's copy of its parent's calls is the parent's.
         con.execute(
-            "UPDATE usage_calls SET kept = 1 WHERE rowid IN (SELECT rid FROM (SELECT u.rowid AS rid, ROW_NUMBER()"
-            " OVER (PARTITION BY u.k ORDER BY u.side, u.inp + u.out + u.cread + u.cw5m + u.cw1h DESC, f.started, u.rowid)"
+            "UPDATE usage_calls SET kept = 1 WHERE rowid IN (SELECT rid FROM (SELECT u.rowid AS rid, ROW_NUMBER() OVER"
+            " (PARTITION BY u.k ORDER BY u.side, u.inp + u.out + u.cread + u.cw5m + u.cw1h DESC, f.started, u.rowid)"
             f" AS n FROM usage_calls u JOIN usage_files f ON f.id = u.file_id{u_which}) WHERE n = 1)")
         con.execute(
             "UPDATE usage_calls SET kept = 0 WHERE kept = 1 AND side = 1 AND msg_id IS NOT NULL AND EXISTS"

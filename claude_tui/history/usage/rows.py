@@ -53,19 +53,27 @@ class UsageScan:
         return self
 
 
-def make_row(scan: UsageScan, message_id: str | None, request_id: str | None, stamp: Any, model: str,
-             usage: Mapping[str, Any], sidechain: bool, own_cost: float | None = None) -> Row | None:
+def usage_row(scan: UsageScan, message_id: str | None, request_id: str | None, stamp: Any, model: str,
+              usage: Mapping[str, Any], sidechain: bool, own_cost: float | None = None) -> Row | None:
     """The row of one record's usage, or None when it has none ccusage would count either."""
     inp, out, read = usage.get("input_tokens"), usage.get("output_tokens"), usage.get("cache_read_input_tokens", 0)
     # A count is an int (a bool is none); a usage without input or output tokens counts nothing.
     if type(inp) is not int or type(out) is not int or type(read) is not int:  # noqa: E721
         return None
+    write_5m, write_1h = cache_writes(usage)
+    return make_row(scan, message_id, request_id, stamp, model, inp, out, read, write_5m, write_1h, sidechain,
+                    own_cost)
+
+
+def make_row(scan: UsageScan, message_id: str | None, request_id: str | None, stamp: Any, model: str, inp: int,
+             out: int, read: int, write_5m: int, write_1h: int, sidechain: bool,
+             own_cost: float | None = None) -> Row | None:
+    """The row of a call's counts (cache writes as :func:`cache_writes` splits them); None without a time."""
     timestamp = parse_timestamp(stamp)
     if timestamp is None:
         return None
     if model == SYNTHETIC_MODEL:
         model = ""
-    write_5m, write_1h = cache_writes(usage)
     key = None if message_id is None else f"{message_id}\0{request_id or ''}"
     return (message_id, timestamp, model, max(inp, 0), max(out, 0), max(read, 0), write_5m, write_1h, own_cost,
             int(sidechain), key, _day(scan, timestamp), int(key is None))

@@ -22,7 +22,7 @@ from ..index import _HEAD_SIG_BYTES, _head_sig, head_digest
 from ..meta import HEAD_BYTES, _first_field, parse_timestamp
 from ..scan import complete_blocks
 from .reply import NULL_KEYS, reply_row
-from .rows import K, SIDE, Row, UsageScan, make_row, tokens
+from .rows import SIDE, K, Row, UsageScan, tokens, usage_row
 
 _MARK = b'"usage":'  # both spellings: `"usage":{` (the CLI's) and `"usage": {` (Python's json.dumps)
 _COST_STATE = (b'{"type":"cost-state"', b'{"type": "cost-state"')
@@ -42,9 +42,9 @@ def record_row(record: Mapping[str, Any], scan: UsageScan) -> Row | None:
     if not isinstance(usage, Mapping):
         return None
     own = record.get("costUSD")
-    return make_row(scan, _text(message.get("id")), _text(record.get("requestId")), record.get("timestamp"),
-                    _text(message.get("model")) or "", usage, record.get("isSidechain") is True,
-                    float(own) if isinstance(own, (int, float)) and not isinstance(own, bool) else None)
+    return usage_row(scan, _text(message.get("id")), _text(record.get("requestId")), record.get("timestamp"),
+                     _text(message.get("model")) or "", usage, record.get("isSidechain") is True,
+                     float(own) if isinstance(own, (int, float)) and not isinstance(own, bool) else None)
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:
