@@ -152,7 +152,7 @@ class UsageIndex:
             if bulk:
                 for name, _ in _CALL_INDEXES:
                     self.con.execute(f"DROP INDEX IF EXISTS {name}")
-            jobs = [(path, offset) for (path, *_), offset in zip(todo, offsets)]
+            jobs = [(path, offset, bulk) for (path, *_), offset in zip(todo, offsets)]
             sizes = [st.st_size - offset for (_, st, *_), offset in zip(todo, offsets)]
             for (path, st, old, where), offset, scan in zip(todo, offsets, pool.scans(jobs, sizes)):
                 read.append(self._store(path, st, old, where, offset, scan, bulk))
@@ -167,7 +167,7 @@ class UsageIndex:
                 for table, column in (("usage_calls", "file_id"), ("usage_sums", "file_id"), ("usage_files", "id")):
                     self.con.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
             if read or gone:
-                self._elect()
+                self._elect(first=bulk)
         return len(read)
 
     def _start(self, path: str, st: os.stat_result, old: tuple[int, int, int, int, bytes] | None) -> int:
@@ -205,9 +205,14 @@ class UsageIndex:
         self.con.executemany(
             "INSERT INTO usage_calls (file_id, msg_id, ts, model, inp, out, cread, cw5m, cw1h, own, side, k,"
             " day, kept) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-        if not bulk:
+        if bulk:  # the scan's sums, every call counted: `_elect` takes out the ones it sets aside
+            if old is not None:
+                self.con.execute("DELETE FROM usage_sums WHERE file_id=?", (fid,))
+            self.con.executemany("INSERT INTO usage_sums VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                 [(fid, *row) for row in scan.sums])
+        else:
             self._dirty.update(row[K + 1] for row in rows if row[K + 1] is not None)
-        self._touched.add(fid)
+            self._touched.add(fid)
         return fid
 
     def _contested(self) -> None:
@@ -220,8 +225,9 @@ class UsageIndex:
             "SELECT k FROM usage_calls AS s WHERE side = 1 AND k IS NOT NULL AND EXISTS"
             " (SELECT 1 FROM usage_calls AS o WHERE o.msg_id = s.msg_id AND o.side = 0)"))
 
-    def _elect(self) -> None:
-        """Which row counts for each call whose rows changed, then the sums of every file holding one."""
+    def _elect(self, first: bool = False) -> None:
+        """Which row counts for each call whose rows changed, then the sums of every file holding one
+        (after a ``first`` run's, whose sums counted every call: those sums less the calls set aside)."""
         con = self.con
         (rows,) = con.execute("SELECT COUNT(*) FROM usage_calls").fetchone()
         if len(self._dirty) * 2 < rows:
@@ -246,7 +252,9 @@ class UsageIndex:
             "UPDATE usage_calls SET kept = 0 WHERE kept = 1 AND side = 1 AND msg_id IS NOT NULL AND EXISTS"
             " (SELECT 1 FROM usage_calls AS o WHERE o.msg_id = usage_calls.msg_id AND o.side = 0"
             f" AND o.k <> usage_calls.k) AND msg_id IN ({msgs})")
-        if self._touched:
+        if first:
+            self._take_out_set_aside()
+        elif self._touched:
             con.execute("CREATE TEMP TABLE IF NOT EXISTS usage_touched (file_id INTEGER PRIMARY KEY)")
             con.executemany("INSERT OR IGNORE INTO usage_touched VALUES (?)", ((f,) for f in self._touched))
             self._sum_files("SELECT file_id FROM usage_touched")
@@ -255,24 +263,34 @@ class UsageIndex:
             self._sum_files(None)
         con.execute("DROP TABLE IF EXISTS temp.usage_dirty")
 
+    def _take_out_set_aside(self) -> None:
+        """A first run's sums counted every call (the scans summed them): take out the rows the election
+        set aside (every row went in counted, so those are the rows now uncounted)."""
+        self._price_models(" AND kept = 0")
+        set_aside = self.con.execute(
+            f"SELECT COUNT(*), SUM(inp), SUM(out), SUM(cread), SUM(cw5m + cw1h), TOTAL({_COST}),"
+            f" SUM({_UNPRICED}), file_id, day, u.model FROM usage_calls AS u"
+            " LEFT JOIN temp.usage_prices AS p ON p.model = u.model WHERE kept = 0 GROUP BY file_id, day, u.model",
+            _FACTORS).fetchall()
+        self.con.executemany(
+            "UPDATE usage_sums SET calls = calls - ?, inp = inp - ?, out = out - ?, cread = cread - ?,"
+            " cwrite = cwrite - ?, cost = cost - ?, unpriced = unpriced - ?"
+            " WHERE file_id = ? AND day = ? AND model = ?",
+            set_aside)
+
     def _sum_files(self, which: str | None) -> None:
         scope = f" AND file_id IN ({which})" if which else ""
         self.con.execute(f"DELETE FROM usage_sums WHERE 1{scope}")
         self._price_models(scope)
-        # A call's cost: its record's own, else its tokens at list price (`pricing.message_cost`, the
-        # same sums in the same order, so the same figure to the last bit).
-        cost = ("COALESCE(own, (inp * p.pin + cw5m * p.pin * :w5 + cw1h * p.pin * :w1 + cread * p.pin * :r"
-                " + out * p.pout) / :per)")
+        cost, unpriced = _COST, _UNPRICED
         # The counted calls (kept), and all the file's calls (a_*): a session's cost-state covers every
         # call in its transcript, the ones it shares with a fork's parent too.
         self.con.execute(
             "INSERT INTO usage_sums SELECT file_id, day, u.model, SUM(kept), SUM(inp * kept), SUM(out * kept),"
-            f" SUM(cread * kept), SUM((cw5m + cw1h) * kept), TOTAL(kept * {cost}),"
-            " SUM(kept AND own IS NULL AND p.pin IS NULL AND u.model <> '' AND inp + out + cread + cw5m + cw1h > 0),"
+            f" SUM(cread * kept), SUM((cw5m + cw1h) * kept), TOTAL(kept * {cost}), SUM(kept AND {unpriced}),"
             f" SUM(inp), SUM(out), SUM(cread), SUM(cw5m + cw1h), TOTAL({cost})"
             " FROM usage_calls AS u LEFT JOIN temp.usage_prices AS p ON p.model = u.model"
-            f" WHERE 1{scope} GROUP BY file_id, day, u.model",
-            {"w5": CACHE_WRITE_5M, "w1": CACHE_WRITE_1H, "r": CACHE_READ, "per": PER_TOKENS})
+            f" WHERE 1{scope} GROUP BY file_id, day, u.model", _FACTORS)
 
     def _price_models(self, scope: str) -> None:
         """The list prices of the models the calls in ``scope`` name, in a table the sums join (a
@@ -321,6 +339,14 @@ class UsageIndex:
             f"SELECT f.session_id, model, SUM(a_inp), SUM(a_out), SUM(a_cread), SUM(a_cwrite), TOTAL(a_cost) {base}"
             " GROUP BY 1, 2", args)]
         return groups, sessions
+
+
+# A call's cost: its record's own, else its tokens at list price (`pricing.message_cost`, and
+# `sums.file_sums`: the same arithmetic, so the same figure to the last bit); a call nobody prices.
+_COST = ("COALESCE(own, (inp * p.pin + cw5m * p.pin * :w5 + cw1h * p.pin * :w1 + cread * p.pin * :r"
+         " + out * p.pout) / :per)")
+_UNPRICED = "(own IS NULL AND p.pin IS NULL AND u.model <> '' AND inp + out + cread + cw5m + cw1h > 0)"
+_FACTORS = {"w5": CACHE_WRITE_5M, "w1": CACHE_WRITE_1H, "r": CACHE_READ, "per": PER_TOKENS}
 
 
 def _scoped(sql: str, project_dirs: Iterable[Path] | None) -> tuple[str, list[Any]]:

@@ -51,12 +51,16 @@ def workers_for(files: int) -> int:
     return max(1, min(cores, MAX_WORKERS, files // PER_WORKER))
 
 
-def scans(jobs: Sequence[tuple[str, int]], sizes: Sequence[int] | None = None) -> Iterator[UsageScan]:
-    """``scan_usage(path, offset)`` of each job, in the order given; ``sizes``: the bytes each will read."""
+Job = tuple[str, int, bool]
+"""(path, offset, sums?): what :func:`scan_usage` is asked."""
+
+
+def scans(jobs: Sequence[Job], sizes: Sequence[int] | None = None) -> Iterator[UsageScan]:
+    """``scan_usage(*job)`` of each job, in the order given; ``sizes``: the bytes each will read."""
     workers = workers_for(len(jobs))
     if workers <= 1:
-        for path, offset in jobs:
-            yield scan_usage(path, offset)
+        for job in jobs:
+            yield scan_usage(*job)
         return
     owner = _deal(sizes if sizes is not None else [0] * len(jobs), workers)
     parent = os.getpid()
@@ -95,7 +99,7 @@ def _deal(sizes: Sequence[int], workers: int) -> list[int]:
     return owner
 
 
-def _work(parent: int, jobs: Sequence[tuple[str, int]], mine: list[int], write: int, read: int,
+def _work(parent: int, jobs: Sequence[Job], mine: list[int], write: int, read: int,
           others: list[int]) -> None:  # pragma: no cover - runs in the forked child
     status = 1
     try:
@@ -107,7 +111,7 @@ def _work(parent: int, jobs: Sequence[tuple[str, int]], mine: list[int], write: 
             for i in mine:
                 scan = scan_usage(*jobs[i])
                 blob = marshal.dumps((scan.offset, scan.rows, scan.cost_state, scan.cwd, scan.started,
-                                      scan.head_sig))
+                                      scan.head_sig, scan.sums))
                 out.write(len(blob).to_bytes(_LENGTH, "little"))
                 out.write(blob)
         status = 0
@@ -142,9 +146,10 @@ def _next(buffer: bytearray, taken: list[int], worker: int) -> UsageScan | None:
     end = at + _LENGTH + length
     if len(buffer) < end:
         return None
-    offset, rows, cost_state, cwd, started, head_sig = marshal.loads(buffer[at + _LENGTH:end])
+    offset, rows, cost_state, cwd, started, head_sig, sums = marshal.loads(buffer[at + _LENGTH:end])
     if end > 1 << 20:  # drop what was handed on, now and then (not at every scan: it moves the rest)
         del buffer[:end]
         end = 0
     taken[worker] = end
-    return UsageScan(offset=offset, rows=rows, cost_state=cost_state, cwd=cwd, started=started, head_sig=head_sig)
+    return UsageScan(offset=offset, rows=rows, cost_state=cost_state, cwd=cwd, started=started, head_sig=head_sig,
+                     sums=sums)

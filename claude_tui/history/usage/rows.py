@@ -41,6 +41,8 @@ class UsageScan:
     last_seen: tuple[bytes, bytes, bytes | None, bytes | None] | None = None
     """(message id, usage, request id, sidechain) as the last reply's line spelled them: the next
     record of the same reply (the CLI writes one per content block) is known without reading it."""
+    sums: list[tuple[Any, ...]] = field(default_factory=list)
+    """The rows summed per day and model (:func:`.sums.file_sums`), when the scan was asked for them."""
     days: dict[tuple[int, int], str] = field(default_factory=dict)  # (year, day of year) -> YYYY-MM-DD
     models: dict[bytes, str] = field(default_factory=dict)
     """Model names decoded once: the rows share one string each (smaller to send, once in memory)."""

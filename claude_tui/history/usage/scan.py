@@ -23,6 +23,7 @@ from ..meta import HEAD_BYTES, _first_field, parse_timestamp
 from ..scan import complete_blocks
 from .reply import NULL_KEYS, reply_row
 from .rows import SIDE, K, Row, UsageScan, tokens, usage_row
+from .sums import file_sums
 
 _MARK = b'"usage":'  # both spellings: `"usage":{` (the CLI's) and `"usage": {` (Python's json.dumps)
 _COST_STATE = (b'{"type":"cost-state"', b'{"type": "cost-state"')
@@ -110,9 +111,9 @@ def _scan_block(block: bytes, scan: UsageScan) -> None:
             _add(scan, row)
 
 
-def scan_usage(path: str | os.PathLike[str], offset: int = 0) -> UsageScan:
+def scan_usage(path: str | os.PathLike[str], offset: int = 0, sums: bool = False) -> UsageScan:
     """The usage rows of ``path`` from ``offset`` to its last complete line (streamed, a block at a
-    time: only the lines with a usage mark are looked at)."""
+    time: only the lines with a usage mark are looked at); with ``sums``, summed too."""
     scan = UsageScan(offset=offset)
     head = b""
     try:
@@ -128,4 +129,6 @@ def scan_usage(path: str | os.PathLike[str], offset: int = 0) -> UsageScan:
         pass
     want = min(scan.offset, _HEAD_SIG_BYTES)
     scan.head_sig = head_digest(head[:want]) if len(head) >= want else _head_sig(os.fspath(path), scan.offset)
+    if sums:
+        scan.sums = file_sums(scan.rows)
     return scan.done()
