@@ -34,7 +34,10 @@ from .rows import K, UsageScan
 
 USAGE_VERSION = "5"
 PERIODS = ("day", "week", "month", "project", "model", "session")
-_CALL_INDEXES = (("usage_calls_file", "file_id"), ("usage_calls_k", "k"), ("usage_calls_msg", "msg_id"))
+_CALL_INDEXES = (("usage_calls_file", "file_id"), ("usage_calls_k", "k"))
+# The rows of one message (whatever their request): its k's run from `msg\0` to before `msg\1`, so the
+# index on k finds them, and no index of its own is built for the message id.
+_SAME_MESSAGE = "{o}.k >= {s}.msg_id || char(0) AND {o}.k < {s}.msg_id || char(1)"
 
 
 @dataclass(slots=True)
@@ -223,7 +226,7 @@ class UsageIndex:
             "SELECT k FROM usage_calls WHERE k IS NOT NULL GROUP BY k HAVING COUNT(*) > 1")}
         self._dirty.update(k for (k,) in con.execute(
             "SELECT k FROM usage_calls AS s WHERE side = 1 AND k IS NOT NULL AND EXISTS"
-            " (SELECT 1 FROM usage_calls AS o WHERE o.msg_id = s.msg_id AND o.side = 0)"))
+            f" (SELECT 1 FROM usage_calls AS o WHERE {_SAME_MESSAGE.format(o='o', s='s')} AND o.side = 0)"))
 
     def _elect(self, first: bool = False) -> None:
         """Which row counts for each call whose rows changed, then the sums of every file holding one
@@ -236,22 +239,26 @@ class UsageIndex:
             which = " WHERE k IN (SELECT k FROM usage_dirty)"
             u_which = " WHERE u.k IN (SELECT k FROM usage_dirty)"
             self._touched.update(fid for (fid,) in con.execute(f"SELECT DISTINCT file_id FROM usage_calls{which}"))
-            msgs = f"SELECT msg_id FROM usage_calls{which}"
+            msgs = f"SELECT DISTINCT msg_id FROM usage_calls{which}"
         else:  # most calls are new (a first run): all of them at once
             which = " WHERE k IS NOT NULL"
             u_which = " WHERE u.k IS NOT NULL"
             self._touched = set()
-            msgs = "SELECT msg_id FROM usage_calls"
+            msgs = None
         con.execute(f"UPDATE usage_calls SET kept = 0{which} AND kept = 1")  # a new row is 0: rewrite only the others
         # Ties go to the file that started first: a fork's copy of its parent's calls is the parent's.
         con.execute(
             "UPDATE usage_calls SET kept = 1 WHERE rowid IN (SELECT rid FROM (SELECT u.rowid AS rid, ROW_NUMBER() OVER"
             " (PARTITION BY u.k ORDER BY u.side, u.inp + u.out + u.cread + u.cw5m + u.cw1h DESC, f.started, u.rowid)"
             f" AS n FROM usage_calls u JOIN usage_files f ON f.id = u.file_id{u_which}) WHERE n = 1)")
+        # A sidechain's replay of a main-thread reply is no call: looked at again wherever a message changed.
+        candidates = "usage_calls AS s" if msgs is None else (
+            f"({msgs}) AS d JOIN usage_calls AS s ON {_SAME_MESSAGE.format(o='s', s='d')}")
         con.execute(
-            "UPDATE usage_calls SET kept = 0 WHERE kept = 1 AND side = 1 AND msg_id IS NOT NULL AND EXISTS"
-            " (SELECT 1 FROM usage_calls AS o WHERE o.msg_id = usage_calls.msg_id AND o.side = 0"
-            f" AND o.k <> usage_calls.k) AND msg_id IN ({msgs})")
+            "UPDATE usage_calls SET kept = 0 WHERE rowid IN (SELECT s.rowid FROM"
+            f" {candidates} WHERE s.kept = 1 AND s.side = 1 AND s.msg_id IS NOT NULL AND EXISTS"
+            f" (SELECT 1 FROM usage_calls AS o WHERE {_SAME_MESSAGE.format(o='o', s='s')} AND o.side = 0"
+            " AND o.k <> s.k))")
         if first:
             self._take_out_set_aside()
         elif self._touched:
