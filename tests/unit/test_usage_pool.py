@@ -49,6 +49,20 @@ def test_the_workers_report_what_one_process_reports(tree: Path, tmp_path: Path,
     assert pooled == alone
 
 
+def test_a_worker_that_dies_leaves_its_files_to_this_process(tree: Path, tmp_path: Path, monkeypatch) -> None:
+    whole = _report(tree, tmp_path / "whole.sqlite")
+    me, real_scan = os.getpid(), usage_pool.scan_usage
+    victims = sorted(str(p) for p in tree.rglob("*.jsonl"))[::7]
+
+    def dying_scan(path: str, *args: object) -> object:
+        if os.getpid() != me and path in victims:
+            os._exit(3)  # a worker killed in the middle of its share
+        return real_scan(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(usage_pool, "scan_usage", dying_scan)
+    assert usage_pool.workers_for(160) == 1 or _report(tree, tmp_path / "died.sqlite") == whole
+
+
 def test_no_worker_is_left_after_a_report(tree: Path, tmp_path: Path) -> None:
     before = _children()  # another test's process may still be ending: only new ones count
     _report(tree, tmp_path / "u.sqlite")

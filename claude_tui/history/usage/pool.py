@@ -75,7 +75,7 @@ def scans(jobs: Sequence[Job], sizes: Sequence[int] | None = None) -> Iterator[U
             os.close(write)
             pids.append(pid)
             pipes.append(read)
-        yield from _collect(owner, pipes)
+        yield from _collect(jobs, owner, pipes)
     finally:
         # Done, failed, or the consumer stopped early: no worker is left running or unreaped.
         for read in pipes:
@@ -119,23 +119,25 @@ def _work(parent: int, jobs: Sequence[Job], mine: list[int], write: int, read: i
         os._exit(status)  # never back into the parent's code (its connection, its finalizers)
 
 
-def _collect(owner: list[int], pipes: list[int]) -> Iterator[UsageScan]:
+def _collect(jobs: Sequence[Job], owner: list[int], pipes: list[int]) -> Iterator[UsageScan]:
     buffers = [bytearray() for _ in pipes]
     taken = [0] * len(pipes)  # how much of each buffer was handed on already
+    ended: set[int] = set()  # workers whose pipe closed
     with selectors.DefaultSelector() as selector:
         for worker, fd in enumerate(pipes):
             selector.register(fd, selectors.EVENT_READ, worker)
-        for worker in owner:
-            while (scan := _next(buffers[worker], taken, worker)) is None:
-                if not selector.get_map():
-                    raise RuntimeError("a usage scan worker ended before its last file")
+        for job, worker in zip(jobs, owner):
+            while (scan := _next(buffers[worker], taken, worker)) is None and worker not in ended:
                 for key, _ in selector.select():
                     data = os.read(key.fd, 1 << 20)
                     if data:
                         buffers[key.data] += data
                     else:
                         selector.unregister(key.fd)
-            yield scan
+                        ended.add(key.data)
+            # A worker that ended short (killed, out of memory, a bug): its files are scanned here,
+            # where an error, if it was one, is raised as it is.
+            yield scan if scan is not None else scan_usage(*job)
 
 
 def _next(buffer: bytearray, taken: list[int], worker: int) -> UsageScan | None:
