@@ -238,7 +238,9 @@ class UsageIndex:
             con.executemany("INSERT OR IGNORE INTO usage_dirty VALUES (?)", ((k,) for k in self._dirty))
             which = " WHERE k IN (SELECT k FROM usage_dirty)"
             u_which = " WHERE u.k IN (SELECT k FROM usage_dirty)"
-            self._touched.update(fid for (fid,) in con.execute(f"SELECT DISTINCT file_id FROM usage_calls{which}"))
+            if not first:  # (a first run's sums are not summed again: `_take_out_set_aside`)
+                self._touched.update(fid for (fid,) in con.execute(
+                    f"SELECT DISTINCT file_id FROM usage_calls{which}"))
             msgs = f"SELECT DISTINCT msg_id FROM usage_calls{which}"
         else:  # most calls are new (a first run): all of them at once
             which = " WHERE k IS NOT NULL"
@@ -260,7 +262,7 @@ class UsageIndex:
             f" (SELECT 1 FROM usage_calls AS o WHERE {_SAME_MESSAGE.format(o='o', s='s')} AND o.side = 0"
             " AND o.k <> s.k))")
         if first:
-            self._take_out_set_aside()
+            self._take_out_set_aside(which)
         elif self._touched:
             con.execute("CREATE TEMP TABLE IF NOT EXISTS usage_touched (file_id INTEGER PRIMARY KEY)")
             con.executemany("INSERT OR IGNORE INTO usage_touched VALUES (?)", ((f,) for f in self._touched))
@@ -270,15 +272,17 @@ class UsageIndex:
             self._sum_files(None)
         con.execute("DROP TABLE IF EXISTS temp.usage_dirty")
 
-    def _take_out_set_aside(self) -> None:
+    def _take_out_set_aside(self, which: str) -> None:
         """A first run's sums counted every call (the scans summed them): take out the rows the election
-        set aside (every row went in counted, so those are the rows now uncounted)."""
-        self._price_models(" AND kept = 0")
+        set aside (every row went in counted, so those are the rows of the calls elected, ``which``,
+        now uncounted)."""
+        scope = f" AND {which.removeprefix(' WHERE ')} AND kept = 0"
+        self._price_models(scope)
         set_aside = self.con.execute(
             f"SELECT COUNT(*), SUM(inp), SUM(out), SUM(cread), SUM(cw5m + cw1h), TOTAL({_COST}),"
             f" SUM({_UNPRICED}), file_id, day, u.model FROM usage_calls AS u"
-            " LEFT JOIN temp.usage_prices AS p ON p.model = u.model WHERE kept = 0 GROUP BY file_id, day, u.model",
-            _FACTORS).fetchall()
+            f" LEFT JOIN temp.usage_prices AS p ON p.model = u.model WHERE 1{scope}"
+            " GROUP BY file_id, day, u.model", _FACTORS).fetchall()
         self.con.executemany(
             "UPDATE usage_sums SET calls = calls - ?, inp = inp - ?, out = out - ?, cread = cread - ?,"
             " cwrite = cwrite - ?, cost = cost - ?, unpriced = unpriced - ?"
