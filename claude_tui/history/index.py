@@ -95,9 +95,14 @@ def fts5_available() -> bool:
 def _head_sig(path: str, length: int) -> bytes:
     try:
         with open(path, "rb") as fh:
-            return hashlib.blake2b(fh.read(min(length, _HEAD_SIG_BYTES)), digest_size=16).digest()
+            return head_digest(fh.read(min(length, _HEAD_SIG_BYTES)))
     except OSError:
         return b""
+
+
+def head_digest(head: bytes) -> bytes:
+    """The signature of a file's first ``min(length, _HEAD_SIG_BYTES)`` bytes, as :func:`_head_sig` takes it."""
+    return hashlib.blake2b(head, digest_size=16).digest()
 
 
 class SessionIndex:

@@ -29,6 +29,9 @@ _PRICES: tuple[tuple[str, float, float], ...] = (
     ("3-haiku", 0.25, 1.25),
     ("haiku", 1.0, 5.0),  # Haiku 4.5 and later
 )
+#: What a cache write (5-minute, 1-hour) and a cache read cost, as a multiple of the input price; and
+#: the tokens a price is quoted for. `claude-tui usage` prices its sums in SQL with these same numbers.
+CACHE_WRITE_5M, CACHE_WRITE_1H, CACHE_READ, PER_TOKENS = 1.25, 2.0, 0.1, 1e6
 
 
 @lru_cache(maxsize=256)
@@ -66,10 +69,10 @@ def message_cost(model: str, usage: Mapping[str, Any]) -> float:
     price_in, price_out = prices
     write_5m, write_1h = cache_writes(usage)
     return (_tokens(usage, "input_tokens") * price_in
-            + write_5m * price_in * 1.25
-            + write_1h * price_in * 2.0
-            + _tokens(usage, "cache_read_input_tokens") * price_in * 0.1
-            + _tokens(usage, "output_tokens") * price_out) / 1e6
+            + write_5m * price_in * CACHE_WRITE_5M
+            + write_1h * price_in * CACHE_WRITE_1H
+            + _tokens(usage, "cache_read_input_tokens") * price_in * CACHE_READ
+            + _tokens(usage, "output_tokens") * price_out) / PER_TOKENS
 
 
 def estimate_cost(records: Iterable[Mapping[str, Any]]) -> float | None:

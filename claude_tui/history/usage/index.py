@@ -25,14 +25,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from claude_tui.protocol.pricing import CACHE_READ, CACHE_WRITE_1H, CACHE_WRITE_5M, PER_TOKENS, model_prices
+
 from ..index import SessionIndex, _head_sig
 from ..paths import is_session_file_name, list_project_dirs
 from . import pool
-from .scan import UsageScan
+from .rows import K, UsageScan
 
-USAGE_VERSION = "4"
+USAGE_VERSION = "5"
 PERIODS = ("day", "week", "month", "project", "model", "session")
-_CALL_INDEXES = (("usage_calls_file", "file_id"), ("usage_calls_k", "k"), ("usage_calls_msg", "msg_id"))
+_CALL_INDEXES = (("usage_calls_file", "file_id"), ("usage_calls_k", "k"))
+# The rows of one message (whatever their request): its k's run from `msg\0` to before `msg\1`, so the
+# index on k finds them, and no index of its own is built for the message id.
+_SAME_MESSAGE = "{o}.k >= {s}.msg_id || char(0) AND {o}.k < {s}.msg_id || char(1)"
 
 
 @dataclass(slots=True)
@@ -93,8 +98,8 @@ class UsageIndex:
                 " head_sig BLOB, cost_state TEXT, started REAL)")
             self.con.execute("CREATE INDEX usage_files_project ON usage_files(project)")
             self.con.execute(
-                "CREATE TABLE usage_calls (file_id INT NOT NULL, k TEXT, msg_id TEXT, req_id TEXT, ts REAL,"
-                " day TEXT, model TEXT, inp INT, out INT, cread INT, cwrite INT, cost REAL, side INT, kept INT)")
+                "CREATE TABLE usage_calls (file_id INT NOT NULL, k TEXT, msg_id TEXT, ts REAL, day TEXT, model TEXT,"
+                " inp INT, out INT, cread INT, cw5m INT, cw1h INT, own REAL, side INT, kept INT)")
             self._index_calls()
             self.con.execute(
                 "CREATE TABLE usage_sums (file_id INT NOT NULL, day TEXT, model TEXT, calls INT, inp INT, out INT,"
@@ -150,8 +155,9 @@ class UsageIndex:
             if bulk:
                 for name, _ in _CALL_INDEXES:
                     self.con.execute(f"DROP INDEX IF EXISTS {name}")
-            jobs = [(path, offset) for (path, *_), offset in zip(todo, offsets)]
-            for (path, st, old, where), offset, scan in zip(todo, offsets, pool.scans(jobs)):
+            jobs = [(path, offset, bulk) for (path, *_), offset in zip(todo, offsets)]
+            sizes = [st.st_size - offset for (_, st, *_), offset in zip(todo, offsets)]
+            for (path, st, old, where), offset, scan in zip(todo, offsets, pool.scans(jobs, sizes)):
                 read.append(self._store(path, st, old, where, offset, scan, bulk))
             if bulk:
                 self._index_calls()
@@ -164,7 +170,7 @@ class UsageIndex:
                 for table, column in (("usage_calls", "file_id"), ("usage_sums", "file_id"), ("usage_files", "id")):
                     self.con.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
             if read or gone:
-                self._elect()
+                self._elect(first=bulk)
         return len(read)
 
     def _start(self, path: str, st: os.stat_result, old: tuple[int, int, int, int, bytes] | None) -> int:
@@ -182,7 +188,7 @@ class UsageIndex:
     def _store(self, path: str, st: os.stat_result, old: tuple[int, int, int, int, bytes] | None,
                where: tuple[str, str, int], offset: int, scan: UsageScan, bulk: bool = False) -> int:
         state = json.dumps(scan.cost_state) if scan.cost_state is not None else None
-        sig = _head_sig(path, scan.offset)
+        sig = scan.head_sig
         if old is None:
             cur = self.con.execute(
                 "INSERT INTO usage_files (path, project, session_id, subagent, project_path, mtime_ns, size,"
@@ -200,11 +206,16 @@ class UsageIndex:
         # In a first run every row goes in counted; `_contested` then names the calls to elect.
         rows = [(fid, *fields[:-1], 1) if bulk else (fid, *fields) for fields in scan.rows]
         self.con.executemany(
-            "INSERT INTO usage_calls (file_id, msg_id, req_id, ts, model, inp, out, cread, cwrite, cost, side, k,"
+            "INSERT INTO usage_calls (file_id, msg_id, ts, model, inp, out, cread, cw5m, cw1h, own, side, k,"
             " day, kept) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-        if not bulk:
-            self._dirty.update(row[11] for row in rows if row[11] is not None)
-        self._touched.add(fid)
+        if bulk:  # the scan's sums, every call counted: `_elect` takes out the ones it sets aside
+            if old is not None:
+                self.con.execute("DELETE FROM usage_sums WHERE file_id=?", (fid,))
+            self.con.executemany("INSERT INTO usage_sums VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                 [(fid, *row) for row in scan.sums])
+        else:
+            self._dirty.update(row[K + 1] for row in rows if row[K + 1] is not None)
+            self._touched.add(fid)
         return fid
 
     def _contested(self) -> None:
@@ -214,11 +225,12 @@ class UsageIndex:
         self._dirty = {k for (k,) in con.execute(
             "SELECT k FROM usage_calls WHERE k IS NOT NULL GROUP BY k HAVING COUNT(*) > 1")}
         self._dirty.update(k for (k,) in con.execute(
-            "SELECT k FROM usage_calls WHERE side = 1 AND k IS NOT NULL AND msg_id IN"
-            " (SELECT msg_id FROM usage_calls WHERE side = 0)"))
+            "SELECT k FROM usage_calls AS s WHERE side = 1 AND k IS NOT NULL AND EXISTS"
+            f" (SELECT 1 FROM usage_calls AS o WHERE {_SAME_MESSAGE.format(o='o', s='s')} AND o.side = 0)"))
 
-    def _elect(self) -> None:
-        """Which row counts for each call whose rows changed, then the sums of every file holding one."""
+    def _elect(self, first: bool = False) -> None:
+        """Which row counts for each call whose rows changed, then the sums of every file holding one
+        (after a ``first`` run's, whose sums counted every call: those sums less the calls set aside)."""
         con = self.con
         (rows,) = con.execute("SELECT COUNT(*) FROM usage_calls").fetchone()
         if len(self._dirty) * 2 < rows:
@@ -226,24 +238,32 @@ class UsageIndex:
             con.executemany("INSERT OR IGNORE INTO usage_dirty VALUES (?)", ((k,) for k in self._dirty))
             which = " WHERE k IN (SELECT k FROM usage_dirty)"
             u_which = " WHERE u.k IN (SELECT k FROM usage_dirty)"
-            self._touched.update(fid for (fid,) in con.execute(f"SELECT DISTINCT file_id FROM usage_calls{which}"))
-            msgs = f"SELECT msg_id FROM usage_calls{which}"
+            if not first:  # (a first run's sums are not summed again: `_take_out_set_aside`)
+                self._touched.update(fid for (fid,) in con.execute(
+                    f"SELECT DISTINCT file_id FROM usage_calls{which}"))
+            msgs = f"SELECT DISTINCT msg_id FROM usage_calls{which}"
         else:  # most calls are new (a first run): all of them at once
             which = " WHERE k IS NOT NULL"
             u_which = " WHERE u.k IS NOT NULL"
             self._touched = set()
-            msgs = "SELECT msg_id FROM usage_calls"
+            msgs = None
         con.execute(f"UPDATE usage_calls SET kept = 0{which} AND kept = 1")  # a new row is 0: rewrite only the others
         # Ties go to the file that started first: a fork's copy of its parent's calls is the parent's.
         con.execute(
-            "UPDATE usage_calls SET kept = 1 WHERE rowid IN (SELECT rid FROM (SELECT u.rowid AS rid, ROW_NUMBER()"
-            " OVER (PARTITION BY u.k ORDER BY u.side, u.inp + u.out + u.cread + u.cwrite DESC, f.started, u.rowid)"
+            "UPDATE usage_calls SET kept = 1 WHERE rowid IN (SELECT rid FROM (SELECT u.rowid AS rid, ROW_NUMBER() OVER"
+            " (PARTITION BY u.k ORDER BY u.side, u.inp + u.out + u.cread + u.cw5m + u.cw1h DESC, f.started, u.rowid)"
             f" AS n FROM usage_calls u JOIN usage_files f ON f.id = u.file_id{u_which}) WHERE n = 1)")
+        # A sidechain's replay of a main-thread reply is no call: looked at again wherever a message changed.
+        candidates = "usage_calls AS s" if msgs is None else (
+            f"({msgs}) AS d JOIN usage_calls AS s ON {_SAME_MESSAGE.format(o='s', s='d')}")
         con.execute(
-            "UPDATE usage_calls SET kept = 0 WHERE kept = 1 AND side = 1 AND msg_id IS NOT NULL AND EXISTS"
-            " (SELECT 1 FROM usage_calls AS o WHERE o.msg_id = usage_calls.msg_id AND o.side = 0"
-            f" AND o.k <> usage_calls.k) AND msg_id IN ({msgs})")
-        if self._touched:
+            "UPDATE usage_calls SET kept = 0 WHERE rowid IN (SELECT s.rowid FROM"
+            f" {candidates} WHERE s.kept = 1 AND s.side = 1 AND s.msg_id IS NOT NULL AND EXISTS"
+            f" (SELECT 1 FROM usage_calls AS o WHERE {_SAME_MESSAGE.format(o='o', s='s')} AND o.side = 0"
+            " AND o.k <> s.k))")
+        if first:
+            self._take_out_set_aside(which)
+        elif self._touched:
             con.execute("CREATE TEMP TABLE IF NOT EXISTS usage_touched (file_id INTEGER PRIMARY KEY)")
             con.executemany("INSERT OR IGNORE INTO usage_touched VALUES (?)", ((f,) for f in self._touched))
             self._sum_files("SELECT file_id FROM usage_touched")
@@ -252,17 +272,46 @@ class UsageIndex:
             self._sum_files(None)
         con.execute("DROP TABLE IF EXISTS temp.usage_dirty")
 
+    def _take_out_set_aside(self, which: str) -> None:
+        """A first run's sums counted every call (the scans summed them): take out the rows the election
+        set aside (every row went in counted, so those are the rows of the calls elected, ``which``,
+        now uncounted)."""
+        scope = f" AND {which.removeprefix(' WHERE ')} AND kept = 0"
+        self._price_models(scope)
+        set_aside = self.con.execute(
+            f"SELECT COUNT(*), SUM(inp), SUM(out), SUM(cread), SUM(cw5m + cw1h), TOTAL({_COST}),"
+            f" SUM({_UNPRICED}), file_id, day, u.model FROM usage_calls AS u"
+            f" LEFT JOIN temp.usage_prices AS p ON p.model = u.model WHERE 1{scope}"
+            " GROUP BY file_id, day, u.model", _FACTORS).fetchall()
+        self.con.executemany(
+            "UPDATE usage_sums SET calls = calls - ?, inp = inp - ?, out = out - ?, cread = cread - ?,"
+            " cwrite = cwrite - ?, cost = cost - ?, unpriced = unpriced - ?"
+            " WHERE file_id = ? AND day = ? AND model = ?",
+            set_aside)
+
     def _sum_files(self, which: str | None) -> None:
         scope = f" AND file_id IN ({which})" if which else ""
         self.con.execute(f"DELETE FROM usage_sums WHERE 1{scope}")
+        self._price_models(scope)
+        cost, unpriced = _COST, _UNPRICED
         # The counted calls (kept), and all the file's calls (a_*): a session's cost-state covers every
         # call in its transcript, the ones it shares with a fork's parent too.
         self.con.execute(
-            "INSERT INTO usage_sums SELECT file_id, day, model, SUM(kept), SUM(inp * kept), SUM(out * kept),"
-            " SUM(cread * kept), SUM(cwrite * kept), TOTAL(cost * kept),"
-            " SUM(kept AND cost IS NULL AND model <> '' AND inp + out + cread + cwrite > 0),"
-            " SUM(inp), SUM(out), SUM(cread), SUM(cwrite), TOTAL(cost)"
-            f" FROM usage_calls WHERE 1{scope} GROUP BY file_id, day, model")
+            "INSERT INTO usage_sums SELECT file_id, day, u.model, SUM(kept), SUM(inp * kept), SUM(out * kept),"
+            f" SUM(cread * kept), SUM((cw5m + cw1h) * kept), TOTAL(kept * {cost}), SUM(kept AND {unpriced}),"
+            f" SUM(inp), SUM(out), SUM(cread), SUM(cw5m + cw1h), TOTAL({cost})"
+            " FROM usage_calls AS u LEFT JOIN temp.usage_prices AS p ON p.model = u.model"
+            f" WHERE 1{scope} GROUP BY file_id, day, u.model", _FACTORS)
+
+    def _price_models(self, scope: str) -> None:
+        """The list prices of the models the calls in ``scope`` name, in a table the sums join (a
+        model no price covers has no row: its calls are counted unpriced)."""
+        con = self.con
+        con.execute("CREATE TEMP TABLE IF NOT EXISTS usage_prices (model TEXT PRIMARY KEY, pin REAL, pout REAL)")
+        known = {m for (m,) in con.execute("SELECT model FROM temp.usage_prices")}
+        models = {m for (m,) in con.execute(f"SELECT DISTINCT model FROM usage_calls WHERE 1{scope}")}
+        priced = [(m, *p) for m in models - known if m and (p := model_prices(m)) is not None]
+        con.executemany("INSERT OR IGNORE INTO temp.usage_prices VALUES (?,?,?)", priced)
 
     # -- reading ------------------------------------------------------------------
     def cost_states(self, project_dirs: Iterable[Path] | None = None) -> dict[str, dict[str, Any]]:
@@ -301,6 +350,14 @@ class UsageIndex:
             f"SELECT f.session_id, model, SUM(a_inp), SUM(a_out), SUM(a_cread), SUM(a_cwrite), TOTAL(a_cost) {base}"
             " GROUP BY 1, 2", args)]
         return groups, sessions
+
+
+# A call's cost: its record's own, else its tokens at list price (`pricing.message_cost`, and
+# `sums.file_sums`: the same arithmetic, so the same figure to the last bit); a call nobody prices.
+_COST = ("COALESCE(own, (inp * p.pin + cw5m * p.pin * :w5 + cw1h * p.pin * :w1 + cread * p.pin * :r"
+         " + out * p.pout) / :per)")
+_UNPRICED = "(own IS NULL AND p.pin IS NULL AND u.model <> '' AND inp + out + cread + cw5m + cw1h > 0)"
+_FACTORS = {"w5": CACHE_WRITE_5M, "w1": CACHE_WRITE_1H, "r": CACHE_READ, "per": PER_TOKENS}
 
 
 def _scoped(sql: str, project_dirs: Iterable[Path] | None) -> tuple[str, list[Any]]:
