@@ -91,10 +91,8 @@ class ManageScreen(GuardedModal[None]):
 
     def __init__(self, asker: Asker, *, guard_ms: int | None = None) -> None:
         """``guard_ms=None``: the app's ``typeahead_guard_ms``."""
-        super().__init__(guard_ms=guard_ms)
         # Opened by the user's own command: moved to at once (no Tab), its guard armed as it appears.
-        self.waiting = False
-        self.set_class(False, "-waiting")
+        super().__init__(guard_ms=guard_ms, waits=False)
         self.asker = asker
         self.answer: dict[str, Any] | None = None
         self.kept_note = ""
