@@ -53,3 +53,28 @@ def test_the_check_can_fail() -> None:
 
     Doubled.__module__ = "claude_tui.ui.example"
     assert doubled_handlers({Doubled}) == ["test_the_check_can_fail.<locals>.Doubled.on_key"]
+
+
+def levels_of_ours(cls: type) -> int:
+    """How many classes of ours a screen is made of (itself included)."""
+    return sum(base.__module__.startswith("claude_tui") for base in cls.__mro__)
+
+
+def test_every_dialog_is_two_levels_of_ours_at_most() -> None:
+    # A dialog is a GuardedModal and itself: what they share is the guard it owns and the frame it
+    # composes, not a base between them. (The manage screens' ListScreen is left: ui/manage.)
+    for module in pkgutil.walk_packages(claude_tui.ui.__path__, "claude_tui.ui."):
+        importlib.import_module(module.name)
+    dialogs = {cls for cls in all_subclasses(GuardedModal)
+               if cls.__module__.startswith("claude_tui.ui.dialogs.") or cls.__name__ == "ElicitationScreen"}
+    assert len(dialogs) >= 8
+    assert {cls.__qualname__: levels_of_ours(cls) for cls in dialogs if levels_of_ours(cls) > 2} == {}
+
+
+def test_the_levels_count_can_fail() -> None:
+    class Middle(GuardedModal[None]): ...
+
+    class Concrete(Middle): ...
+
+    Middle.__module__ = Concrete.__module__ = "claude_tui.ui.dialogs.example"
+    assert levels_of_ours(Concrete) == 3
