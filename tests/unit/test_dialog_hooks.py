@@ -62,7 +62,7 @@ def levels_of_ours(cls: type) -> int:
 
 def test_every_dialog_is_two_levels_of_ours_at_most() -> None:
     # A dialog is a GuardedModal and itself: what they share is the guard it owns and the frame it
-    # composes, not a base between them. (The manage screens' ListScreen is left: ui/manage.)
+    # composes, not a base between them. (The manage screens keep ManageScreen, their template: ui/manage.)
     for module in pkgutil.walk_packages(claude_tui.ui.__path__, "claude_tui.ui."):
         importlib.import_module(module.name)
     dialogs = {cls for cls in all_subclasses(GuardedModal)
