@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..index import SessionIndex, _head_sig
+from ..index import SessionIndex
+from ..index_docs import head_sig
 from ..paths import is_session_file_name, list_project_dirs
 from . import pool
 from .scan import UsageScan
@@ -172,7 +173,7 @@ class UsageIndex:
         its old calls deleted."""
         if old is None:
             return 0
-        if old[3] and st.st_size >= old[3] and old[4] == _head_sig(path, old[3]):
+        if old[3] and st.st_size >= old[3] and old[4] == head_sig(path, old[3]):
             return old[3]
         self._dirty.update(k for (k,) in self.con.execute(
             "SELECT k FROM usage_calls WHERE file_id=? AND k IS NOT NULL", (old[0],)))
@@ -182,7 +183,7 @@ class UsageIndex:
     def _store(self, path: str, st: os.stat_result, old: tuple[int, int, int, int, bytes] | None,
                where: tuple[str, str, int], offset: int, scan: UsageScan, bulk: bool = False) -> int:
         state = json.dumps(scan.cost_state) if scan.cost_state is not None else None
-        sig = _head_sig(path, scan.offset)
+        sig = head_sig(path, scan.offset)
         if old is None:
             cur = self.con.execute(
                 "INSERT INTO usage_files (path, project, session_id, subagent, project_path, mtime_ns, size,"

@@ -134,6 +134,11 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         return self.guard.settled
 
     @property
+    def shown(self) -> bool:
+        """It has been the active screen: keys before that never count."""
+        return self.guard.shown
+
+    @property
     def armed(self) -> bool:
         return self.guard.armed
 
