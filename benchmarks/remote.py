@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from claude_tui.transport.options import CliOptions  # noqa: E402
-from claude_tui.transport.ssh import SshTarget  # noqa: E402
+from claude_tui.transport.ssh.argv import SshTarget  # noqa: E402
 from tests.e2e.app_driver import drive  # noqa: E402
 from tests.e2e.cli_install import ensure_cli  # noqa: E402
 from tests.e2e.mock_api import MockApi  # noqa: E402

@@ -149,7 +149,7 @@ def parse_app_args(argv: Sequence[str]) -> AppArgs:
 
 
 def _check_ssh(parser: argparse.ArgumentParser, ns: argparse.Namespace) -> None:
-    from claude_tui.transport.ssh import parse_destination
+    from claude_tui.transport.ssh.argv import parse_destination
 
     if ns.demo:
         parser.error("--ssh and --demo cannot be combined")

@@ -108,7 +108,7 @@ class Config(BaseModel):
     @field_validator("hosts")
     @classmethod
     def _ssh_destinations(cls, hosts: list[HostEntry]) -> list[HostEntry]:
-        from claude_tui.transport.ssh import parse_destination
+        from claude_tui.transport.ssh.argv import parse_destination
 
         seen: set[str] = set()
         for host in hosts:

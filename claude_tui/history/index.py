@@ -6,7 +6,7 @@ The database lives in ``platformdirs.user_cache_path("claude-tui")/sessions.sqli
 in scope and re-reads (head and tail only) the new and changed ones, and
 removes rows of deleted files. :meth:`SessionIndex.index_content` then brings
 the full-text index and message counts up to date, reading only the appended
-bytes of files that grew.
+bytes of files that grew (:mod:`.index_docs`). The tables: :mod:`.index_schema`.
 
 Threads: a :class:`SessionIndex` owns one ``sqlite3`` connection, which may only
 be used by the thread that created it. Open one per thread (in a Textual
@@ -22,32 +22,25 @@ here: the index moves into memory, keeps listing and counting, turns search off 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields
-from functools import partial
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from .fork_tree import direct_parents, read_bytes
 from .index_db import connect_in_memory, connect_on_disk, is_storage_fault, off_note, reason_of
+from .index_docs import index_file, lags, stale_files
+from .index_schema import META_COLS, ensure_schema
 from .lineage import fork_parents
 from .meta import SessionMeta, read_meta
 from .names import NameStore
 from .paths import default_index_path, iter_session_files, list_project_dirs, project_dir_for
-from .scan import ScanState, scan_file
 from .search import SearchHit, search
 
-# 7: last active is the last record's time, not the mtime, and a doc's turn is counted along its
-# own branch (a rewind); 6: prompts queued mid-turn are prompts,
-# task notifications are not; 5: outputs' own turn
-SCHEMA_VERSION = 7
 FTS_NOTE = "SQLite FTS5 is not available in this Python's sqlite3: search falls back to a slower LIKE scan."
-_META_COLS = [f.name for f in fields(SessionMeta)]
-_HEAD_SIG_BYTES = 4096
 _COMMIT_EVERY_S = 0.5
 _T = TypeVar("_T")
 
@@ -90,19 +83,6 @@ def fts5_available() -> bool:
     except sqlite3.OperationalError:
         return False
     return True
-
-
-def _head_sig(path: str, length: int) -> bytes:
-    try:
-        with open(path, "rb") as fh:
-            return head_digest(fh.read(min(length, _HEAD_SIG_BYTES)))
-    except OSError:
-        return b""
-
-
-def head_digest(head: bytes) -> bytes:
-    """The signature of a file's first ``min(length, _HEAD_SIG_BYTES)`` bytes, as :func:`_head_sig` takes it."""
-    return hashlib.blake2b(head, digest_size=16).digest()
 
 
 class SessionIndex:
@@ -167,35 +147,7 @@ class SessionIndex:
         self.close()
 
     def _ensure_schema(self) -> None:
-        (version,) = self.con.execute("PRAGMA user_version").fetchone()
-        mode = "fts" if self.fts else "like"
-        if version == SCHEMA_VERSION:
-            row = self.con.execute("SELECT value FROM info WHERE key='mode'").fetchone()
-            if row and row[0] == mode:
-                return
-        with self.con:
-            for table in ("files", "docs", "fts", "info"):
-                self.con.execute(f"DROP TABLE IF EXISTS {table}")
-            meta_cols = ", ".join(c for c in _META_COLS if c != "path")
-            self.con.execute(
-                f"CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, {meta_cols},"
-                " c_mtime_ns INT, c_size INT, c_offset INT DEFAULT 0, c_turns INT DEFAULT 0,"
-                " c_messages INT, c_last_msg_id TEXT DEFAULT '', c_head_sig BLOB)"
-            )
-            self.con.execute("CREATE INDEX files_project ON files(project, last_active)")
-            self.con.execute("CREATE INDEX files_active ON files(last_active)")
-            self.con.execute("CREATE INDEX files_session ON files(session_id)")
-            self.con.execute("CREATE INDEX files_root ON files(root_uuid)")
-            self.con.execute(
-                "CREATE TABLE docs (id INTEGER PRIMARY KEY, file_id INT NOT NULL, uuid TEXT,"
-                " kind TEXT, tool TEXT, turn INT, text TEXT)"
-            )
-            self.con.execute("CREATE INDEX docs_file ON docs(file_id)")
-            if self.fts:
-                self.con.execute("CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='unicode61 remove_diacritics 2')")
-            self.con.execute("CREATE TABLE info (key TEXT PRIMARY KEY, value TEXT)")
-            self.con.execute("INSERT INTO info VALUES ('mode', ?)", (mode,))
-            self.con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        ensure_schema(self.con, self.fts)
 
     # -- scope ---------------------------------------------------------------
     def project_dirs(self, cwd: str | os.PathLike[str] | None = None, all_projects: bool = False) -> list[Path]:
@@ -249,12 +201,12 @@ class SessionIndex:
         stats.removed = len(gone)
         with self.con:
             if upserts:
-                cols = ", ".join(_META_COLS)
-                marks = ", ".join("?" * len(_META_COLS))
-                updates = ", ".join(f"{c}=excluded.{c}" for c in _META_COLS if c != "path")
+                cols = ", ".join(META_COLS)
+                marks = ", ".join("?" * len(META_COLS))
+                updates = ", ".join(f"{c}=excluded.{c}" for c in META_COLS if c != "path")
                 self.con.executemany(
                     f"INSERT INTO files ({cols}) VALUES ({marks}) ON CONFLICT(path) DO UPDATE SET {updates}",
-                    [tuple(getattr(m, c) for c in _META_COLS) for m in upserts],
+                    [tuple(getattr(m, c) for c in META_COLS) for m in upserts],
                 )
             if gone:
                 self._delete_files(gone)
@@ -301,7 +253,7 @@ class SessionIndex:
         rows: list[SessionRow] = []
         for values in cur:
             rec = dict(zip(cols, values))
-            row = SessionRow(**{c: rec[c] for c in _META_COLS})
+            row = SessionRow(**{c: rec[c] for c in META_COLS})
             row.file_id = rec["id"]
             row.name = user_names.get(row.session_id)
             row.message_count = rec["c_messages"]
@@ -346,16 +298,7 @@ class SessionIndex:
         return self._guarded(lambda: self._stale_content(dirs))
 
     def _stale_content(self, project_dirs: list[Path] | None) -> list[tuple[int, str]]:
-        sql = "SELECT id, path FROM files WHERE c_mtime_ns IS NOT mtime_ns OR c_size IS NOT size"
-        args: list[Any] = []
-        if project_dirs is not None:
-            names = [d.name for d in project_dirs]
-            if not names:
-                return []
-            sql += f" AND project IN ({','.join('?' * len(names))})"
-            args = names
-        # Oldest first: the newest get the highest rowids.
-        return list(self.con.execute(sql + " ORDER BY last_active", args))
+        return stale_files(self.con, project_dirs)
 
     def index_content(
         self,
@@ -395,60 +338,7 @@ class SessionIndex:
         return done
 
     def _index_one(self, fid: int, path: str) -> None:
-        row = self.con.execute(
-            "SELECT c_offset, c_turns, c_messages, c_last_msg_id, c_head_sig FROM files WHERE id=?", (fid,)
-        ).fetchone()
-        if row is None:
-            return
-        try:
-            st = os.stat(path)
-        except OSError:
-            return  # gone: the next refresh removes the row
-        offset, turns, messages, last_id, sig = row
-        state = ScanState()
-        if offset and st.st_size >= offset and sig == _head_sig(path, offset):
-            state = ScanState(offset=offset, turns=turns or 0, messages=messages or 0, last_msg_id=last_id or "")
-        else:
-            self._delete_docs(fid)
-        state.earlier = partial(self._prompts_up_to, fid)
-        state = scan_file(path, state)
-        if state.docs and self.unavailable is None:
-            cur = self.con.execute("SELECT COALESCE(MAX(id), 0) FROM docs")
-            base = cur.fetchone()[0] + 1
-            self.con.executemany(
-                "INSERT INTO docs (id, file_id, uuid, kind, tool, turn, text) VALUES (?,?,?,?,?,?,?)",
-                [
-                    (base + i, fid, d.uuid, d.kind, d.tool, d.turn, None if self.fts else d.text)
-                    for i, d in enumerate(state.docs)
-                ],
-            )
-            if self.fts:
-                self.con.executemany(
-                    "INSERT INTO fts (rowid, text) VALUES (?, ?)",
-                    [(base + i, d.text) for i, d in enumerate(state.docs)],
-                )
-        self.con.execute(
-            "UPDATE files SET c_mtime_ns=?, c_size=?, c_offset=?, c_turns=?, c_messages=?, c_last_msg_id=?,"
-            " c_head_sig=? WHERE id=?",
-            (
-                st.st_mtime_ns, st.st_size, state.offset, state.turns, state.messages, state.last_msg_id,
-                _head_sig(path, state.offset), fid,
-            ),
-        )
-
-    def _prompts_up_to(self, fid: int, uuid: str) -> int | None:
-        """The prompts on the branch up to record ``uuid`` of file ``fid``, from its indexed doc (a
-        scan that starts where the last one stopped meets records that one read)."""
-        row = self.con.execute("SELECT turn, kind FROM docs WHERE file_id=? AND uuid=? LIMIT 1", (fid, uuid)).fetchone()
-        if row is None:
-            return None
-        turn, kind = row
-        return int(turn) + 1  # a prompt opens its turn; any other record belongs to the turn open
-
-    def _delete_docs(self, fid: int) -> None:
-        if self.fts:
-            self.con.execute("DELETE FROM fts WHERE rowid IN (SELECT id FROM docs WHERE file_id=?)", (fid,))
-        self.con.execute("DELETE FROM docs WHERE file_id=?", (fid,))
+        index_file(self.con, fid, path, fts=self.fts, keep_text=self.unavailable is None)
 
     def message_count(self, row: SessionRow) -> int:
         """The message count of one row, scanning its file now if the index lags."""
@@ -468,10 +358,7 @@ class SessionIndex:
         return row.message_count or 0
 
     def stale_content_for(self, fid: int) -> bool:
-        got = self.con.execute(
-            "SELECT c_mtime_ns IS NOT mtime_ns OR c_size IS NOT size FROM files WHERE id=?", (fid,)
-        ).fetchone()
-        return bool(got and got[0])
+        return lags(self.con, fid)
 
     # -- search ----------------------------------------------------------------
     def search(self, query: str, project_dirs: Iterable[Path] | None = None, *, limit: int = 50,

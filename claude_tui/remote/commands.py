@@ -3,7 +3,7 @@
 One ssh connection of our own (`SshMachine.connection`) carries every read: the store is mirrored
 into claude-tui's cache (the same mirror the app's browser reads), the remote directory is resolved
 there, and the connection ends before anything is printed; the listing then runs on the mirror like
-a local one. Failures are printed as the app words them (`transport/ssh_faults.py`), never a traceback.
+a local one. Failures are printed as the app words them (`transport/ssh/faults.py`), never a traceback.
 """
 
 from __future__ import annotations

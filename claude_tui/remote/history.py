@@ -17,7 +17,7 @@ __all__ = ["load_remote_conversation", "newest_remote_session", "remote_director
 def remote_directory(machine: SshMachine, cwd: str) -> str | None:
     """``cwd`` as the remote CLI will see it (absolute, symlinks resolved: its process.cwd()), or None.
 
-    ``~`` and ``~/…`` are the login's home, as the CLI's wrapper takes them (`transport/ssh.py`)."""
+    ``~`` and ``~/…`` are the login's home, as the CLI's wrapper takes them (`transport/ssh/argv.py`)."""
     script = 'd=$1; case $d in "~") d=$HOME ;; "~/"*) d=$HOME/${d#"~/"} ;; esac; cd -- "$d" 2>/dev/null && pwd -P'
     out = machine.run(script, [cwd]).decode("utf-8", "replace").strip()
     return out or None

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 
 from claude_tui.config import Config
 from claude_tui.transport.options import CliOptions
-from claude_tui.transport.ssh import parse_destination
-from claude_tui.transport.ssh_target import SshTarget
+from claude_tui.transport.ssh.argv import parse_destination
+from claude_tui.transport.ssh.target import SshTarget
 
 __all__ = ["RemoteSetup", "options_on_host", "remote_setup"]
 

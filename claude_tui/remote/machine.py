@@ -1,7 +1,7 @@
 """The machine the CLI runs on, for everything that reads it: files, the file list, the session store.
 
 `LocalMachine` reads this machine directly. `SshMachine` reads another one over the host's shared ssh
-connection (`transport.ssh.ssh_argv(master=False)`: no handshake per read once the CLI's ssh is up).
+connection (`transport.ssh.argv.ssh_argv(master=False)`: no handshake per read once the CLI's ssh is up).
 Its session store — found the way the remote CLI finds it: ``CLAUDE_CONFIG_DIR`` or ``HOME`` from
 ``cli_env``, else the login's home — is mirrored read-only into claude-tui's own cache dir, where the
 `history` package reads it like a local config root. Nothing is ever written on the remote.
@@ -31,8 +31,8 @@ from claude_tui.diff.model import FileDiff
 from claude_tui.protocol.sanitize import printable
 from claude_tui.transport import reaper
 from claude_tui.transport.options import CliOptions
-from claude_tui.transport.ssh import SshSetupError, SshTarget, control_dir, remote_command, ssh_argv
-from claude_tui.transport.ssh_faults import SshFault, diagnose
+from claude_tui.transport.ssh.argv import SshSetupError, SshTarget, control_dir, remote_command, ssh_argv
+from claude_tui.transport.ssh.faults import SshFault, diagnose
 
 __all__ = ["LocalMachine", "Machine", "RemoteReadError", "SshConnectError", "SshMachine", "machine_for",
            "read_preview"]
@@ -104,7 +104,7 @@ class SshMachine(Machine):
     def run(self, script: str, args: Sequence[str] = (), *, timeout: float | None = None) -> bytes:
         """The sh ``script`` on the remote with ``args`` as $1…; its stdout. RemoteReadError on failure.
 
-        Sent as `transport.ssh.remote_command` sends it (the script on stdin), so any login shell runs it."""
+        Sent as `transport.ssh.argv.remote_command` sends it (the script on stdin), so any login shell runs it."""
         command = remote_command(script, args)
         argv = [*ssh_argv(self.target, master=False, sockets=self.sockets), command.command]
         # Our own group, registered like the CLI: a read in flight at quit must not outlive us.

@@ -110,8 +110,8 @@ class ClaudeClient:
         if self._process is not None:
             raise RuntimeError("ClaudeClient already started")
         if self.opts.ssh is not None:
-            # The CLI on another machine: we spawn ssh, which carries the argv (transport/ssh.py).
-            from claude_tui.transport.ssh import remote_launch
+            # The CLI on another machine: we spawn ssh, which carries the argv (transport/ssh/argv.py).
+            from claude_tui.transport.ssh.argv import remote_launch
 
             launch = remote_launch(self.opts, self.opts.ssh)
             self.argv, cwd, env, preamble = launch.argv, launch.cwd, launch.env, launch.preamble

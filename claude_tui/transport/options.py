@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from claude_tui.transport.ssh_target import SshTarget
+    from claude_tui.transport.ssh.target import SshTarget
 
 from claude_tui.transport.locate import find_claude, installed_version
 
@@ -56,7 +56,7 @@ class CliOptions:
     # An argv prefix used instead of the binary (the fake CLI in tests/demo:
     # `claude_tui.fakecli.command()`); when set, the binary is not located.
     command: list[str] | None = None
-    # Run the CLI on another machine over ssh (`transport/ssh.py` wraps the argv built below);
+    # Run the CLI on another machine over ssh (`transport/ssh/argv.py` wraps the argv built below);
     # cwd, claude_path and add_dirs are then paths on that machine.
     ssh: SshTarget | None = None
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from claude_tui.transport.process import CliProcess
-from claude_tui.transport.ssh_target import SshTarget
+from claude_tui.transport.ssh.target import SshTarget
 
 OUTPUT_LIMIT = 30_000
 """Characters of output kept for Claude (Claude Code's default `BASH_MAX_OUTPUT_LENGTH`); beyond
@@ -53,7 +53,7 @@ class ShellCommand:
             self.process = CliProcess(local_argv(command), cwd=cwd)
         else:
             # Loaded here: the chat view imports this module, and a local session never needs ssh.
-            from claude_tui.transport.ssh import cli_command, ssh_argv
+            from claude_tui.transport.ssh.argv import cli_command, ssh_argv
 
             # `sh` there: the login shell may be fish or csh, whose syntax the command is not in.
             remote = cli_command(["sh", "-c", _MERGED + command], cwd=cwd)

@@ -18,7 +18,7 @@ import pytest
 
 from claude_tui.session.items import NoteKind
 from claude_tui.transport.options import CliOptions
-from claude_tui.transport.ssh import SshTarget
+from claude_tui.transport.ssh.argv import SshTarget
 from tests.e2e.app_driver import AppDriver, drive
 from tests.e2e.conftest import RUN_ID, RUN_MARKER, marked_processes
 from tests.e2e.mock_api import MockApi

@@ -228,8 +228,8 @@ def test_a_real_account_with_a_fish_or_tcsh_login_shell(
         shell: str, shell_users: tuple[SshServer, dict[str, ThrowawayUser]]) -> None:
     """The accounts' own login shell (from /etc/passwd, as sshd takes it) parses our command line."""
     from claude_tui.remote.machine import SshMachine
-    from claude_tui.transport.ssh import cli_command, ssh_argv
-    from claude_tui.transport.ssh_target import SshTarget
+    from claude_tui.transport.ssh.argv import cli_command, ssh_argv
+    from claude_tui.transport.ssh.target import SshTarget
 
     server, users = shell_users
     user = users[shell]

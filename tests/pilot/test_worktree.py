@@ -254,7 +254,7 @@ async def test_a_worktree_kept_when_its_tab_closed_is_not_asked_about_again(repo
 
 async def test_an_ssh_tab_makes_no_local_worktree(repo: Path) -> None:
     # Issue 28, item 13: git would run here, on the remote tab's path, where a local repository sits.
-    from claude_tui.transport.ssh_target import SshTarget
+    from claude_tui.transport.ssh.target import SshTarget
     from claude_tui.ui.chat.worktree_flow import ask_worktree_session
     from claude_tui.ui.palette.commands import chat_commands
 

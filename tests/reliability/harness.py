@@ -180,5 +180,5 @@ async def wait_guard_down(pilot: Pilot[Any], app: ClaudeTuiApp, screen_type: typ
     dialog = app.screen
     if getattr(dialog, "waiting", False):
         await pilot.press("tab")  # a dialog opens waiting: Tab moves to it (and arms its guard)
-    await wait_for(pilot, lambda: getattr(dialog, "_shown", False) and dialog.is_active
+    await wait_for(pilot, lambda: getattr(dialog, "shown", False) and dialog.is_active
                    and not dialog.armed, 10, f"{what}: the guard down")  # type: ignore[attr-defined]

@@ -1,9 +1,10 @@
-"""Each guarded modal handles a Textual event in one class only: its base's handler plus a hook.
+"""Each guarded modal handles the guard's Textual events in one class only: GuardedModal's.
 
-Textual calls the handler of every class in the MRO (`on_mount`, `on_key` …), the subclass's
-first, whether or not it calls super(). The base's handlers do the guard's part in an order that matters
-(`base.py`), so a subclass hooks in through `mounted`, `key_ahead`, `first_shown`, `resumed_settled` instead; a second
-handler would run too, in an order nobody chose.
+Textual calls the handler of every class in the MRO (`on_key`, `on_screen_resume` …), the subclass's
+first, whether or not it calls super(). GuardedModal hands those events to the `ModalGuard` it owns
+(`modal_guard.py`), whose rules run in an order that matters, so a modal gives the guard its own part
+as a function when it is made (`key_ahead=`, `guard_changed=`) instead; a second handler would run
+too, in an order nobody chose. `on_mount` is each modal's own (GuardedModal has none).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import claude_tui.ui
 from claude_tui.ui.dialogs.base import GuardedModal
 
 HANDLERS = ("on_mount", "on_screen_resume", "on_screen_suspend", "on_key", "on_paste", "on_mouse_down")
-"""The events the guarded modals' base handles itself."""
+"""The events a base of ours might handle (GuardedModal: all but `on_mount`)."""
 
 
 def all_subclasses(cls: type) -> set[type]:
@@ -52,3 +53,28 @@ def test_the_check_can_fail() -> None:
 
     Doubled.__module__ = "claude_tui.ui.example"
     assert doubled_handlers({Doubled}) == ["test_the_check_can_fail.<locals>.Doubled.on_key"]
+
+
+def levels_of_ours(cls: type) -> int:
+    """How many classes of ours a screen is made of (itself included)."""
+    return sum(base.__module__.startswith("claude_tui") for base in cls.__mro__)
+
+
+def test_every_dialog_is_two_levels_of_ours_at_most() -> None:
+    # A dialog is a GuardedModal and itself: what they share is the guard it owns and the frame it
+    # composes, not a base between them. (The manage screens keep ManageScreen, their template: ui/manage.)
+    for module in pkgutil.walk_packages(claude_tui.ui.__path__, "claude_tui.ui."):
+        importlib.import_module(module.name)
+    dialogs = {cls for cls in all_subclasses(GuardedModal)
+               if cls.__module__.startswith("claude_tui.ui.dialogs.") or cls.__name__ == "ElicitationScreen"}
+    assert len(dialogs) >= 8
+    assert {cls.__qualname__: levels_of_ours(cls) for cls in dialogs if levels_of_ours(cls) > 2} == {}
+
+
+def test_the_levels_count_can_fail() -> None:
+    class Middle(GuardedModal[None]): ...
+
+    class Concrete(Middle): ...
+
+    Middle.__module__ = Concrete.__module__ = "claude_tui.ui.dialogs.example"
+    assert levels_of_ours(Concrete) == 3

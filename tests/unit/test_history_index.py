@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from claude_tui.history import index as index_mod
+from claude_tui.history import index_docs as docs_mod
 from claude_tui.history import scan as scan_mod
 from claude_tui.history.index import SessionIndex
 from claude_tui.history.names import NameStore, set_session_name
@@ -128,7 +129,7 @@ def test_content_index_is_incremental_for_appends(idx: SessionIndex, tree: Path,
     idx.index_content()
     offsets: list[int] = []
     real = scan_mod.scan_file
-    monkeypatch.setattr(index_mod, "scan_file", lambda p, state=None, **k: offsets.append(state.offset if state else 0) or real(p, state, **k))
+    monkeypatch.setattr(docs_mod, "scan_file", lambda p, state=None, **k: offsets.append(state.offset if state else 0) or real(p, state, **k))
     assert idx.index_content() == 0  # nothing stale
     target = sorted((tree / "projects" / encode_project_dir(HERE)).glob("*.jsonl"))[0]
     size = target.stat().st_size

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from claude_tui.remote.machine import SshMachine, read_preview
-from claude_tui.transport.ssh import SshTarget
+from claude_tui.transport.ssh.argv import SshTarget
 
 SID = "0b5d7a2e-1111-4222-8333-444455556666"
 OTHER = "9f0e1d2c-aaaa-4bbb-8ccc-ddddeeeeffff"

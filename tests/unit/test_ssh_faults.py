@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from claude_tui.transport.events import ProcessExited
-from claude_tui.transport.ssh import SshTarget
-from claude_tui.transport.ssh_faults import describe_exit, diagnose
-from claude_tui.transport.ssh_known_hosts import known_hosts_entry
+from claude_tui.transport.ssh.argv import SshTarget
+from claude_tui.transport.ssh.faults import describe_exit, diagnose
+from claude_tui.transport.ssh.known_hosts import known_hosts_entry
 
 BOX = SshTarget("me@box")
 

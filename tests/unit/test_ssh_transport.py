@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from claude_tui.transport.options import CliOptions
-from claude_tui.transport.ssh import (
+from claude_tui.transport.ssh.argv import (
     REMOTE_MARK,
     SshSetupError,
     SshTarget,
@@ -47,7 +47,7 @@ def login_shell(name: str) -> str:
 
 def run_remote(command: str | object, stdin: bytes = b"", shell: str = "sh") -> subprocess.CompletedProcess[bytes]:
     """sshd runs the command string with the login shell's -c; here ``shell`` stands in for it."""
-    from claude_tui.transport.ssh import RemoteCommand
+    from claude_tui.transport.ssh.argv import RemoteCommand
 
     if isinstance(command, RemoteCommand):
         command, stdin = command.command, command.stdin + stdin

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from claude_tui.transport.options import CliOptions
-from claude_tui.transport.ssh_target import SshTarget
+from claude_tui.transport.ssh.target import SshTarget
 from claude_tui.transport.starting_model import starting_model
 
 MODELS = [{"value": "default", "resolvedModel": "claude-opus-5-5"},

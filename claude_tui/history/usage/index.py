@@ -27,7 +27,8 @@ from typing import Any
 
 from claude_tui.protocol.pricing import CACHE_READ, CACHE_WRITE_1H, CACHE_WRITE_5M, PER_TOKENS, model_prices
 
-from ..index import SessionIndex, _head_sig
+from ..index import SessionIndex
+from ..index_docs import head_sig
 from ..paths import is_session_file_name, list_project_dirs
 from . import pool
 from .rows import K, UsageScan
@@ -178,7 +179,7 @@ class UsageIndex:
         its old calls deleted."""
         if old is None:
             return 0
-        if old[3] and st.st_size >= old[3] and old[4] == _head_sig(path, old[3]):
+        if old[3] and st.st_size >= old[3] and old[4] == head_sig(path, old[3]):
             return old[3]
         self._dirty.update(k for (k,) in self.con.execute(
             "SELECT k FROM usage_calls WHERE file_id=? AND k IS NOT NULL", (old[0],)))

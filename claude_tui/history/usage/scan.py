@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..index import _HEAD_SIG_BYTES, _head_sig, head_digest
+from ..index_docs import HEAD_SIG_BYTES, head_digest, head_sig
 from ..meta import HEAD_BYTES, _first_field, parse_timestamp
 from ..scan import complete_blocks
 from .reply import NULL_KEYS, reply_row
@@ -122,13 +122,13 @@ def scan_usage(path: str | os.PathLike[str], offset: int = 0, sums: bool = False
                 if offset == 0 and scan.offset == 0:
                     scan.cwd = _first_field(block[:HEAD_BYTES], "cwd")
                     scan.started = parse_timestamp(_first_field(block[:HEAD_BYTES], "timestamp"))
-                    head = block[:_HEAD_SIG_BYTES]
+                    head = block[:HEAD_SIG_BYTES]
                 _scan_block(block, scan)
                 scan.offset = end
     except OSError:
         pass
-    want = min(scan.offset, _HEAD_SIG_BYTES)
-    scan.head_sig = head_digest(head[:want]) if len(head) >= want else _head_sig(os.fspath(path), scan.offset)
+    want = min(scan.offset, HEAD_SIG_BYTES)
+    scan.head_sig = head_digest(head[:want]) if len(head) >= want else head_sig(os.fspath(path), scan.offset)
     if sums:
         scan.sums = file_sums(scan.rows)
     return scan.done()

@@ -18,7 +18,7 @@ from textual.widget import Widget
 
 from claude_tui.session.items import ShellItem
 from claude_tui.transport.shell import ShellCommand, ShellResult
-from claude_tui.transport.ssh_target import SshTarget
+from claude_tui.transport.ssh.target import SshTarget
 
 _POST_EVERY = 0.1
 """Output reaches the card at most this often (a flood of lines is not a flood of redraws)."""

@@ -11,7 +11,7 @@ from textual.app import SuspendNotSupported
 from textual.widget import Widget
 
 from claude_tui.external_editor import edit_text, editor_command
-from claude_tui.ui.panels.composer import PromptInput
+from claude_tui.ui.panels.prompt_input import PromptInput
 
 
 def edit_prompt(node: Widget, prompt: PromptInput) -> bool:

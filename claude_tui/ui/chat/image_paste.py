@@ -10,7 +10,7 @@ from textual.widget import Widget
 
 from claude_tui.attachments import ImageSlots
 from claude_tui.clipboard_image import ClipboardError, ClipboardImage, read_image
-from claude_tui.ui.panels.composer import PromptInput
+from claude_tui.ui.panels.prompt_input import PromptInput
 
 
 def paste_image(view: Widget, prompt: PromptInput, images: ImageSlots) -> None:

@@ -19,8 +19,8 @@ from claude_tui.session.export import find_items
 from claude_tui.session.items import UserItem
 from claude_tui.ui.chat.transcript_tools import Copier, describe_item, item_by_id
 from claude_tui.ui.log.chat_log import ChatLog
-from claude_tui.ui.panels.composer import PromptInput
 from claude_tui.ui.panels.find_bar import FindBar
+from claude_tui.ui.panels.prompt_input import PromptInput
 from claude_tui.ui.panels.select_bar import SelectBar
 
 FIND_CLASS = "-find-current"

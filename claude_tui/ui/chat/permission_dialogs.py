@@ -134,7 +134,7 @@ class PermissionDialogs:
         if self.dialog is dialog:
             self.dialog = None
         if decision is None or decision.request_id != request.request_id:
-            # Defensive: cancelled dialogs never call back (see GuardedDialog.cancel); nothing is sent.
+            # Defensive: cancelled dialogs never call back (see GuardedModal.cancel); nothing is sent.
             return
         self.queue.answered_one(request)
         session = self.session

@@ -42,8 +42,9 @@ from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.chat.transcript_tools import Copier
 from claude_tui.ui.chat.user_status import UserStatusLine, transcript_path
 from claude_tui.ui.log.chat_log import ChatLog
-from claude_tui.ui.panels.composer import Composer, PromptInput
+from claude_tui.ui.panels.composer import Composer
 from claude_tui.ui.panels.history_search import HistorySearchBar
+from claude_tui.ui.panels.prompt_input import PromptInput
 from claude_tui.ui.panels.queued_prompts import QueuedPrompts
 from claude_tui.ui.panels.shortcuts import ShortcutsPanel
 

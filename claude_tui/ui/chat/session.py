@@ -124,7 +124,7 @@ class ChatSession:
         """The CLI exited: its running tools are interrupted; unless we stopped it, a note says why."""
         changes = self.conversation.process_exited(exited.returncode)
         if not self.closing:
-            from claude_tui.transport.ssh_faults import describe_exit
+            from claude_tui.transport.ssh.faults import describe_exit
 
             # Over ssh, ssh's own failures (host key, login, dropped connection) are told apart.
             title, text = describe_exit(self.options.ssh, exited)

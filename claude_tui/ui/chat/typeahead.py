@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from claude_tui.protocol.sanitize import typed_stand_in
-from claude_tui.ui.panels.composer import TYPING_KEYS, PromptInput
+from claude_tui.ui.panels.prompt_input import TYPING_KEYS, PromptInput
 
 DELETING_KEYS = frozenset({"backspace", "delete", "ctrl+w", "ctrl+backspace", "alt+backspace", "alt+delete",
                            "ctrl+u", "ctrl+k"})

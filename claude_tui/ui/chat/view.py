@@ -48,7 +48,7 @@ from claude_tui.ui.chat.transcript_tools import Copier, export_transcript
 from claude_tui.ui.chat.typeahead import TypeaheadRouter
 from claude_tui.ui.chat.welcome import welcome_text
 from claude_tui.ui.log.chat_log import ChatLog
-from claude_tui.ui.panels.composer import PromptInput
+from claude_tui.ui.panels.prompt_input import PromptInput
 from claude_tui.ui.panels.sidebar import TaskSidebar
 from claude_tui.ui.panels.status_bar import BarState, StatusBar
 

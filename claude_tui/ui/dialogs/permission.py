@@ -1,7 +1,7 @@
 """The permission dialog for one ``can_use_tool`` request.
 
-Keys (all behind the typeahead guard of :class:`GuardedDialog`; when the dialog appears while the
-user is not typing, the first of y a n t x e, 1 2 3 and Enter answers at once, see :mod:`.base`):
+Keys (all behind the typeahead guard of its :class:`GuardedModal`; when the dialog appears while the
+user is not typing, the first of y a n t x e, 1 2 3 and Enter answers at once, see :mod:`.modal_guard`):
 
 ====  ===========================================================================
 y     allow once (``1`` and Enter too: Claude Code's first, highlighted choice)
@@ -56,7 +56,8 @@ from claude_tui.session.permissions import (
     without_verb,
 )
 from claude_tui.transport.options import CliOptions
-from claude_tui.ui.dialogs.base import DIALOG_CSS, GuardedDialog
+from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, DIALOG_CSS, Attention, GuardedModal
+from claude_tui.ui.dialogs.frame import DialogFrame
 from claude_tui.ui.dialogs.parts import Hint
 from claude_tui.ui.dialogs.tell import TellBox
 from claude_tui.ui.dialogs.tool_input import (
@@ -97,7 +98,7 @@ def tail_cut(text: str) -> str:
     return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "…"
 
 
-class PermissionScreen(GuardedDialog):
+class PermissionScreen(GuardedModal[PermissionDecision]):
     """Ask whether a tool may run. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     CSS_PATH = [DIALOG_CSS, "permission.tcss"]
@@ -116,7 +117,8 @@ class PermissionScreen(GuardedDialog):
         Binding("1", "number(1)", "Claude Code's numbers: 1 yes, 2 don't ask again, 3 tell Claude", show=False),
         *[Binding(str(n), f"number({n})", show=False) for n in range(2, 10)],
     ]
-    DIALOG_CLASSES = "permission-dialog"
+    AUTO_FOCUS: ClassVar[str | None] = "#body"
+    MARK_PAUSED = False  # "keys paused…" shows for as long as the guard is up
     MAIN_ACTIONS = frozenset({"allow", "always", "deny", "stop", "edit", "toggle_split", "tell"})
     """Actions that only make sense among the main choices (not in a sub-panel)."""
     ONE_KEY = frozenset({"y", "a", "n", "t", "x", "e", "1", "2", "3", "enter"})
@@ -133,13 +135,16 @@ class PermissionScreen(GuardedDialog):
 
     def __init__(self, request: PermissionRequest, *, cwd: Path | None = None,
                  unapplied: dict[str, Any] | None = None, options: CliOptions | None = None,
-                 **dialog: Any) -> None:
-        """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes).
+                 guard_ms: int = DEFAULT_GUARD_MS, bell: bool = True, desktop: bool = True, **modal: Any) -> None:
+        """`modal`: GuardedModal's options (position, total, name, id, classes).
 
         ``unapplied``: an "always allow" suggestion saved earlier whose rule covers this call, yet
         Claude Code asked again: the dialog says the rule did not apply. ``options``: the asking
         session's, so the preview reads the file on the machine that session runs on."""
-        super().__init__(request, **dialog)
+        super().__init__(guard_ms=guard_ms, answers_cli=True, key_ahead=self._review_key,
+                         guard_changed=self._guard_changed,
+                         attention=Attention(f"permission needed for {request.tool_name}", bell, desktop), **modal)
+        self.request = request
         self.tell = TellBox("Deny, and tell Claude what to do instead:", "e.g. use ripgrep instead", "Denied")
         self.set_class(True, "-mode-main")
         self.cwd = cwd
@@ -154,6 +159,11 @@ class PermissionScreen(GuardedDialog):
         self.editing_hunk = False
 
     # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield DialogFrame(self.dialog_title(), self.hints(), head=self.compose_head(), body=self.compose_body(),
+                          foot=self.compose_foot(), ends_with=self.ends_with(), waiting=self.waiting,
+                          position=self.position, total=self.total, classes="permission-dialog")
 
     def dialog_title(self) -> Content:
         return Content.assemble(" ", (tool_title(self.request.tool_name, self.request.display_name), "bold"), " ")
@@ -239,7 +249,7 @@ class PermissionScreen(GuardedDialog):
                 yield TextArea(id="editor", soft_wrap=True, show_line_numbers=self.edit_key != "command")
                 yield Static(EDIT_HINT, id="edit-hint", classes="box-hint", markup=False)
 
-    def mounted(self) -> None:
+    def on_mount(self) -> None:
         if self.file_path is not None:
             self._load_preview()
 
@@ -293,7 +303,7 @@ class PermissionScreen(GuardedDialog):
             rows = min(len(self.preview.hunks[review.cursor].lines) + 1, max(body.size.height, 1))
             body.scroll_to_region(Region(0, top, 1, rows), animate=False, immediate=True)
 
-    async def key_ahead(self, event: events.Key) -> bool:
+    async def _review_key(self, event: events.Key) -> bool:
         # Ahead of the body's own ↑↓ (it has focus): with a preview under review they move between hunks.
         if self.review is None or self.mode != "main" or self.settled or self.waiting:
             return False
@@ -301,7 +311,7 @@ class PermissionScreen(GuardedDialog):
         if step is None and event.key not in ("space", "c"):
             return False
         if not self.keys_open():
-            return False  # the guard is up: GuardedModal has its say
+            return False  # the guard is up: its rules have their say
         if step is not None:
             was = self.review.cursor
             self.review.move(step)
@@ -328,13 +338,13 @@ class PermissionScreen(GuardedDialog):
         after = apply_hunks(diff.before, diff.hunks, review.accepted, review.rewritten)
         note = left_out_note(clean(self.file_path or diff.path), diff.hunks, review, why)
         if after == diff.before:  # nothing taken: a refusal that says so
-            self.decide(PermissionDecision(self.request.request_id, False, message=note,
+            self.finish(PermissionDecision(self.request.request_id, False, message=note,
                                            words="Denied: every hunk left out"))
             return
         updated = rebuilt_input(self.request.tool_name, self.request.input, diff.before, after)
         taken = len(review.accepted)
         words = f"Allowed {taken} of {review.count} hunks" + (" (rewritten)" if review.rewritten else "")
-        self.decide(PermissionDecision(self.request.request_id, True, updated_input=updated, words=words,
+        self.finish(PermissionDecision(self.request.request_id, True, updated_input=updated, words=words,
                                        follow_up=note))
 
     @on(TellBox.Told)
@@ -346,7 +356,7 @@ class PermissionScreen(GuardedDialog):
         if self.review is not None and not self.review.whole:
             self._apply_part(event.text)
         else:
-            self.decide(self.tell.refusal(self.request, event.text))
+            self.finish(self.tell.refusal(self.request, event.text))
 
     # ------------------------------------------------------------------ modes
 
@@ -362,7 +372,7 @@ class PermissionScreen(GuardedDialog):
         else:
             self.query_one("#body").focus()
 
-    def guard_changed(self, armed: bool) -> None:
+    def _guard_changed(self, armed: bool) -> None:
         # The key bar, with its "keys paused…", is hidden in the sub-panels: their hint line says it.
         # Only there, and only on a change: this runs as the dialog opens, and keys must stay cheap.
         paused = armed and self.mode in ("always", "edit")
@@ -389,7 +399,7 @@ class PermissionScreen(GuardedDialog):
         if self.keys_open() and self.review is not None and not self.review.whole:
             self._apply_part()
         elif self.keys_open():
-            self.decide(PermissionDecision(self.request.request_id, True, words="Allowed once"))
+            self.finish(PermissionDecision(self.request.request_id, True, words="Allowed once"))
 
     def action_always(self) -> None:
         if not self.keys_open() or not self.suggestions:
@@ -437,17 +447,17 @@ class PermissionScreen(GuardedDialog):
     def _allow_always(self, index: int) -> None:
         suggestion = self.suggestions[index]
         words = f"Always allowed: {clean(without_verb(describe_suggestion(suggestion)))}"
-        self.decide(
+        self.finish(
             PermissionDecision(self.request.request_id, True, updated_permissions=[suggestion], words=words)
         )
 
     def action_deny(self) -> None:
         if self.keys_open():
-            self.decide(PermissionDecision(self.request.request_id, False, message=DENY_MESSAGE, words="Denied"))
+            self.finish(PermissionDecision(self.request.request_id, False, message=DENY_MESSAGE, words="Denied"))
 
     def action_stop(self) -> None:
         if self.keys_open():
-            self.decide(
+            self.finish(
                 PermissionDecision(
                     self.request.request_id, False, message=STOP_MESSAGE, interrupt=True, words="Denied and stopped"
                 )
@@ -520,9 +530,9 @@ class PermissionScreen(GuardedDialog):
         if self.edit_key is None:
             return
         if text == self.request.input.get(self.edit_key):
-            self.decide(PermissionDecision(self.request.request_id, True, words="Allowed once"))
+            self.finish(PermissionDecision(self.request.request_id, True, words="Allowed once"))
             return
         updated = {**self.request.input, self.edit_key: text}
-        self.decide(
+        self.finish(
             PermissionDecision(self.request.request_id, True, updated_input=updated, words="Allowed with edited input")
         )

@@ -25,7 +25,8 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.base import DIALOG_CSS, GuardedDialog
+from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, DIALOG_CSS, Attention, GuardedModal
+from claude_tui.ui.dialogs.frame import DialogFrame
 from claude_tui.ui.dialogs.parts import Hint
 from claude_tui.ui.dialogs.tell import TellBox
 from claude_tui.ui.dialogs.tool_input import DISPLAY_LIMIT, clean_block
@@ -48,18 +49,21 @@ def plan_text(request: PermissionRequest) -> str:
     return clean_block(text)
 
 
-class PlanScreen(GuardedDialog):
+class PlanScreen(GuardedModal[PermissionDecision]):
     """Approve Claude's plan or keep planning. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     CSS_PATH = [DIALOG_CSS, "plan.tcss"]
+    AUTO_FOCUS: ClassVar[str | None] = "#body"
     BINDINGS: ClassVar[list[BindingType]] = [
+        # Enter is bound to a no-op (`action_enter`) so it can never reach anything that approves.
+        Binding("enter", "enter", show=False),
         Binding("y", "approve", APPROVE_LABEL),
         Binding("a", "approve_accept", APPROVE_ACCEPT_LABEL),
         Binding("n", "keep", "Keep planning"),
         Binding("escape", "escape", "Keep planning / back", show=False),
         Binding("t", "tell", "Tell Claude what to change"),
     ]
-    DIALOG_CLASSES = "plan-dialog"
+    MARK_PAUSED = False  # "keys paused…" shows for as long as the guard is up
     MAIN_ACTIONS = frozenset({"approve", "approve_accept", "keep", "tell"})
     """Actions that only make sense among the main choices (not while telling Claude)."""
     ONE_KEY = frozenset({"y", "a", "n", "t"})
@@ -67,11 +71,14 @@ class PlanScreen(GuardedDialog):
     mode: reactive[str] = reactive("main", init=False)
     """``main`` (the key choices) or ``tell`` (the message box)."""
 
-    def __init__(self, request: PermissionRequest, *, accept_edits: bool = True, **dialog: Any) -> None:
-        """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes).
+    def __init__(self, request: PermissionRequest, *, accept_edits: bool = True, guard_ms: int = DEFAULT_GUARD_MS,
+                 bell: bool = True, desktop: bool = True, **modal: Any) -> None:
+        """`modal`: GuardedModal's options (position, total, name, id, classes).
 
         ``accept_edits=False`` hides `a` unless the request itself suggests a setMode."""
-        super().__init__(request, **dialog)
+        super().__init__(guard_ms=guard_ms, answers_cli=True,
+                         attention=Attention("Claude's plan is ready for review", bell, desktop), **modal)
+        self.request = request
         self.tell = TellBox("Keep planning, and tell Claude what to change:", "e.g. also add tests for the parser",
                             "Kept planning")
         self.set_class(True, "-mode-main")
@@ -81,11 +88,10 @@ class PlanScreen(GuardedDialog):
             accept[0] if accept else (dict(ACCEPT_EDITS) if accept_edits else None)
         )
 
-    def dialog_title(self) -> Content:
-        return Content.assemble(" ", ("Claude's plan", "bold"), " ")
-
-    def attention_text(self) -> str:
-        return "Claude's plan is ready for review"
+    def compose(self) -> ComposeResult:
+        yield DialogFrame(Content.assemble(" ", ("Claude's plan", "bold"), " "), self.hints(),
+                          head=self.compose_head(), body=self.compose_body(), foot=self.compose_foot(),
+                          waiting=self.waiting, position=self.position, total=self.total, classes="plan-dialog")
 
     def compose_head(self) -> ComposeResult:
         yield Static("Review the plan. Nothing changes until you approve.", id="plan-intro", markup=False)
@@ -109,13 +115,13 @@ class PlanScreen(GuardedDialog):
 
     def action_approve(self) -> None:
         if self.keys_open():
-            self.decide(PermissionDecision(self.request.request_id, True, updated_input={},
+            self.finish(PermissionDecision(self.request.request_id, True, updated_input={},
                                            updated_permissions=[dict(ASK_EACH_TIME)],
                                            words="Plan approved; asking each time"))
 
     def action_approve_accept(self) -> None:
         if self.keys_open() and self.accept_suggestion is not None:
-            self.decide(
+            self.finish(
                 PermissionDecision(
                     self.request.request_id,
                     True,
@@ -127,7 +133,7 @@ class PlanScreen(GuardedDialog):
 
     def action_keep(self) -> None:
         if self.keys_open():
-            self.decide(
+            self.finish(
                 PermissionDecision(self.request.request_id, False, message=KEEP_PLANNING_MESSAGE, words="Kept planning")
             )
 
@@ -160,4 +166,4 @@ class PlanScreen(GuardedDialog):
     def _told(self, event: TellBox.Told) -> None:
         event.stop()
         if self.keys_open():
-            self.decide(self.tell.refusal(self.request, event.text))
+            self.finish(self.tell.refusal(self.request, event.text))

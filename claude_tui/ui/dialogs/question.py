@@ -6,7 +6,7 @@ picks/toggles, Enter goes to the next step (picking the highlighted option on a
 single-choice question) and, on the review, sends; Backspace or ← goes back; Esc
 declines. "Other…" opens a line for a free answer. A single question needs no
 review: its answer is sent as it is picked, so a single-choice question is one key
-(with no Tab when it appears while the user is not typing, see :mod:`.base`). With
+(with no Tab when it appears while the user is not typing, see :mod:`.modal_guard`). With
 several questions, entering the review re-arms the guard, so a burst of Enters
 cannot run through every question and send.
 """
@@ -26,7 +26,8 @@ from textual.widgets import Input, Static
 from textual.widgets.option_list import Option
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.base import DIALOG_CSS, GuardedDialog
+from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, DIALOG_CSS, Attention, GuardedModal
+from claude_tui.ui.dialogs.frame import DialogFrame
 from claude_tui.ui.dialogs.parts import ChoiceList, Hint, KeyBar
 from claude_tui.ui.dialogs.questions import (
     Answer,
@@ -43,25 +44,31 @@ DECLINE_MESSAGE = "The user declined to answer."
 HEADER_LIMIT = 24
 
 
-class QuestionScreen(GuardedDialog):
+class QuestionScreen(GuardedModal[PermissionDecision]):
     """Ask Claude's questions. Dismisses with a PermissionDecision; cancel() closes without one."""
 
     CSS_PATH = [DIALOG_CSS, "question.tcss"]
     AUTO_FOCUS: ClassVar[str | None] = "#choices"
     BINDINGS: ClassVar[list[BindingType]] = [
+        # Enter is bound to a no-op (`action_enter`) so it can never reach anything that approves;
+        # the choice list takes it itself (it goes on to the next step).
+        Binding("enter", "enter", show=False),
         Binding("escape", "escape", "Decline", show=False),
         Binding("backspace,left", "back", "Back", show=False),
         Binding("up", "to_list", show=False),
         *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)],
     ]
-    DIALOG_CLASSES = "question-dialog"
+    MARK_PAUSED = False  # "keys paused…" shows for as long as the guard is up
     ONE_KEY = frozenset(str(n) for n in range(1, 10))
 
     step: reactive[int] = reactive(0, init=False)
 
-    def __init__(self, request: PermissionRequest, **dialog: Any) -> None:
-        """`dialog`: GuardedDialog's options (position, total, guard_ms, bell, desktop, name, id, classes)."""
-        super().__init__(request, **dialog)
+    def __init__(self, request: PermissionRequest, *, guard_ms: int = DEFAULT_GUARD_MS, bell: bool = True,
+                 desktop: bool = True, **modal: Any) -> None:
+        """`modal`: GuardedModal's options (position, total, name, id, classes)."""
+        super().__init__(guard_ms=guard_ms, answers_cli=True,
+                         attention=Attention("Claude has a question", bell, desktop), **modal)
+        self.request = request
         self.questions: list[Question] = parse_questions(request.input)
         self.answers: list[Answer] = [Answer() for _ in self.questions]
 
@@ -75,12 +82,12 @@ class QuestionScreen(GuardedDialog):
     def question(self) -> Question | None:
         return None if self.on_review else self.questions[self.step]
 
-    def dialog_title(self) -> Content:
+    def compose(self) -> ComposeResult:
         many = len(self.questions) > 1
-        return Content.assemble(" ", ("Claude has questions" if many else "Claude has a question", "bold"), " ")
-
-    def attention_text(self) -> str:
-        return "Claude has a question"
+        title = Content.assemble(" ", ("Claude has questions" if many else "Claude has a question", "bold"), " ")
+        yield DialogFrame(title, self.hints(), head=self.compose_head(), body=self.compose_body(),
+                          foot=self.compose_foot(), waiting=self.waiting, position=self.position, total=self.total,
+                          classes="question-dialog")
 
     def compose_head(self) -> ComposeResult:
         # The question stays in the (docked) head so it is visible however far the options scroll.
@@ -113,7 +120,7 @@ class QuestionScreen(GuardedDialog):
             Hint("Esc", "Decline", "decline", "deny"),
         ]
 
-    def mounted(self) -> None:
+    def on_mount(self) -> None:
         self._render_step()
 
     def watch_step(self) -> None:
@@ -316,7 +323,7 @@ class QuestionScreen(GuardedDialog):
 
     def action_decline(self) -> None:
         if self.keys_open():
-            self.decide(
+            self.finish(
                 PermissionDecision(self.request.request_id, False, message=DECLINE_MESSAGE, words="Declined to answer")
             )
 
@@ -328,5 +335,5 @@ class QuestionScreen(GuardedDialog):
         summary = "; ".join(
             f"{clean(q.header)}: {clean(answer_text(q, a))}" for q, a in zip(self.questions, self.answers, strict=True)
         )
-        self.decide(PermissionDecision(self.request.request_id, True, updated_input=updated,
+        self.finish(PermissionDecision(self.request.request_id, True, updated_input=updated,
                                        words=f"Answered — {summary}"))

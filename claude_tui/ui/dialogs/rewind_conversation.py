@@ -98,13 +98,11 @@ class RewindChoiceScreen(GuardedModal[str | None]):
     AUTO_FOCUS = "#rewind-choices"
 
     def __init__(self, prompt: str, files: FilesToRestore, cwd: str, *, guard_ms: int | None = None) -> None:
-        super().__init__(guard_ms=guard_ms, classes="rewind-choice-screen")
+        # Moved to from the start (see the module docstring): the guard arms when it is shown.
+        super().__init__(guard_ms=guard_ms, waits=False, key_ahead=self._number_key, classes="rewind-choice-screen")
         self.prompt = prompt
         self.files = files
         self.cwd = cwd
-        # Moved to from the start (see the module docstring): the guard arms when it is shown.
-        self.waiting = False
-        self.set_class(False, "-waiting")
 
     def compose(self) -> ComposeResult:
         no_code = not self.files.files
@@ -136,7 +134,7 @@ class RewindChoiceScreen(GuardedModal[str | None]):
                                 (f"−{files.deletions}", "$text-error"), f"): {named}{more}. Files go back "
                                 "whole; what Bash commands changed is not undone.")
 
-    async def key_ahead(self, event: events.Key) -> bool:
+    async def _number_key(self, event: events.Key) -> bool:
         if event.key in ("1", "2", "3") and not self.settled:
             event.stop()
             event.prevent_default()

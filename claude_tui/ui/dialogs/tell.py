@@ -10,7 +10,7 @@ An empty message is no decision, so the box drops it itself and tells its dialog
 ``TellBox.Told``. What each dialog keeps: its ``mode`` reactive (the permission dialog has two more
 modes, so the modes are the screen's state), the ``t`` and Esc bindings (they act in the main mode
 too, where the box has no focus), and the guard check on ``Told``. The ``mode`` reactive only
-toggles a ``-mode-*`` class; TCSS shows the matching panel (``GuardedDialog.-mode-tell #tell``)
+toggles a ``-mode-*`` class; TCSS shows the matching panel (``.-mode-tell DialogFrame #tell``, `base.tcss`)
 and hides the key bar.
 """
 

@@ -1,5 +1,5 @@
 """The dialog for Claude Code's own `request_user_dialog` (`protocol/user_dialogs.py`): a question and
-numbered answers. A `GuardedDialog`: it opens waiting (typing goes on into the prompt, Tab moves here,
+numbered answers. A `GuardedModal` in a `DialogFrame`: it opens waiting (typing goes on into the prompt, Tab moves here,
 the guard swallows a key on the heels of that Tab), a number answers, and appearing while the user is
 not typing, its first number may answer at once (`ONE_KEY`), as a question's does. Esc answers
 "cancelled": the CLI then does what the dialog does by default. Every text of the payload is inert.
@@ -17,31 +17,38 @@ from textual.widgets import Static
 from claude_tui.protocol.sanitize import one_line, printable, printable_name
 from claude_tui.protocol.user_dialogs import UserDialog, cancelled, completed
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.base import GuardedDialog
+from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, Attention, GuardedModal
+from claude_tui.ui.dialogs.frame import DialogFrame
 from claude_tui.ui.dialogs.parts import Hint
 
 __all__ = ["UserDialogScreen"]
 
 
-class UserDialogScreen(GuardedDialog):
+class UserDialogScreen(GuardedModal[PermissionDecision]):
+    AUTO_FOCUS: ClassVar[str | None] = "#body"
     BINDINGS: ClassVar[list[BindingType]] = [
+        # Enter is bound to a no-op (`action_enter`) so it can never reach anything that answers.
+        Binding("enter", "enter", show=False),
         Binding("escape", "dismiss_dialog", "Dismiss", show=False),
         *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)],
     ]
     ONE_KEY = frozenset(str(n) for n in range(1, 10))
-    DIALOG_CLASSES = "-user-dialog"
+    MARK_PAUSED = False  # "keys paused…" shows for as long as the guard is up
 
-    def __init__(self, request: PermissionRequest, **kwargs: Any) -> None:
-        super().__init__(request, **kwargs)
+    def __init__(self, request: PermissionRequest, *, guard_ms: int = DEFAULT_GUARD_MS, bell: bool = True,
+                 desktop: bool = True, **modal: Any) -> None:
+        """`modal`: GuardedModal's options (position, total, name, id, classes)."""
+        super().__init__(guard_ms=guard_ms, answers_cli=True,
+                         attention=Attention("Claude Code asks you to choose", bell, desktop), **modal)
+        self.request = request
         dialog = request.user_dialog
         assert dialog is not None, "a user dialog needs its dialog"
         self.dialog: UserDialog = dialog
 
-    def dialog_title(self) -> Content:
-        return Content(printable_name(self.dialog.title)[:80])
-
-    def attention_text(self) -> str:
-        return "Claude Code asks you to choose"
+    def compose(self) -> ComposeResult:
+        yield DialogFrame(Content(printable_name(self.dialog.title)[:80]), self.hints(), head=self.compose_head(),
+                          body=self.compose_body(), waiting=self.waiting, position=self.position, total=self.total,
+                          classes="-user-dialog")
 
     def compose_head(self) -> ComposeResult:
         yield Static(Content(printable(self.dialog.question)), classes="section-label")
@@ -61,11 +68,11 @@ class UserDialogScreen(GuardedDialog):
         if not self.keys_open() or not 0 <= index < min(len(self.dialog.options), 9):
             return
         value, label = self.dialog.options[index]
-        self.decide(PermissionDecision(request_id=self.request.request_id, allow=True, response=completed(value),
+        self.finish(PermissionDecision(request_id=self.request.request_id, allow=True, response=completed(value),
                                        words=f"Chose: {one_line(label)[:120]}"))
 
     def action_dismiss_dialog(self) -> None:
         if not self.keys_open():
             return
-        self.decide(PermissionDecision(request_id=self.request.request_id, allow=False, response=cancelled(),
+        self.finish(PermissionDecision(request_id=self.request.request_id, allow=False, response=cancelled(),
                                        words="Dismissed (Claude Code does its default)"))

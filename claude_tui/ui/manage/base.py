@@ -22,13 +22,12 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Static
 
 from claude_tui.protocol import versions
 from claude_tui.ui.dialogs.base import GuardedModal
 
-__all__ = ["Asker", "SessionAsker", "ManageScreen", "ListScreen", "turn_ended"]
+__all__ = ["Asker", "SessionAsker", "ManageScreen", "turn_ended"]
 
 
 class Asker(Protocol):
@@ -91,10 +90,8 @@ class ManageScreen(GuardedModal[None]):
 
     def __init__(self, asker: Asker, *, guard_ms: int | None = None) -> None:
         """``guard_ms=None``: the app's ``typeahead_guard_ms``."""
-        super().__init__(guard_ms=guard_ms)
         # Opened by the user's own command: moved to at once (no Tab), its guard armed as it appears.
-        self.waiting = False
-        self.set_class(False, "-waiting")
+        super().__init__(guard_ms=guard_ms, waits=False)
         self.asker = asker
         self.answer: dict[str, Any] | None = None
         self.kept_note = ""
@@ -173,50 +170,15 @@ class ManageScreen(GuardedModal[None]):
     def turn_ended(self) -> None:
         """The session's turn ended while the screen is open (screens that follow it reload)."""
 
-
-class ListScreen(ManageScreen):
-    """A manage screen whose body is one list of rows to act on (/mcp's servers, /permissions' rules).
-
-    `draw` hands `show_rows` the options and the row each stands for (None: a heading); the highlight
-    stays on the same place across answers, and `current` is the highlighted row. `guarded` is the
-    readiness every acting key asks first: the lack of a request (one line), the guard, a row."""
-
-    LIST_ID: ClassVar[str] = "manage-list"
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.rows: list[Any] = []
-
-    @property
-    def listing(self) -> OptionList:
-        return self.query_one(f"#{self.LIST_ID}", OptionList)
-
-    def show_rows(self, options: list[Option], rows: list[Any], *, focus: bool = True) -> None:
-        listing = self.listing
-        keep = listing.highlighted
-        listing.clear_options()
-        listing.add_options(options)
-        self.rows = rows
-        chosen = [i for i, row in enumerate(rows) if row is not None]
-        if chosen:
-            listing.highlighted = keep if keep is not None and keep in chosen else (
-                max((i for i in chosen if keep is not None and i <= keep), default=chosen[0]))
-        if focus:
-            listing.focus()
-
-    @property
-    def current(self) -> Any:
-        index = self.listing.highlighted
-        return self.rows[index] if index is not None and 0 <= index < len(self.rows) else None
-
-    def guarded(self, request: str | None = None, what: str = "") -> Any:
-        """The highlighted row, if an acting key may act on it now; None (and a line said) otherwise."""
+    def may_act(self, request: str | None = None, what: str = "") -> bool:
+        """May an acting key act now: the guard passed and, for ``request``, the CLI has it (else
+        a line says what it lacks)."""
         if not self.keys_open():
-            return None
+            return False
         if request is not None and (note := versions.lacks(self.asker.cli_version, request, what)) is not None:
             self.state(note, error=True)
-            return None
-        return self.current
+            return False
+        return True
 
 
 def turn_ended(app: App[Any], session: object) -> None:

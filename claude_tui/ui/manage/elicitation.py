@@ -1,6 +1,6 @@
 """The dialog for an MCP server's `elicitation`: a form drawn from its JSON schema, or a URL.
 
-Keys once moved to (Tab; behind the typeahead guard of `GuardedDialog`): Ctrl+S submits
+Keys once moved to (Tab; behind the typeahead guard of its `GuardedModal`): Ctrl+S submits
 (accept with the values; a field that does not pass says why and nothing is sent), Ctrl+D
 declines, Esc cancels. Ctrl+Down / Ctrl+Up (or Shift+Tab) move between fields; Tab goes back to
 the prompt, as on every dialog, and while the dialog waits typing goes to the prompt.
@@ -21,40 +21,47 @@ from textual.widgets import Checkbox, RadioButton, RadioSet, SelectionList, Stat
 from claude_tui.protocol.elicitation import FormField, answer, form_fields, parse_values
 from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.base import DIALOG_CSS, GuardedDialog
+from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, DIALOG_CSS, Attention, GuardedModal
+from claude_tui.ui.dialogs.frame import DialogFrame
 from claude_tui.ui.dialogs.parts import Hint
 from claude_tui.ui.kit.safe_input import SafeInput
 
 __all__ = ["ElicitationScreen"]
 
 
-class ElicitationScreen(GuardedDialog):
+class ElicitationScreen(GuardedModal[PermissionDecision]):
     CSS_PATH = [DIALOG_CSS, "elicitation.tcss"]
     AUTO_FOCUS: ClassVar[str | None] = ".form-field"
     BINDINGS: ClassVar[list[BindingType]] = [
+        # Enter is bound to a no-op (`action_enter`) so it can never reach anything that answers
+        # (a focused field takes it first).
+        Binding("enter", "enter", show=False),
         Binding("ctrl+s", "submit", "Submit", priority=True),
         Binding("ctrl+d", "decline", "Decline", priority=True),
         Binding("escape", "cancel_form", "Cancel", show=False),
         Binding("ctrl+down", "field(1)", "Next field", show=False, priority=True),
         Binding("ctrl+up", "field(-1)", "Previous field", show=False, priority=True),
     ]
-    DIALOG_CLASSES = "-elicitation"
+    MARK_PAUSED = False  # "keys paused…" shows for as long as the guard is up
 
-    def __init__(self, request: PermissionRequest, **kwargs: Any) -> None:
-        super().__init__(request, **kwargs)
+    def __init__(self, request: PermissionRequest, *, guard_ms: int = DEFAULT_GUARD_MS, bell: bool = True,
+                 desktop: bool = True, **modal: Any) -> None:
+        """`modal`: GuardedModal's options (position, total, name, id, classes)."""
         form = request.elicitation
         assert form is not None, "an elicitation dialog needs the elicitation"
+        asks = f"{printable_name(form.mcp_server_name or 'an MCP server')} asks for input"
+        super().__init__(guard_ms=guard_ms, answers_cli=True, attention=Attention(asks, bell, desktop), **modal)
+        self.request = request
         self.form = form
         self.is_url = form.mode == "url" or (form.url is not None and not form.requested_schema)
         self.fields: list[FormField] = [] if self.is_url else form_fields(form.requested_schema, form.property_order)
 
     # ------------------------------------------------------------------ layout
 
-    def dialog_title(self) -> Content:
-        return Content(printable_name(self.request.title)[:80])
-
-    def attention_text(self) -> str:
-        return f"{printable_name(self.form.mcp_server_name or 'an MCP server')} asks for input"
+    def compose(self) -> ComposeResult:
+        yield DialogFrame(Content(printable_name(self.request.title)[:80]), self.hints(), head=self.compose_head(),
+                          body=self.compose_body(), waiting=self.waiting, position=self.position, total=self.total,
+                          classes="-elicitation")
 
     def compose_head(self) -> ComposeResult:
         server = printable_name(self.form.mcp_server_name or "An MCP server")
@@ -118,7 +125,7 @@ class ElicitationScreen(GuardedDialog):
     # ------------------------------------------------------------------ actions
 
     def _send(self, action: str, content: dict[str, Any] | None, words: str) -> None:
-        self.decide(PermissionDecision(request_id=self.request.request_id, allow=action == "accept",
+        self.finish(PermissionDecision(request_id=self.request.request_id, allow=action == "accept",
                                        response=answer(action, content), words=words))
 
     def action_submit(self) -> None:

@@ -22,7 +22,8 @@ from textual.widgets.option_list import Option
 
 from claude_tui.protocol import manage
 from claude_tui.protocol.sanitize import one_line, printable, printable_name
-from claude_tui.ui.manage.base import ListScreen
+from claude_tui.ui.manage.base import ManageScreen
+from claude_tui.ui.manage.rows import RowList
 
 __all__ = ["NO_RESOURCES", "McpScreen", "server_line", "server_details"]
 
@@ -92,7 +93,7 @@ NO_RESOURCES = ("Resources: not shown. Claude Code does not tell claude-tui a se
                 "tools only); Claude reads them with its ListMcpResourcesTool: ask it to list them.")
 
 
-class McpScreen(ListScreen):
+class McpScreen(ManageScreen):
     DEFAULT_CSS = """
     McpScreen #mcp-servers { height: auto; max-height: 12; }
     McpScreen #mcp-detail { height: auto; margin-top: 1; padding: 0 1; background: $boost; }
@@ -105,14 +106,17 @@ class McpScreen(ListScreen):
     REQUEST = "mcp_status"
     WHAT = "list MCP servers"
     KEYS = "↑↓ choose · Space turn off / on · r reconnect · F5 refresh · Esc close"
-    LIST_ID = "mcp-servers"
+
+    @property
+    def listing(self) -> RowList:
+        return self.query_one("#mcp-servers", RowList)
 
     @property
     def servers(self) -> list[manage.McpServer]:
-        return list(self.rows)
+        return list(self.listing.rows)
 
     def compose_body(self) -> ComposeResult:
-        yield OptionList(id="mcp-servers")
+        yield RowList(id="mcp-servers")
         yield Static(Content(""), id="mcp-detail")
 
     def build(self) -> dict[str, Any]:
@@ -120,7 +124,7 @@ class McpScreen(ListScreen):
 
     def draw(self, answer: dict[str, Any]) -> None:
         servers = manage.parse_answer(manage.McpStatus, answer).servers
-        self.show_rows([Option(Content.assemble((server_line(s)[:1], _STYLES.get(s.status, "")),
+        self.listing.show_rows([Option(Content.assemble((server_line(s)[:1], _STYLES.get(s.status, "")),
                                                 server_line(s)[1:])) for s in servers], list(servers),
                        focus=bool(servers))
         if not servers:
@@ -134,12 +138,12 @@ class McpScreen(ListScreen):
 
     @on(OptionList.OptionHighlighted, "#mcp-servers")
     def _show_highlighted(self) -> None:
-        server = self.current
+        server = self.listing.current
         if server is not None:
             self._detail(server_details(server))
 
     def action_toggle_server(self) -> None:
-        if (server := self.guarded("mcp_toggle", "turn MCP servers off or on")) is None:
+        if not self.may_act("mcp_toggle", "turn MCP servers off or on") or (server := self.listing.current) is None:
             return
         enable = server.status == "disabled"
         name = printable_name(server.name)
@@ -147,7 +151,7 @@ class McpScreen(ListScreen):
                  f"{name} turned {'on' if enable else 'off'}")
 
     def action_reconnect(self) -> None:
-        if (server := self.guarded("mcp_reconnect", "reconnect MCP servers")) is None:
+        if not self.may_act("mcp_reconnect", "reconnect MCP servers") or (server := self.listing.current) is None:
             return
         name = printable_name(server.name)
         self.act(manage.mcp_reconnect(server.name), f"Reconnecting {name}", f"{name} reconnected")

@@ -71,12 +71,11 @@ class ModelPicker(GuardedModal[str | None]):
         *(Binding(str(n), f"pick_number({n})", show=False) for n in range(1, 10)),
     ]
     MARK_PAUSED = False
+    AUTO_FOCUS = "#model-list"  # absent when Claude Code listed no models
 
     def __init__(self, models: list[dict[str, Any]], current: str | None, *, guard_ms: int | None = None) -> None:
-        super().__init__(guard_ms=guard_ms)
         # Opened by the user's own command: moved to at once (no Tab), its guard armed as it appears.
-        self.waiting = False
-        self.set_class(False, "-waiting")
+        super().__init__(guard_ms=guard_ms, waits=False)
         self.models = [m for m in models if str(m.get("value") or "")]
         self.values = model_values(self.models)
         self.current = current
@@ -107,9 +106,6 @@ class ModelPicker(GuardedModal[str | None]):
             listing = self.query_one("#model-list", OptionList)
             listing.highlighted = self.values.index(self.current) if self.current in self.values else 0
             listing.focus()
-
-    def focus_target(self) -> Any:
-        return self.query_one("#model-list", OptionList) if self.values else None
 
     @on(OptionList.OptionSelected, "#model-list")
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -23,7 +23,8 @@ from claude_tui.protocol.manage import PermissionRule
 from claude_tui.protocol.sanitize import one_line, printable_name
 from claude_tui.session import permission_rules as rules_
 from claude_tui.ui.kit.safe_input import SafeInput
-from claude_tui.ui.manage.base import ListScreen
+from claude_tui.ui.manage.base import ManageScreen
+from claude_tui.ui.manage.rows import RowList
 
 __all__ = ["PermissionsScreen", "rule_line"]
 
@@ -36,7 +37,7 @@ def rule_line(rule: PermissionRule) -> str:
     return f"  {printable_name(rule.rule)}{reading}{off}\n      kept in {rules_.where_kept(rule)}"
 
 
-class PermissionsScreen(ListScreen):
+class PermissionsScreen(ManageScreen):
     DEFAULT_CSS = """
     PermissionsScreen #rules { height: auto; max-height: 24; }
     PermissionsScreen #rule-entry { display: none; }
@@ -50,14 +51,22 @@ class PermissionsScreen(ListScreen):
     REQUEST = "list_permission_rules"
     WHAT = "list permission rules"
     KEYS = "a add a rule for this session · d remove it · F5 refresh · Esc close"
-    LIST_ID = "rules"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rules: list[PermissionRule] = []
 
+    @property
+    def listing(self) -> RowList:
+        return self.query_one("#rules", RowList)
+
+    @property
+    def rows(self) -> list[PermissionRule | None]:
+        """The rule each line of the list stands for (None: a heading)."""
+        return self.listing.rows
+
     def compose_body(self) -> ComposeResult:
-        yield OptionList(id="rules")
+        yield RowList(id="rules")
         yield Static(Content(""), id="rules-extra")
         yield SafeInput(placeholder="allow Bash(npm test:*) · deny Read(./.env) · ask WebFetch", id="rule-entry")
 
@@ -76,7 +85,7 @@ class PermissionsScreen(ListScreen):
             for rule in group:
                 options.append(Option(Content(rule_line(rule))))
                 rows.append(rule)
-        self.show_rows(options, rows, focus=not self.has_class("-adding"))
+        self.listing.show_rows(options, rows, focus=not self.has_class("-adding"))
         extra = [f"Working directory: {printable_name(state.original_cwd)}"] if state.original_cwd else []
         for folder in state.workspace_directories:
             extra.append(f"Also allowed: {printable_name(str(folder.get('path', '')))} "
@@ -122,7 +131,7 @@ class PermissionsScreen(ListScreen):
         super().action_close()
 
     def action_remove(self) -> None:
-        rule: PermissionRule | None = self.guarded()
+        rule: PermissionRule | None = self.listing.current if self.may_act() else None
         if rule is None:
             return
         if rule.source != "flagSettings":

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from textual.widget import Widget
 
 from claude_tui.protocol.sanitize import typed_stand_in
-from claude_tui.ui.panels.composer import EDIT_KEYS, TYPING_KEYS, PromptInput
+from claude_tui.ui.panels.prompt_input import EDIT_KEYS, TYPING_KEYS, PromptInput
 
 if TYPE_CHECKING:
     from textual.app import App

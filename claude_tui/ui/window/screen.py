@@ -18,7 +18,7 @@ from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.chat.tab_summary import TabSummary
 from claude_tui.ui.chat.view import ChatView
-from claude_tui.ui.panels.composer import PromptInput
+from claude_tui.ui.panels.prompt_input import PromptInput
 from claude_tui.ui.window.key_frames import paint_keystroke_now
 from claude_tui.ui.window.tab_bar import TabBar
 

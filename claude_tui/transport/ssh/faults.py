@@ -1,6 +1,6 @@
 """What went wrong with a remote CLI, in words: ssh's failures told apart from the CLI's own exit.
 
-ssh reports its own failures on stderr with exit status 255; the remote wrapper (`transport/ssh.py`)
+ssh reports its own failures on stderr with exit status 255; the remote wrapper (`transport/ssh/argv.py`)
 marks its messages with `REMOTE_MARK`. Each fault says what failed and what to do; ssh's own message
 is quoted (made printable: a server's banner must not reach the terminal as escape sequences).
 """
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.transport.events import ProcessExited
-from claude_tui.transport.ssh import EXIT_NO_CLAUDE, EXIT_NO_DIR, REMOTE_MARK, SshTarget
-from claude_tui.transport.ssh_known_hosts import keygen_remove
+from claude_tui.transport.ssh.argv import EXIT_NO_CLAUDE, EXIT_NO_DIR, REMOTE_MARK, SshTarget
+from claude_tui.transport.ssh.known_hosts import keygen_remove
 
 __all__ = ["SshFault", "describe_exit", "diagnose"]
 

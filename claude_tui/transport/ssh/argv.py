@@ -32,7 +32,7 @@ from urllib.parse import unquote, urlsplit
 
 from claude_tui.transport.errors import TransportError
 from claude_tui.transport.options import CliOptions, build_argv, build_env
-from claude_tui.transport.ssh_target import SshTarget
+from claude_tui.transport.ssh.target import SshTarget
 
 __all__ = ["REMOTE_MARK", "Launch", "RemoteCommand", "SshSetupError", "SshTarget", "cli_command", "control_dir",
            "parse_destination", "remote_command", "remote_env", "remote_launch", "ssh_argv"]

@@ -1,5 +1,5 @@
-"""Where an ssh-run CLI runs. Its own module so `options.py` can name it without importing `ssh.py`
-(which builds on `options.py`)."""
+"""Where an ssh-run CLI runs. Its own module so `options.py` can name it without importing `argv.py`
+(which builds on `options.py`); for that, the package's `__init__.py` imports nothing."""
 
 from __future__ import annotations
 

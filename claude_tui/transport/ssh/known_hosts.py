@@ -11,7 +11,7 @@ import os
 import shlex
 import subprocess
 
-from claude_tui.transport.ssh_target import SshTarget
+from claude_tui.transport.ssh.target import SshTarget
 
 __all__ = ["keygen_remove", "known_hosts_entry"]
 
