@@ -22,7 +22,6 @@ from claude_tui.ui.dialogs.base import DIALOG_CSS, GuardedModal, waiting_notice
 MAX_LISTED = 200
 
 
-
 def _lines(count: int) -> str:
     return f"{count} line{'s' if count != 1 else ''}"
 
@@ -39,6 +38,7 @@ def undo_summary(insertions: int, deletions: int) -> list[str | tuple[str, str]]
     if deletions:
         return ["Puts back the ", removed, " Claude removed."]
     return ["No lines change."]
+
 
 class RewindScreen(GuardedModal[bool]):
     """y rewinds, n/Esc keeps the files. Built from the CLI's dry-run answer."""
