@@ -2,10 +2,10 @@
 
 Textual's footer recomposes on every update of the screen's bindings: each focus move, each
 refresh of the bindings, even when the keys shown stay the same. A recompose unmounts every key
-and mounts new ones, each styled again: at start-up the chat screen's footer did it five times
-before the prompt settled (one in five of the stylesheet's work up to the first paint), and a
-tab switch did it again. Here a recompose first compares what `compose` would show (each shown
-binding's key, label, action, state and tooltip, and the palette's key) with what it shows now.
+and mounts new ones, each styled again: at start-up the chat screen's footer was composed six
+times before the prompt settled, where two do (the first, before the bindings are ready, shows
+nothing). Here a recompose first compares what `compose` would show (each shown binding's key,
+label, action, state, tooltip and group, and the palette's key) with what it shows now.
 """
 
 from __future__ import annotations
