@@ -27,6 +27,12 @@ by it).
 Needs tmux, Node and the pinned CLI (`python -m tests.e2e.cli_install`), as the e2e tier does.
 
     python benchmarks/vs_claude_code.py [--turns 100] [--runs 3] [--resume-mb 20] [--only tui|cc]
+    python benchmarks/vs_claude_code.py --launch-only [--runs 12] [--tree DIR]
+
+`--launch-only` measures launch alone: after one untimed launch of each UI (bytecode compiled, node's
+files in the page cache), `--runs` rounds of launches, the UIs' order alternating, each stopped once
+its CLI is ready. `--tree DIR` adds a third UI, claude-tui run from DIR (an export of another
+commit: `git archive COMMIT | tar -x -C DIR`), interleaved with the others: an A/B in one sitting.
 """
 
 from __future__ import annotations
@@ -66,7 +72,7 @@ from tests.e2e.offline_env import offline_env  # noqa: E402
 WIDTH, HEIGHT = 120, 40
 POLL = 0.01
 UIS = ("tui", "cc")
-NAMES = {"tui": "claude-tui", "cc": "Claude Code TUI"}
+NAMES = {"tui": "claude-tui", "cc": "Claude Code TUI", "tree": "claude-tui (--tree)"}
 
 
 # -- the stand-in's reply for the benchmark ------------------------------------------------------
@@ -183,8 +189,8 @@ class Screen:
 
 # -- the two UIs ---------------------------------------------------------------------------------
 class Bench:
-    def __init__(self, root: Path, cli: Path) -> None:
-        self.root, self.cli = root, cli
+    def __init__(self, root: Path, cli: Path, tree: Path | None = None) -> None:
+        self.root, self.cli, self.tree = root, cli, tree
         self.project = root / "project"
         self.project.mkdir(parents=True, exist_ok=True)
         scripts.SCRIPTS["bench"] = bench_reply
@@ -210,24 +216,24 @@ class Bench:
         for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"),
                          ("XDG_STATE_HOME", "state")):
             env[var] = str(base / sub)  # claude-tui's own stores
-        env["PYTHONPATH"] = str(ROOT)
+        env["PYTHONPATH"] = str(self.tree if ui == "tree" and self.tree else ROOT)
         return env
 
     def argv(self, ui: str, *extra: str) -> list[str]:
-        if ui == "tui":
+        if ui in ("tui", "tree"):
             return [sys.executable, "-m", "claude_tui.cli", "--claude-path", str(self.cli), "--cwd", str(self.project),
                     *extra]
         return [str(self.cli), *extra]
 
     @staticmethod
     def prompt_shown(ui: str, text: str) -> bool:
-        if ui == "tui":
+        if ui != "cc":
             return "Sessions" in text  # the footer: the chat screen is painted
         return "❯" in text
 
     @staticmethod
     def cli_ready(ui: str, text: str) -> bool:
-        if ui == "tui":
+        if ui != "cc":
             return "idle" in text  # the status bar, once the CLI answered initialize
         return "❯" in text  # the TUI is the CLI
 
@@ -306,6 +312,26 @@ def fresh_runs(bench: Bench, uis: list[str], runs: int) -> dict[str, list[dict]]
             figures.update(bench.turn(screen, 1))
             screen.stop()
             out[ui].append(figures)
+    return out
+
+
+def launch_runs(bench: Bench, uis: list[str], runs: int) -> dict[str, list[dict]]:
+    """Launch alone: one untimed launch of each UI, then `runs` rounds, the order alternating."""
+    for ui in uis:
+        bench.launch(ui, f"warm-{ui}")[0].stop()
+    out: dict[str, list[dict]] = {ui: [] for ui in uis}
+    for run in range(runs):
+        for ui in uis if run % 2 == 0 else list(reversed(uis)):
+            screen, figures = bench.launch(ui, f"launch{run}")
+            # CPU by the time the CLI was ready (read just after): the wall times move with the machine's
+            # load, the work done to get there much less.
+            own, everything = bench.ui_pids(screen, ui)
+            figures["launch_own_cpu_s"], figures["launch_cpu_s"] = cpu([own]), cpu(everything)
+            screen.stop()
+            out[ui].append(figures)
+            print(f"{run:2d} {ui:5s} prompt {figures['launch_prompt_s']:.3f} s, CLI ready "
+                  f"{figures['launch_ready_s']:.3f} s, CPU {figures['launch_own_cpu_s']:.2f} s own, "
+                  f"{figures['launch_cpu_s']:.2f} s with the CLI, load {os.getloadavg()[0]:.2f}", file=sys.stderr)
     return out
 
 
@@ -497,13 +523,19 @@ def main() -> int:
     parser.add_argument("--resume-mb", type=float, default=20, help="size of the resumed transcript (0: skip)")
     parser.add_argument("--only", choices=UIS, help="run one UI only")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument("--launch-only", action="store_true", help="launch -> prompt / CLI ready only")
+    parser.add_argument("--tree", type=Path, help="with --launch-only: also claude-tui from this tree (A/B)")
     ns = parser.parse_args()
+    if ns.tree and not ns.launch_only:
+        parser.error("--tree goes with --launch-only")
     if shutil.which("tmux") is None:
         raise SystemExit("tmux is required")
     uis = [ns.only] if ns.only else list(UIS)
     root = Path(tempfile.mkdtemp(prefix="vs-cc-"))
-    bench = Bench(root, ensure_cli())
+    bench = Bench(root, ensure_cli(), ns.tree.resolve() if ns.tree else None)
     results: dict[str, Any] = {}
+    if ns.launch_only:
+        return launch_only(bench, root, uis + (["tree"] if ns.tree else []), ns)
     try:
         results["fresh"] = fresh_runs(bench, uis, ns.runs)
         results["pty"] = {ui: [] for ui in uis}
@@ -558,6 +590,29 @@ def main() -> int:
         label = f"resume {resume[any_ui][0]['mb']:.1f} MB ({resume[any_ui][0]['lines']:,} lines)"
         row(f"{label} → end on screen", pick(resume, "shown_s"))
         row(f"{label}: peak RSS of the UI's process", pick(resume, "peak_mb"), "MB")
+    return 0
+
+
+def launch_only(bench: Bench, root: Path, uis: list[str], ns: argparse.Namespace) -> int:
+    load = os.getloadavg()
+    try:
+        fresh = launch_runs(bench, uis, ns.runs)
+    finally:
+        bench.close()
+        if not os.environ.get("VS_CC_KEEP"):
+            shutil.rmtree(root, ignore_errors=True)
+    if ns.json:
+        ns.json.write_text(json.dumps({"launch": fresh}, indent=1))
+    print(f"\nlaunch only, CLI 2.1.330, {WIDTH}x{HEIGHT} tmux, {ns.runs} alternating rounds, "
+          f"{time.strftime('%Y-%m-%d %H:%M')}, load {load[0]:.2f} -> {os.getloadavg()[0]:.2f}; medians (ranges)\n")
+    print("| figure | claude-tui | Claude Code TUI | ratio |\n|---|---|---|---|")
+    for key, label in (("launch_prompt_s", "launch → prompt on screen"), ("launch_ready_s", "launch → CLI ready"),
+                       ("launch_own_cpu_s", "CPU of the UI's own process by then (claude-tui's Python)"),
+                       ("launch_cpu_s", "CPU of the UI and the CLI by then")):
+        row(label, {ui: [r[key] for r in fresh[ui]] for ui in fresh})
+        if "tree" in fresh:
+            row(f"{label}, --tree {ns.tree}", {"tui": [r[key] for r in fresh["tree"]],
+                                                "cc": [r[key] for r in fresh.get("cc", [])]})
     return 0
 
 

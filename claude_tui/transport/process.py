@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from claude_tui.protocol.builders import encode_line
-from claude_tui.transport import early, keeper, reaper
+from claude_tui.transport import adopted, early, keeper, reaper
 from claude_tui.transport.debuglog import FROM_CLI, STDERR, TO_CLI, DebugLog
 from claude_tui.transport.errors import ProcessGoneError
 
@@ -99,7 +99,7 @@ class CliProcess:
         self.debug_log = debug_log
         self._tail_limit = stderr_tail_bytes
         self._stderr_tail = bytearray()
-        self._proc: early.ChildProcess | None = None
+        self._proc: adopted.ChildProcess | None = None
         self._stderr_task: asyncio.Task[None] | None = None
         self._exit_task: asyncio.Task[int] | None = None
         self._write_lock = asyncio.Lock()
@@ -121,7 +121,7 @@ class CliProcess:
             # Spawned while the app loaded (see early.py), as below: adopted, not spawned again.
             self.marker, self.supervised = started.marker, started.supervised
             try:
-                self._proc = await early.adopt(started)
+                self._proc = await adopted.adopt(started)
             except BaseException:
                 early.end(started)  # taken, so nobody else would end it
                 raise

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -180,6 +181,95 @@ def test_the_launcher_ends_an_early_cli_the_app_never_took(tmp_path: Path, monke
     (pid,) = started
     assert early._early is None
     assert wait_until(lambda: not alive(pid), 5)
+
+
+def test_a_matching_spawn_keeps_the_running_cli_and_another_replaces_it(tmp_path: Path) -> None:
+    """The launcher asks twice: from its first reading of the config, then with the validated one."""
+    first = early.spawn(ECHO, None, env(), requests=[{"type": "control_request", "request_id": "a"}])
+    assert first is not None
+    again = early.spawn(ECHO, None, env(), requests=[{"type": "control_request", "request_id": "b"}])
+    assert again is first, "the same command line: the one running is kept, with what it was sent"
+    assert again.sent == ({"type": "control_request", "request_id": "a"},)
+    other = early.spawn(ECHO, str(tmp_path), env())
+    assert other is not None and other.popen.pid != first.popen.pid
+    assert wait_until(lambda: not alive(first.popen.pid), 5), "one started with anything else is ended"
+    assert first.popen.pid not in reaper.registered()
+    assert early.take(ECHO, str(tmp_path), env()) is other
+    early.end(other)
+
+
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str) -> Path:
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(var, str(tmp_path / "xdg" / var))
+    path = tmp_path / "config.toml"
+    path.write_text(config)
+    monkeypatch.setenv("CLAUDE_TUI_CONFIG", str(path))
+    claude = tmp_path / "claude"
+    claude.write_text("#!/bin/sh\nsleep 30\n")
+    claude.chmod(0o755)
+    return claude
+
+
+def test_the_cli_started_before_the_config_is_validated_is_ended_when_the_config_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first reading of the config takes the keys of the command line (`config_peek`), so the CLI
+    starts before the model refuses the file; the launch stops there and leaves nothing running."""
+    import gc
+
+    from claude_tui.app_args import AppArgs
+    from claude_tui.ui.app.launch import run_app
+
+    claude = _isolated(tmp_path, monkeypatch, 'no_such_key = 1\nmodel = "opus"\n')
+    spawned: list[early.EarlyCli] = []
+    spawn = early.spawn
+
+    def recorded(*args: Any, **kwargs: Any) -> early.EarlyCli | None:
+        started = spawn(*args, **kwargs)
+        if started is not None:
+            spawned.append(started)
+        return started
+
+    monkeypatch.setattr(early, "spawn", recorded)
+    assert run_app(AppArgs(cwd=tmp_path, claude_path=str(claude))) == 2
+    assert "no_such_key" in capsys.readouterr().err
+    (started,) = spawned
+    assert "--model" in started.argv and "opus" in started.argv
+    assert early._early is None
+    assert wait_until(lambda: not alive(started.popen.pid), 5)
+    assert gc.isenabled(), "collection is back on after a launch that stopped"
+
+
+def test_collection_is_off_through_the_start_up_and_the_first_cli_is_the_validated_ones(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from claude_tui.app_args import AppArgs
+    from claude_tui.transport.options import local_command
+    from claude_tui.ui.app.app import ClaudeTuiApp
+    from claude_tui.ui.app.launch import run_app
+
+    claude = _isolated(tmp_path, monkeypatch, 'cli_args = ["--max-turns", "3"]\ntheme = "nord"\n')
+    seen: list[tuple[bool, list[str], list[str]]] = []
+
+    def run(self: ClaudeTuiApp, *args: object, **kwargs: object) -> None:
+        assert early._early is not None
+        seen.append((gc.isenabled(), early._early.argv, local_command(self.options)[0]))
+
+    monkeypatch.setattr(ClaudeTuiApp, "run", run)
+    monkeypatch.setattr("claude_tui.ui.app.shutdown.Watchdog", _NoWatchdog)
+    assert run_app(AppArgs(cwd=tmp_path, claude_path=str(claude))) == 0
+    ((collecting, argv, validated),) = seen
+    assert not collecting, "the launcher holds collection off until the app mounts (app._tune_gc)"
+    assert argv == validated and argv[-2:] == ["--max-turns", "3"]
+    assert gc.isenabled()
+
+
+class _NoWatchdog:
+    def start(self) -> _NoWatchdog:
+        return self
+
+    def arm(self, *args: object) -> None:
+        pass
 
 
 async def test_closing_an_adopted_clis_stdin_lets_a_large_last_record_through() -> None:

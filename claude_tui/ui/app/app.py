@@ -45,12 +45,11 @@ from claude_tui.ui.kit.keyboard import note_key
 from claude_tui.ui.kit.keys_in_order import hand_to_field
 from claude_tui.ui.kit.modes import bypass_allowed
 from claude_tui.ui.kit.screen_once import opened_before
-from claude_tui.ui.palette.commands import ChatCommands
-from claude_tui.ui.palette.hosts import HostCommands
-from claude_tui.ui.palette.sessions import SessionCommands
 from claude_tui.ui.window.screen import ChatScreen
 
 if TYPE_CHECKING:
+    from textual.command import Provider
+
     from claude_tui.history.index import SessionRow
     from claude_tui.ui.browser.screen import BrowserChoice, SessionBrowserScreen
     from claude_tui.ui.render.diff_view import DiffView
@@ -64,10 +63,33 @@ def _tune_gc() -> None:
     minute while tokens stream (benchmarks/stream.py: p99 lag ~100 ms -> ~30 ms).
     Objects alive after start-up are frozen out of collection, and the young
     generation is collected less often; reference counting still frees almost
-    everything immediately.
+    everything immediately. The launcher holds collection off until here (`launch.run_app`).
     """
     gc.freeze()
     gc.set_threshold(20_000, 10, 10)
+    gc.enable()
+
+
+# The palette's providers, loaded when the palette first opens (Textual takes a callable that returns
+# one): with the session index, the manage screens' requests and the remote hosts behind them they
+# were ~40 ms of the ~0.45 s of imports before the first paint (`tests/unit/test_startup_imports.py`).
+def _chat_commands() -> type[Provider]:
+    from claude_tui.ui.palette.commands import ChatCommands
+
+    return ChatCommands
+
+
+def _session_commands() -> type[Provider]:
+    from claude_tui.ui.palette.sessions import SessionCommands
+
+    return SessionCommands
+
+
+def _host_commands() -> type[Provider]:
+    from claude_tui.ui.palette.hosts import HostCommands
+
+    return HostCommands
+
 
 QUIT_AGAIN_SECONDS = 2.0
 """At idle, a second Ctrl+C on an empty prompt within this many seconds quits."""
@@ -84,7 +106,7 @@ class ClaudeTuiApp(App[None]):
     """Theme rules only: widgets carry their layout (DEFAULT_CSS), each screen its own file (CSS_PATH).
     Absolute: Textual resolves a relative path beside the subclass's module (tests subclass the app)."""
     BINDINGS = APP_BINDINGS
-    COMMANDS = App.COMMANDS | {ChatCommands, SessionCommands, HostCommands}
+    COMMANDS = App.COMMANDS | {_chat_commands, _session_commands, _host_commands}
 
     diff_split: reactive[bool | None] = reactive(None, init=False)
     """Split/unified for every diff (palette: toggle split diffs); None: by width. Diff views watch it."""

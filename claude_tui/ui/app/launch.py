@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -11,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claude_tui.app_args import AppArgs
-from claude_tui.config import ConfigError, load_config
 from claude_tui.history.paths import cli_config_root
 from claude_tui.protocol.sanitize import printable_name
 from claude_tui.transport.options import CliOptions
@@ -114,12 +114,29 @@ def resolve_resume(args: AppArgs, options: CliOptions) -> str:
 
 
 def run_app(args: AppArgs) -> int:
+    # Importing the app makes ~60,000 objects the collector tracks, nearly all for good: its 164
+    # collections during the imports freed 1,346 of them and took ~10 % of the imports' time. The
+    # app's mount turns collection back on (`app._tune_gc`), as does anything that ends the launch first.
+    gc.disable()
+    try:
+        return _run_app(args)
+    finally:
+        gc.enable()
+        from claude_tui.transport import early
+
+        early.discard()  # started for a session that never began (a failed check, a quit at once)
+
+
+def _run_app(args: AppArgs) -> int:
     from claude_tui.ui.app.shutdown import EARLY_SIGNALS
 
     EARLY_SIGNALS.install()  # a SIGTERM during start-up ends it as a stop does, not by the signal
+    flags = {"model": args.model, "permission_mode": args.permission_mode, "claude_path": args.claude_path}
+    start_before_config(args, flags)
+    from claude_tui.config import ConfigError, load_config
+
     try:
-        config = load_config(flags={"model": args.model, "permission_mode": args.permission_mode,
-                                    "claude_path": args.claude_path})
+        config = load_config(flags=flags)
     except ConfigError as error:
         print(f"claude-tui: configuration problem:\n{error}", file=sys.stderr)
         return 2
@@ -215,6 +232,31 @@ def run_app(args: AppArgs) -> int:
     # The interpreter's own exit (atexit: ending what we started) is bounded too.
     app.watchdog.arm(EXIT_BUDGET, app.return_code or 0, "exiting")
     return app.return_code or 0
+
+
+def start_before_config(args: AppArgs, flags: dict[str, str | None]) -> None:
+    """Start a new local session's CLI before the config is validated, from the keys that shape its
+    command line (`config_peek`); `_run_app` asks again with the validated config's command line, and
+    a CLI started with another is replaced (`early.spawn`). Not for what sets the command line up
+    later (--demo, --worktree, --ssh, a resumed session)."""
+    if args.ssh is not None or args.worktree is not None or args.demo or args.resume is not None \
+            or args.continue_session:
+        return
+    from claude_tui.config_peek import command_settings
+    from claude_tui.transport.errors import ClaudeNotFoundError
+    from claude_tui.transport.locate import find_claude
+
+    settings = command_settings(flags=flags)
+    if settings is None:
+        return
+    options = build_options(args, settings["claude_path"], settings["cli_args"], settings["cli_env"],
+                            settings["enable_todo_tools"], settings["model"], settings["permission_mode"],
+                            settings["file_checkpoints"], settings["thinking_display"])
+    try:
+        options.claude_path = find_claude(options.claude_path, settings["claude_path"])
+    except ClaudeNotFoundError:
+        return  # said once the config is read, as before
+    start_cli_early(options)
 
 
 def start_cli_early(options: CliOptions) -> None:

@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer
+from textual.widgets import ContentSwitcher
 
 from claude_tui.ui.chat.host import ChatHost
 from claude_tui.ui.chat.session import ChatSession
 from claude_tui.ui.chat.tab_summary import TabSummary
 from claude_tui.ui.chat.view import ChatView
+from claude_tui.ui.kit.quiet_footer import QuietFooter
 from claude_tui.ui.panels.prompt_input import PromptInput
 from claude_tui.ui.window.key_frames import paint_keystroke_now
 from claude_tui.ui.window.tab_bar import TabBar
@@ -52,7 +53,7 @@ class ChatScreen(Screen[None]):
         yield TabBar(id="tab-bar")
         with ContentSwitcher(id="tabs", initial=self._first.tab_id):
             yield ChatView(self._first, self.host)
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.redraw_tabs()
