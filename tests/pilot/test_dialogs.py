@@ -1011,3 +1011,20 @@ async def test_a_command_taller_than_the_dialog_counts_its_lines_below_the_view(
         await pilot.press("end")
         await pilot.pause()
         assert said() == ""  # the end is in view: nothing more to say
+
+
+async def test_a_dialog_taken_apart_under_its_overflow_check_does_not_crash() -> None:
+    """The CLI withdraws a request (an interrupt, its death): the dialog's parts go one by one, and
+    the overflow check queued by the body's last move must find them gone without an error."""
+    from claude_tui.ui.dialogs.frame import DialogFrame
+
+    app = DialogHost(PermissionScreen(bash_request(), guard_ms=0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        frame = app.screen.query_one(DialogFrame)
+        await app.screen.query_one("#body").remove()
+        frame._say_overflow()  # as the queued call runs after the body went
+        await app.screen.query_one("#foot").remove()
+        frame._say_overflow()
+        await settle(pilot)
+        assert app.is_running

@@ -12,6 +12,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.errors import NoWidget
 from textual.widgets import Static
 
@@ -79,16 +80,16 @@ class DialogFrame(Vertical):
         # scrollbar at all.
         if not self.is_attached:
             return
-        body = self.query_one("#body", DialogBody)
-        foot = self.query_one("#foot")
-        try:
+        try:  # a dialog the CLI withdrew is taken apart child by child: its parts can be gone already
+            body = self.query_one("#body", DialogBody)
+            foot = self.query_one("#foot")
+            note = self.query_one("#overflow", Static)
             shown = self.screen.find_widget(body).visible_region
             foot_top = self.screen.find_widget(foot).region.y
-        except NoWidget:
+        except (NoMatches, NoWidget):
             return
         visible = max(0, min(shown.bottom, foot_top) - shown.y) if shown.height else 0
         below = body.rows_below(visible)
-        note = self.query_one("#overflow", Static)
         lines = "1 more line" if below == 1 else f"{below:,} more lines"
         ends = self.ends_with
         text = Content.assemble((f"↓ {lines} below (↓ PgDn scroll)", "bold"), *((" · ", ends) if ends else ()))
