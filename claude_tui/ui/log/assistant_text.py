@@ -26,7 +26,7 @@ from typing import NamedTuple
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.timer import Timer
@@ -34,6 +34,7 @@ from textual.widget import Widget
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import TextItem
+from claude_tui.ui.kit.styled_rows import StyledRows
 from claude_tui.ui.log.log_window import PlaceKeepingScroll
 from claude_tui.ui.render.answer_lines import HELD, SealedLines, estimate, joined
 from claude_tui.ui.render.answer_segments import Segmenter, TextBuffer
@@ -84,6 +85,9 @@ class AssistantText(Widget):
         """When the last layout rendered the answer (`time.monotonic`), for `STREAM_GAP`."""
         self._paced: Timer | None = None
         """The layout put off to `STREAM_GAP` after the last one (None: none waits)."""
+        self._styled = StyledRows()
+        """The rows painted, styled, while they stay the same (a growing answer changes size every frame,
+        and Textual then styles every row again)."""
         self._streamed = item.streaming
         """Whether the text came in deltas (a resumed answer, drawn whole, holds nothing back)."""
         self._set_text(self._cap(printable(item.text)))
@@ -306,6 +310,9 @@ class AssistantText(Widget):
         sealed, live, more = self._lines(width, layout=True)
         return len(sealed) + len(live) + len(more)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        return self._styled.lines(self, crop, self._line, super().render_lines)
+
     def render_line(self, y: int) -> Strip:
         strip = self._line(y)
         selection = self.text_selection
@@ -352,6 +359,7 @@ class AssistantText(Widget):
         self.watch(self.app, "theme", self._watch_theme, init=False)
 
     def on_unmount(self) -> None:
+        self._styled.clear()
         if self._paced is not None:
             self._paced.stop()
             self._paced = None
