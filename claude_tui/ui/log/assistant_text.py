@@ -20,18 +20,21 @@ and the first text is painted on the next frame.
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.selection import Selection
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widget import Widget
 
 from claude_tui.protocol.sanitize import printable
 from claude_tui.session.items import TextItem
+from claude_tui.ui.kit.styled_rows import StyledRows
 from claude_tui.ui.log.log_window import PlaceKeepingScroll
 from claude_tui.ui.render.answer_lines import HELD, SealedLines, estimate, joined
 from claude_tui.ui.render.answer_segments import Segmenter, TextBuffer
@@ -39,6 +42,10 @@ from claude_tui.ui.render.markdown_part import LinkTable, MarkdownPart
 
 MAX_SHOWN = 256 * 1024
 """Characters of one answer rendered; the rest is counted, not laid out."""
+STREAM_GAP = 1 / 30
+"""Seconds at least between two layouts of an answer while it streams. Each is a frame of the whole
+log (its layout, and the compositor redrawing every row the log scrolled), and at Textual's 60 a
+second a 0.1 s burst paid 6-7 of them; the first delta and the end of the answer are drawn at once."""
 
 
 class TextPlace(NamedTuple):
@@ -74,6 +81,13 @@ class AssistantText(Widget):
         self._links = LinkTable()
         self._layout_asked = False
         """A layout is pending: more deltas before it need not ask again (refresh costs per call)."""
+        self._laid_out = 0.0
+        """When the last layout rendered the answer (`time.monotonic`), for `STREAM_GAP`."""
+        self._paced: Timer | None = None
+        """The layout put off to `STREAM_GAP` after the last one (None: none waits)."""
+        self._styled = StyledRows()
+        """The rows painted, styled, while they stay the same (a growing answer changes size every frame,
+        and Textual then styles every row again)."""
         self._streamed = item.streaming
         """Whether the text came in deltas (a resumed answer, drawn whole, holds nothing back)."""
         self._set_text(self._cap(printable(item.text)))
@@ -116,15 +130,31 @@ class AssistantText(Widget):
         # What is sealed is rendered once (per width) and kept; only the live segment changes.
         self._segments.feed(self._cap(printable(text)))
         self._streamed = True
-        # Only marked here: Textual renders (below) once per frame, however many deltas came.
-        if not self._layout_asked:
+        # Only marked here: Textual renders (below) once per frame, however many deltas came, and
+        # while deltas keep coming at most once per STREAM_GAP.
+        if not self._layout_asked and self._paced is None:
             self._layout_asked = True
-            self.refresh(layout=True)
+            wait = self._laid_out + STREAM_GAP - time.monotonic()
+            if wait <= 0 or not self.is_mounted:
+                self.refresh(layout=True)
+            else:
+                self._paced = self.set_timer(wait, self._paced_layout, name="answer pacing")
+
+    def _paced_layout(self) -> None:
+        self._paced = None
+        self.refresh(layout=True)
+
+    def _layout_now(self) -> None:
+        """The answer ended (or changed whole): what waits for `STREAM_GAP` is drawn in this frame."""
+        if self._paced is not None:
+            self._paced.stop()
+            self._paced_layout()
 
     def refresh_from(self, item: TextItem) -> None:
         self.item = item
         if item.streaming:
             return
+        self._layout_now()  # the last token is not kept waiting
         final = printable(item.text)
         # The complete `assistant` message is authoritative: rebuild only if it differs.
         shown = str(self._shown)
@@ -149,7 +179,14 @@ class AssistantText(Widget):
         """(sealed lines, live lines, the "more characters" line) at `width`, rendering what is not
         cached. Held-back segments are rendered (and laid out) only in a `layout`, where their heights
         may change, or for the `whole` text; a paint that reaches one renders a preview (`SealedLines.row`)."""
+        if self._paced is not None and width == self._sealed.width and not whole:
+            # Text waits for its paced layout: until then the answer is drawn as last laid out, so
+            # that the layout Textual runs after every change of size (and then the next, and so
+            # on at 60 a second) finds nothing new and the burst's frames stay STREAM_GAP apart.
+            return self._sealed.lines, self._live_lines, self._more_lines
         self._layout_asked = False
+        if layout:
+            self._laid_out = time.monotonic()
         if width != self._sealed.width:
             self._reset_sealed(width)
             layout = True
@@ -273,6 +310,9 @@ class AssistantText(Widget):
         sealed, live, more = self._lines(width, layout=True)
         return len(sealed) + len(live) + len(more)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        return self._styled.lines(self, crop, self._line, super().render_lines)
+
     def render_line(self, y: int) -> Strip:
         strip = self._line(y)
         selection = self.text_selection
@@ -308,7 +348,8 @@ class AssistantText(Widget):
         self.refresh()
 
     def on_resize(self) -> None:
-        self.refresh(layout=True)
+        if self.size.width != self._sealed.width:
+            self.refresh(layout=True)  # a new width: rendered again (a new height alone changes nothing here)
 
     def _watch_theme(self) -> None:
         self._reset_sealed(-1)  # code blocks are highlighted for a dark or a light background
@@ -318,6 +359,10 @@ class AssistantText(Widget):
         self.watch(self.app, "theme", self._watch_theme, init=False)
 
     def on_unmount(self) -> None:
+        self._styled.clear()
+        if self._paced is not None:
+            self._paced.stop()
+            self._paced = None
         # Dropped from the log's window: a removed widget can wait in a reference cycle until a
         # full collection, and its rendered lines are most of its memory.
         self._reset_sealed(-1)
