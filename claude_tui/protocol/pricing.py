@@ -66,13 +66,17 @@ def message_cost(model: str, usage: Mapping[str, Any]) -> float:
     prices = model_prices(model)
     if prices is None:
         return 0.0
-    price_in, price_out = prices
     write_5m, write_1h = cache_writes(usage)
-    return (_tokens(usage, "input_tokens") * price_in
-            + write_5m * price_in * CACHE_WRITE_5M
-            + write_1h * price_in * CACHE_WRITE_1H
-            + _tokens(usage, "cache_read_input_tokens") * price_in * CACHE_READ
-            + _tokens(usage, "output_tokens") * price_out) / PER_TOKENS
+    return counts_cost(prices, _tokens(usage, "input_tokens"), _tokens(usage, "output_tokens"),
+                       _tokens(usage, "cache_read_input_tokens"), write_5m, write_1h)
+
+
+def counts_cost(prices: tuple[float, float], inp: int, out: int, read: int, write_5m: int, write_1h: int) -> float:
+    """A call's counts at ``prices`` (input, output per `PER_TOKENS`), in the order of operations
+    `claude-tui usage`'s SQL sums them in, so the two agree to the last digit."""
+    price_in, price_out = prices
+    return (inp * price_in + write_5m * price_in * CACHE_WRITE_5M + write_1h * price_in * CACHE_WRITE_1H
+            + read * price_in * CACHE_READ + out * price_out) / PER_TOKENS
 
 
 def estimate_cost(records: Iterable[Mapping[str, Any]]) -> float | None:

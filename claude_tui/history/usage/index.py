@@ -353,8 +353,9 @@ class UsageIndex:
         return groups, sessions
 
 
-# A call's cost: its record's own, else its tokens at list price (`pricing.message_cost`, and
-# `sums.file_sums`: the same arithmetic, so the same figure to the last bit); a call nobody prices.
+# A call's cost: its record's own, else its tokens at list price (`pricing.counts_cost`, which
+# `message_cost` and `sums.file_sums` call: the same arithmetic, so the same figure to the last bit);
+# a call nobody prices.
 _COST = ("COALESCE(own, (inp * p.pin + cw5m * p.pin * :w5 + cw1h * p.pin * :w1 + cread * p.pin * :r"
          " + out * p.pout) / :per)")
 _UNPRICED = "(own IS NULL AND p.pin IS NULL AND u.model <> '' AND inp + out + cread + cw5m + cw1h > 0)"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from claude_tui.protocol.pricing import CACHE_READ, CACHE_WRITE_1H, CACHE_WRITE_5M, PER_TOKENS, model_prices
+from claude_tui.protocol.pricing import counts_cost, model_prices
 
 from .rows import Row
 
@@ -36,9 +36,7 @@ def file_sums(rows: list[Row]) -> list[Sum]:
         if own is not None:
             group[5] += own
         elif prices is not None:
-            price_in, price_out = prices
-            group[5] += (inp * price_in + write_5m * price_in * CACHE_WRITE_5M + write_1h * price_in * CACHE_WRITE_1H
-                         + read * price_in * CACHE_READ + out * price_out) / PER_TOKENS
+            group[5] += counts_cost(prices, inp, out, read, write_5m, write_1h)
         elif model and inp + out + read + write_5m + write_1h > 0:
             group[6] += 1
     return [(day, model, n, inp, out, read, write, cost, unpriced, inp, out, read, write, cost)
