@@ -13,7 +13,7 @@ from textual.widgets import Input, OptionList, Static, TextArea
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
 from claude_tui.ui.dialogs import base as dialog_base
-from claude_tui.ui.dialogs.base import GuardedDialog
+from claude_tui.ui.dialogs.base import GuardedModal
 from claude_tui.ui.dialogs.permission import DENY_MESSAGE, STOP_MESSAGE, PermissionScreen
 from claude_tui.ui.dialogs.plan import KEEP_PLANNING_MESSAGE, PlanScreen
 from claude_tui.ui.dialogs.question import DECLINE_MESSAGE, QuestionScreen
@@ -27,7 +27,7 @@ UNSAFE = "[@click=app.quit]x[/] \x1b]0;pwned\x07\x1b[31m"
 class DialogHost(App[None]):
     """Pushes one dialog and records what it dismisses with."""
 
-    def __init__(self, dialog: GuardedDialog, theme: str = "textual-dark", *, waiting: bool = False) -> None:
+    def __init__(self, dialog: GuardedModal[PermissionDecision], theme: str = "textual-dark", *, waiting: bool = False) -> None:
         """``waiting=False``: the dialog opens as if Tab had moved to it (these tests are about its keys;
         tests/pilot/test_typing_never_answers.py is about getting there)."""
         super().__init__()

@@ -25,14 +25,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path, PurePath
-from typing import ClassVar, Generic, NamedTuple, TypeAlias, TypeVar
+from typing import ClassVar, Generic, NamedTuple, TypeVar
 
 from textual import events, on
 from textual.screen import ModalScreen
 from textual.widget import Widget
 
 from claude_tui.config import Config
-from claude_tui.session.permissions import PermissionDecision
 from claude_tui.ui.dialogs.frame import DialogFrame
 from claude_tui.ui.dialogs.modal_guard import (
     HELD_WORDS,
@@ -48,7 +47,7 @@ from claude_tui.ui.dialogs.parts import KeyBar
 from claude_tui.ui.kit.attention import request_attention
 
 __all__ = ["DEFAULT_GUARD_MS", "DIALOG_CSS", "HELD_WORDS", "READY_WORDS", "STEP_IN_KEY", "STEPPED_IN_WORDS",
-           "WAITING_WORDS", "Attention", "GuardedDialog", "GuardedModal", "waiting_notice"]
+           "WAITING_WORDS", "Attention", "GuardedModal", "waiting_notice"]
 
 DEFAULT_GUARD_MS: int = Config.model_fields["typeahead_guard_ms"].default
 """The config's default (400 ms), so the dialogs and the config cannot drift apart."""
@@ -251,7 +250,3 @@ class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):
         self._popped = True
         self.app.pop_screen()
 
-
-GuardedDialog: TypeAlias = GuardedModal[PermissionDecision]
-"""A dialog that answers the CLI (permission, question, plan, Claude Code's dialog, an MCP form):
-a GuardedModal that closes with a `PermissionDecision`, drawn in a `DialogFrame`."""
