@@ -87,7 +87,7 @@ def reply_row(block: bytes, start: int, mark: int, end: int, scan: UsageScan) ->
     outside = block[start:message.start()] + block[after:end]  # the record's own fields
     if b'"costUSD"' in outside:  # a record's own cost (older CLIs): the whole parse reads it
         return False
-    if _dropped(outside) or _dropped(raw):  # the usage's own cache counts may be the null
+    if dropped(outside) or dropped(raw):  # the usage's own cache counts may be the null
         return None
     request, side, stamp = _REQUEST.search(outside), _SIDECHAIN.search(outside), _TIME.search(outside)
     if (request is None and b'"requestId":' in outside) or (stamp is None and b'"timestamp":' in outside):
@@ -134,12 +134,12 @@ def _group(match: re.Match[bytes] | None) -> bytes | None:
     return match.group(1) if match is not None else None
 
 
-def _dropped(outside: bytes) -> bool:
-    """A `"key":null` for a key of :data:`NULL_KEYS` (what ``"(?:id|model|…)":null`` finds)."""
-    at = outside.find(b'":null')
+def dropped(text: bytes) -> bool:
+    """Whether `text` holds a `"key":null` for a key of :data:`NULL_KEYS` (a record ccusage drops)."""
+    at = text.find(b'":null')
     while at >= 0:
-        quote = outside.rfind(b'"', 0, at)
-        if quote >= 0 and outside[quote + 1:at] in NULL_KEYS:
+        quote = text.rfind(b'"', 0, at)
+        if quote >= 0 and text[quote + 1:at] in NULL_KEYS:
             return True
-        at = outside.find(b'":null', at + 1)
+        at = text.find(b'":null', at + 1)
     return False

@@ -14,20 +14,18 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from ..index_docs import HEAD_SIG_BYTES, head_digest, head_sig
 from ..meta import HEAD_BYTES, _first_field, parse_timestamp
 from ..scan import complete_blocks
-from .reply import NULL_KEYS, reply_row
+from .reply import dropped, reply_row
 from .rows import SIDE, K, Row, UsageScan, tokens, usage_row
 from .sums import file_sums
 
 _MARK = b'"usage":'  # both spellings: `"usage":{` (the CLI's) and `"usage": {` (Python's json.dumps)
 _COST_STATE = (b'{"type":"cost-state"', b'{"type": "cost-state"')
-_NULL_DROP = re.compile(rb'"(?:' + b"|".join(sorted(NULL_KEYS)) + rb')":null')
 
 
 def _text(value: Any) -> str | None:
@@ -103,7 +101,7 @@ def _scan_block(block: bytes, scan: UsageScan) -> None:
         if row is False:
             scan.last_seen = None
             line = block[start:end]
-            if _NULL_DROP.search(line):
+            if dropped(line):
                 continue
             record = _parse(line)
             row = record_row(record, scan) if record is not None else None
