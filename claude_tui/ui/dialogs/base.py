@@ -28,6 +28,7 @@ from pathlib import Path, PurePath
 from typing import ClassVar, Generic, NamedTuple, TypeVar
 
 from textual import events, on
+from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widget import Widget
 
@@ -46,8 +47,8 @@ from claude_tui.ui.dialogs.modal_guard import (
 from claude_tui.ui.dialogs.parts import KeyBar
 from claude_tui.ui.kit.attention import request_attention
 
-__all__ = ["DEFAULT_GUARD_MS", "DIALOG_CSS", "HELD_WORDS", "READY_WORDS", "STEP_IN_KEY", "STEPPED_IN_WORDS",
-           "WAITING_WORDS", "Attention", "GuardedModal", "waiting_notice"]
+__all__ = ["DEFAULT_GUARD_MS", "DIALOG_CSS", "ENTER_ANSWERS_NOTHING", "HELD_WORDS", "READY_WORDS", "STEP_IN_KEY",
+           "STEPPED_IN_WORDS", "WAITING_WORDS", "Attention", "GuardedModal", "waiting_notice"]
 
 DEFAULT_GUARD_MS: int = Config.model_fields["typeahead_guard_ms"].default
 """The config's default (400 ms), so the dialogs and the config cannot drift apart."""
@@ -66,6 +67,11 @@ class Attention(NamedTuple):
     """What the desktop notification says (reduced to a safe alphabet before sending)."""
     bell: bool = True
     desktop: bool = True
+
+
+ENTER_ANSWERS_NOTHING = Binding("enter", "enter", show=False)
+"""A dialog that answers the CLI binds Enter to `GuardedModal.action_enter`, a no-op, so an Enter that
+no focused part takes (a choice list, a field) can never reach anything that approves or answers."""
 
 
 class GuardedModal(ModalScreen[ResultT], Generic[ResultT]):

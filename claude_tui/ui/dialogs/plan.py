@@ -25,7 +25,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, DIALOG_CSS, Attention, GuardedModal
+from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, DIALOG_CSS, ENTER_ANSWERS_NOTHING, Attention, GuardedModal
 from claude_tui.ui.dialogs.frame import DialogFrame
 from claude_tui.ui.dialogs.parts import Hint
 from claude_tui.ui.dialogs.tell import TellBox
@@ -55,8 +55,7 @@ class PlanScreen(GuardedModal[PermissionDecision]):
     CSS_PATH = [DIALOG_CSS, "plan.tcss"]
     AUTO_FOCUS: ClassVar[str | None] = "#body"
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Enter is bound to a no-op (`action_enter`) so it can never reach anything that approves.
-        Binding("enter", "enter", show=False),
+        ENTER_ANSWERS_NOTHING,
         Binding("y", "approve", APPROVE_LABEL),
         Binding("a", "approve_accept", APPROVE_ACCEPT_LABEL),
         Binding("n", "keep", "Keep planning"),

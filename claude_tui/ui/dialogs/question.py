@@ -26,7 +26,7 @@ from textual.widgets import Input, Static
 from textual.widgets.option_list import Option
 
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, DIALOG_CSS, Attention, GuardedModal
+from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, DIALOG_CSS, ENTER_ANSWERS_NOTHING, Attention, GuardedModal
 from claude_tui.ui.dialogs.frame import DialogFrame
 from claude_tui.ui.dialogs.parts import ChoiceList, Hint, KeyBar
 from claude_tui.ui.dialogs.questions import (
@@ -50,9 +50,7 @@ class QuestionScreen(GuardedModal[PermissionDecision]):
     CSS_PATH = [DIALOG_CSS, "question.tcss"]
     AUTO_FOCUS: ClassVar[str | None] = "#choices"
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Enter is bound to a no-op (`action_enter`) so it can never reach anything that approves;
-        # the choice list takes it itself (it goes on to the next step).
-        Binding("enter", "enter", show=False),
+        ENTER_ANSWERS_NOTHING,  # the choice list takes Enter itself (it goes on to the next step)
         Binding("escape", "escape", "Decline", show=False),
         Binding("backspace,left", "back", "Back", show=False),
         Binding("up", "to_list", show=False),

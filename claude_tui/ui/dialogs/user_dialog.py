@@ -17,7 +17,7 @@ from textual.widgets import Static
 from claude_tui.protocol.sanitize import one_line, printable, printable_name
 from claude_tui.protocol.user_dialogs import UserDialog, cancelled, completed
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, Attention, GuardedModal
+from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, ENTER_ANSWERS_NOTHING, Attention, GuardedModal
 from claude_tui.ui.dialogs.frame import DialogFrame
 from claude_tui.ui.dialogs.parts import Hint
 
@@ -27,8 +27,7 @@ __all__ = ["UserDialogScreen"]
 class UserDialogScreen(GuardedModal[PermissionDecision]):
     AUTO_FOCUS: ClassVar[str | None] = "#body"
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Enter is bound to a no-op (`action_enter`) so it can never reach anything that answers.
-        Binding("enter", "enter", show=False),
+        ENTER_ANSWERS_NOTHING,
         Binding("escape", "dismiss_dialog", "Dismiss", show=False),
         *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)],
     ]

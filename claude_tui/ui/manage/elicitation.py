@@ -21,7 +21,7 @@ from textual.widgets import Checkbox, RadioButton, RadioSet, SelectionList, Stat
 from claude_tui.protocol.elicitation import FormField, answer, form_fields, parse_values
 from claude_tui.protocol.sanitize import printable, printable_name
 from claude_tui.session.permissions import PermissionDecision, PermissionRequest
-from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, DIALOG_CSS, Attention, GuardedModal
+from claude_tui.ui.dialogs.base import DEFAULT_GUARD_MS, DIALOG_CSS, ENTER_ANSWERS_NOTHING, Attention, GuardedModal
 from claude_tui.ui.dialogs.frame import DialogFrame
 from claude_tui.ui.dialogs.parts import Hint
 from claude_tui.ui.kit.safe_input import SafeInput
@@ -33,9 +33,7 @@ class ElicitationScreen(GuardedModal[PermissionDecision]):
     CSS_PATH = [DIALOG_CSS, "elicitation.tcss"]
     AUTO_FOCUS: ClassVar[str | None] = ".form-field"
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Enter is bound to a no-op (`action_enter`) so it can never reach anything that answers
-        # (a focused field takes it first).
-        Binding("enter", "enter", show=False),
+        ENTER_ANSWERS_NOTHING,  # a focused field takes it first
         Binding("ctrl+s", "submit", "Submit", priority=True),
         Binding("ctrl+d", "decline", "Decline", priority=True),
         Binding("escape", "cancel_form", "Cancel", show=False),
