@@ -56,3 +56,36 @@ async def test_the_same_keys_are_not_rebuilt_and_other_keys_are_shown(footer: ty
         await wait_for(pilot, lambda: "Open" in labels(app))
         app.query_one("#field").focus()
         await wait_for(pilot, lambda: "Open" not in labels(app))
+
+
+class FirstFrameApp(FooterApp):
+    """Records the text of every update the compositor hands to the driver (App._display: there is
+    no public "frame painted" event)."""
+
+    def __init__(self, footer: type[Footer]) -> None:
+        super().__init__(footer)
+        self.frames: list[str] = []
+
+    def on_mount(self) -> None:
+        self.query_one("#field").focus()  # as the chat screen does: the bindings are settled before the first frame
+
+    def _display(self, screen: object, renderable: object) -> None:  # type: ignore[override]
+        if renderable is not None:
+            rows = []
+            for line in getattr(renderable, "chops", None) or ():
+                rows.append("".join(strip.text for _, strip in sorted(line.items()) if strip is not None))
+            for line in getattr(renderable, "strips", None) or ():
+                rows.append("".join(strip.text for strip in ([line] if hasattr(line, "text") else line)))
+            self.frames.append("\n".join(rows))
+        super()._display(screen, renderable)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("footer", [QuietFooter, Footer])
+async def test_the_keys_are_in_the_first_frame(footer: type[Footer]) -> None:
+    """Textual's footer is empty in the screen's first frame (its keys come a frame later, ~25 ms of
+    the launch); ours shows them in it."""
+    app = FirstFrameApp(footer)
+    async with app.run_test(size=(80, 10)) as pilot:
+        await wait_for(pilot, lambda: "Go" in labels(app) and len(app.frames) > 1)
+        first = app.frames[0]
+        assert ("Go" in first) == (footer is QuietFooter), first

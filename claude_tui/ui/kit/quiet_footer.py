@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from textual.screen import Screen
 from textual.widgets import Footer
 
 
@@ -29,6 +30,19 @@ class QuietFooter(Footer):
         palette = active.get(self.app.COMMAND_PALETTE_BINDING) if self.show_command_palette else None
         return keys, self.show_command_palette, self.app.ENABLE_COMMAND_PALETTE, \
             None if palette is None else (palette[1].key, palette[1].description, palette[2], palette[3])
+
+    def on_mount(self) -> None:
+        # Textual's footer waits for the screen's next change of bindings, which may come after the
+        # first frame (a focus set before the footer listens): ask for the keys now.
+        self.call_next(self.bindings_changed, self.screen)
+
+    def bindings_changed(self, screen: Screen) -> None:
+        first = self._shows is None
+        super().bindings_changed(screen)  # ready now; its recompose waits for the next frame
+        if first and self.is_attached and screen is self.screen and screen.app.app_focus:
+            # The keys in the screen's first frame: recomposed after it, they came a frame (~25 ms
+            # of start-up) later, the footer first painted empty. The later recompose finds them shown.
+            self.call_next(self.recompose)
 
     async def recompose(self) -> None:
         if not self.is_attached:
