@@ -36,7 +36,7 @@ class QuietFooter(Footer):
         # first frame (a focus set before the footer listens): ask for the keys now.
         self.call_next(self.bindings_changed, self.screen)
 
-    def bindings_changed(self, screen: Screen) -> None:
+    def bindings_changed(self, screen: Screen[object]) -> None:
         first = self._shows is None
         super().bindings_changed(screen)  # ready now; its recompose waits for the next frame
         if first and self.is_attached and screen is self.screen and screen.app.app_focus:
