@@ -31,11 +31,6 @@ class QuietFooter(Footer):
         return keys, self.show_command_palette, self.app.ENABLE_COMMAND_PALETTE, \
             None if palette is None else (palette[1].key, palette[1].description, palette[2], palette[3])
 
-    def on_mount(self) -> None:
-        # Textual's footer waits for the screen's next change of bindings, which may come after the
-        # first frame (a focus set before the footer listens): ask for the keys now.
-        self.call_next(self.bindings_changed, self.screen)
-
     def bindings_changed(self, screen: Screen[object]) -> None:
         first = self._shows is None
         super().bindings_changed(screen)  # ready now; its recompose waits for the next frame
