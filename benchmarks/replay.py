@@ -41,6 +41,7 @@ from claude_tui.session.status import Activity  # noqa: E402
 from claude_tui.transport.options import CliOptions  # noqa: E402
 from claude_tui.ui.app.app import ClaudeTuiApp  # noqa: E402
 from claude_tui.ui.chat.connection import CliConnection  # noqa: E402
+from tests.pilot.helpers import frame_text  # noqa: E402
 
 RECORDING = ROOT / "tests" / "fixtures" / "claude-code-2.1.330" / "long-stream.stdout.ndjson"
 BATCH = 64
@@ -48,20 +49,6 @@ BATCH_GAP = 0.003
 MAX_POSTED = 256
 """The most lines the connection puts in one message (`connection._MAX_BATCH`)."""
 _TOKEN = re.compile(r"token(\d)")
-
-
-def update_text(update: Any) -> str:
-    """The characters a compositor update writes to the terminal (lines joined by newlines)."""
-    rows: list[str] = []
-    chops = getattr(update, "chops", None)
-    if chops is not None:
-        for line in chops:
-            rows.append("".join(strip.text for _, strip in sorted(line.items()) if strip is not None))
-        return "\n".join(rows)
-    for line in getattr(update, "strips", ()) or ():
-        strips = [line] if hasattr(line, "text") else line
-        rows.append("".join(strip.text for strip in strips))
-    return "\n".join(rows)
 
 
 class PaintWatch:
@@ -79,7 +66,7 @@ class PaintWatch:
         pending = [needle for needle, seen in self.wanted.items() if seen is None]
         if not pending:
             return
-        text = update_text(update)
+        text = frame_text(update)
         now = time.perf_counter()
         for needle in pending:
             if needle in text:

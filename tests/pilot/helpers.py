@@ -62,3 +62,13 @@ def idle(app: ClaudeTuiApp) -> bool:
 async def answer(pilot: Pilot, *keys: str) -> None:
     """Move to the waiting dialog (Tab) and press ``keys`` there (tests run with the guard at 0)."""
     await pilot.press("tab", *keys)
+
+
+def frame_text(renderable: object) -> str:
+    """The characters a compositor update writes (App._display: there is no public "frame painted" event)."""
+    rows = []
+    for line in getattr(renderable, "chops", None) or ():
+        rows.append("".join(strip.text for _, strip in sorted(line.items()) if strip is not None))
+    for line in getattr(renderable, "strips", None) or ():
+        rows.append("".join(strip.text for strip in ([line] if hasattr(line, "text") else line)))
+    return "\n".join(rows)

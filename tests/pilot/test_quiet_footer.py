@@ -12,7 +12,7 @@ from textual.widgets import Footer, Input, Static
 from textual.widgets._footer import FooterKey
 
 from claude_tui.ui.kit.quiet_footer import QuietFooter
-from tests.pilot.helpers import make_app, wait_for
+from tests.pilot.helpers import frame_text, make_app, wait_for
 
 
 class Pane(Static, can_focus=True):
@@ -59,16 +59,6 @@ async def test_the_same_keys_are_not_rebuilt_and_other_keys_are_shown(footer: ty
         await wait_for(pilot, lambda: "Open" in labels(app))
         app.query_one("#field").focus()
         await wait_for(pilot, lambda: "Open" not in labels(app))
-
-
-def frame_text(renderable: object) -> str:
-    """The characters a compositor update writes (App._display: there is no public "frame painted" event)."""
-    rows = []
-    for line in getattr(renderable, "chops", None) or ():
-        rows.append("".join(strip.text for _, strip in sorted(line.items()) if strip is not None))
-    for line in getattr(renderable, "strips", None) or ():
-        rows.append("".join(strip.text for strip in ([line] if hasattr(line, "text") else line)))
-    return "\n".join(rows)
 
 
 async def test_the_chat_screens_first_frame_has_the_keys(tmp_path: Path) -> None:
